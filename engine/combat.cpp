@@ -1,0 +1,582 @@
+// Combat [10.0-12.0]: hits and who chooses them, Bombard Attacks, Battles, retreats,
+// conquest and the economic exchange.
+#include <algorithm>
+
+#include "internal.h"
+
+namespace viktory::detail {
+namespace {
+
+// Two units are interchangeable as a casualty when nothing but their id tells them apart.
+bool interchangeable(const GameState& s, int a, int b) {
+  const Unit& x = s.units[a];
+  const Unit& y = s.units[b];
+  if (x.owner != y.owner || x.type != y.type || x.place != y.place) return false;
+  if (x.place == UnitPlace::kReserve) return true;
+  if (x.hex != y.hex || x.carrier != y.carrier) return false;
+  if (x.type == UnitType::kFrigate) return cargo_of(s, a).empty() && cargo_of(s, b).empty();
+  return true;
+}
+
+bool all_interchangeable(const GameState& s, const std::vector<int>& units) {
+  return std::all_of(units.begin(), units.end(),
+                     [&](int u) { return interchangeable(s, units.front(), u); });
+}
+
+int* picks_by_firer(GameState& s) {
+  return s.bombard ? &s.bombard->picks_by_firer : &s.battle->picks_by_firer;
+}
+int* picks_by_target(GameState& s) {
+  return s.bombard ? &s.bombard->picks_by_target : &s.battle->picks_by_target;
+}
+
+void hit_unit(GameState& s, int unit, bool chosen_by_firer, Events& ev) {
+  Event e = make_event(EventKind::kUnitHit);
+  e.player = s.units[unit].owner;
+  e.unit = unit;
+  e.unit_type = s.units[unit].type;
+  e.hex = s.units[unit].hex;
+  e.value = chosen_by_firer ? 1 : 0;
+  ev.push_back(e);
+  // Bombardment and pre-battle fire casualties go straight to the Reserve [11.0, 12.3 step 0];
+  // fire-round casualties are only noted, they fire back first [12.3 step 1].
+  if (s.bombard || s.battle->stage == BattleStage::kAssignPreFire) {
+    lose_unit(s, unit, ev);
+  } else {
+    s.battle->marked.push_back(unit);
+  }
+}
+
+// Assigns every hit whose target does not matter; stops where a player must choose [10.1].
+void auto_assign(GameState& s, Events& ev) {
+  while (true) {
+    int* by_firer = picks_by_firer(s);
+    int* by_target = picks_by_target(s);
+    if (*by_firer + *by_target == 0) return;
+    const auto candidates = hit_candidates(s);
+    if (candidates.empty()) {
+      *by_firer = *by_target = 0;
+      return;
+    }
+    if (*by_firer + *by_target >= static_cast<int>(candidates.size())) {
+      const bool firer = *by_firer > 0;
+      *by_firer = *by_target = 0;
+      for (int u : candidates) hit_unit(s, u, firer, ev);
+      return;
+    }
+    if (!all_interchangeable(s, candidates)) return;
+    const bool firer = *by_firer > 0;
+    (firer ? *by_firer : *by_target) -= 1;
+    hit_unit(s, candidates.front(), firer, ev);
+  }
+}
+
+void set_picks(int* by_firer, int* by_target, const std::vector<int>& dice, int targets) {
+  // [10.1] Each roll of 3 or less hits; for each '1' the firer picks the loss, then the target
+  // picks his own losses for each '2' or '3'.
+  const int ones = static_cast<int>(std::count(dice.begin(), dice.end(), 1));
+  const int others = static_cast<int>(std::count_if(dice.begin(), dice.end(), [](int d) { return d == 2 || d == 3; }));
+  *by_firer = std::min(ones, targets);
+  *by_target = std::min(others, targets - *by_firer);
+}
+
+int hits_in(const std::vector<int>& dice) {
+  return static_cast<int>(std::count_if(dice.begin(), dice.end(), [](int d) { return d <= 3; }));
+}
+
+bool has_type(const GameState& s, const std::vector<int>& units, UnitType t) {
+  return std::any_of(units.begin(), units.end(), [&](int u) { return s.units[u].type == t; });
+}
+
+std::vector<int> retreat_hexes(const GameState& s) {
+  std::vector<int> out;
+  for (const BattleEntry& e : s.entries) {
+    if (e.battle_hex == s.battle->hex && std::find(out.begin(), out.end(), e.from_hex) == out.end()) {
+      out.push_back(e.from_hex);
+    }
+  }
+  return out;
+}
+
+int frigate_room(const GameState& s, int player, int hex) {
+  int room = 0;
+  for (int f : units_of_at(s, player, hex)) {
+    const Unit& u = s.units[f];
+    if (u.type != UnitType::kFrigate) continue;
+    room += std::max(0, std::min(kFrigateCapacity - static_cast<int>(cargo_of(s, f).size()),
+                                 kFrigateCapacity - u.carried_this_turn));
+  }
+  return room;
+}
+
+void capture(GameState& s, int hex, int attacker, int defender, Events& ev);
+
+void conclude(GameState& s, bool attacker_won, Events& ev) {
+  const Battle b = *s.battle;
+  s.battle.reset();
+  Event e = make_event(EventKind::kBattleEnded);
+  e.hex = b.hex;
+  e.player = attacker_won ? b.attacker : kNoPlayer;
+  e.other_player = attacker_won ? b.defender : b.attacker;
+  ev.push_back(e);
+  // [12.3 step 4] The attacker takes any Town or City there.
+  if (attacker_won && s.hexes[b.hex].town_owner == b.defender) capture(s, b.hex, b.attacker, b.defender, ev);
+}
+
+void auto_eliminate(GameState& s, Events& ev) {
+  PendingElimination& pe = *s.elimination;
+  bool progress = true;
+  while (progress && !pe.owed.empty()) {
+    progress = false;
+    for (std::size_t i = 0; i < pe.owed.size(); ++i) {
+      std::vector<int> candidates;
+      for (const Unit& u : s.units) {
+        if (u.owner == pe.player && u.type == pe.owed[i] && u.place != UnitPlace::kStock) {
+          candidates.push_back(u.id);
+        }
+      }
+      if (!candidates.empty() && !all_interchangeable(s, candidates)) continue;  // his choice
+      if (!candidates.empty()) eliminate_unit(s, candidates.front(), ev);
+      pe.owed.erase(pe.owed.begin() + static_cast<std::ptrdiff_t>(i));
+      progress = true;
+      break;
+    }
+  }
+  if (pe.owed.empty()) s.elimination.reset();
+}
+
+void capture(GameState& s, int hex, int attacker, int defender, Events& ev) {
+  HexCell& c = s.hexes[hex];
+  c.town_owner = attacker;
+  Event e = make_event(EventKind::kTownCaptured);
+  e.player = attacker;
+  e.other_player = defender;
+  e.hex = hex;
+  e.value = c.city ? 1 : 0;
+  ev.push_back(e);
+  if (c.capital_of == defender) {  // [14.0]
+    Event lost = make_event(EventKind::kCapitalLost);
+    lost.player = defender;
+    lost.other_player = attacker;
+    lost.hex = hex;
+    ev.push_back(lost);
+  } else if (c.capital_of == attacker) {
+    Event back = make_event(EventKind::kCapitalRetaken);
+    back.player = attacker;
+    back.hex = hex;
+    ev.push_back(back);
+  }
+  if (c.capital_of != kNoPlayer && c.capital_of != attacker && s.capital_loser == kNoPlayer) {
+    s.capital_loser = defender;  // [5.3]
+  }
+  if (c.city && !s.doomsday_started && s.options.victory == VictoryCondition::kDoomsday) {
+    s.doomsday_started = true;  // [5.5]
+    Event d = make_event(EventKind::kDoomsdayStarted);
+    d.hex = hex;
+    ev.push_back(d);
+  }
+  // [10.2, 10.3] The loser eliminates the units the Town/City supported; the winner gains them.
+  std::vector<UnitType> owed{UnitType::kInfantry};
+  if (c.city) owed.push_back(city_unit_for(c.terrain));
+  for (UnitType t : owed) gain_unit(s, attacker, t, ev);
+  s.elimination = PendingElimination{defender, owed};
+  auto_eliminate(s, ev);
+}
+
+void attacker_fire(GameState& s, Events& ev) {
+  Battle& b = *s.battle;
+  ++b.round;
+  b.marked.clear();
+  b.suppression = 0;
+  b.attacker_dice.clear();
+  b.defender_dice.clear();
+  b.stage = BattleStage::kAssignAttackerFire;
+  const auto defenders = units_of_at(s, b.defender, b.hex);
+  if (defenders.empty()) return;  // an empty Town/City: only its defences fire [12.3 step 2]
+  const auto attackers = units_of_at(s, b.attacker, b.hex);
+  int count = 0;
+  if (b.naval) {
+    count = has_type(s, attackers, UnitType::kFrigate) ? 1 : 0;
+  } else {
+    count += has_type(s, attackers, UnitType::kInfantry) ? 1 : 0;
+    count += has_type(s, attackers, UnitType::kCavalry) ? 2 : 0;
+    count += has_type(s, attackers, UnitType::kArtillery) ? 1 : 0;
+  }
+  b.attacker_dice = roll_dice(s, count, b.attacker, b.hex, RollPurpose::kAttackerFire, ev);
+  const int targets = static_cast<int>(defenders.size());
+  b.suppression = std::max(0, hits_in(b.attacker_dice) - targets);  // [12.31]
+  set_picks(&b.picks_by_firer, &b.picks_by_target, b.attacker_dice, targets);
+  auto_assign(s, ev);
+}
+
+void defender_fire(GameState& s, Events& ev) {
+  Battle& b = *s.battle;
+  b.stage = BattleStage::kAssignDefenderFire;
+  const auto defenders = units_of_at(s, b.defender, b.hex);  // hit ones still fire back
+  int unit_dice = 0;
+  if (b.naval) {
+    unit_dice = has_type(s, defenders, UnitType::kFrigate) ? 1 : 0;
+  } else {
+    for (UnitType t : {UnitType::kInfantry, UnitType::kCavalry, UnitType::kArtillery}) {
+      unit_dice += has_type(s, defenders, t) ? 1 : 0;
+    }
+  }
+  int count = std::max(0, unit_dice - b.suppression);  // [12.31]
+  if (!b.naval) {
+    const Board& board = s.board();
+    const HexCell& c = s.hexes[b.hex];
+    // [12.3 step 2, 12.32, 12.33] Naval Support: one die if a defending Frigate is adjacent
+    // (the hex always holds defending land units or his Town/City, or there is no Battle).
+    bool support = false;
+    for (int n : board.neighbors(b.hex)) {
+      if (n == Board::kNoHex) continue;
+      for (int f : units_of_at(s, b.defender, n)) support = support || s.units[f].type == UnitType::kFrigate;
+    }
+    count += support ? 1 : 0;
+    // Defensive Terrain: the single best of Mountain or City (2) and Forest or Town (1). A
+    // player without his Capital has Cities that act as Towns [14.0].
+    const bool has_town = c.town_owner == b.defender;
+    const bool strong_city = has_town && c.city && holds_own_capital(s, b.defender);
+    if (c.terrain == Terrain::kMountain || strong_city) {
+      count += 2;
+    } else if (c.terrain == Terrain::kForest || has_town) {
+      count += 1;
+    }
+  }
+  b.defender_dice = roll_dice(s, count, b.defender, b.hex, RollPurpose::kDefenderFire, ev);
+  const auto attackers = units_of_at(s, b.attacker, b.hex);
+  set_picks(&b.picks_by_firer, &b.picks_by_target, b.defender_dice, static_cast<int>(attackers.size()));
+  auto_assign(s, ev);
+}
+
+}  // namespace
+
+std::vector<int> hit_candidates(const GameState& s) {
+  if (s.bombard) return units_of_at(s, s.bombard->target, s.bombard->hex);
+  if (!s.battle) return {};
+  const Battle& b = *s.battle;
+  const int side = b.stage == BattleStage::kAssignDefenderFire ? b.attacker : b.defender;
+  auto units = units_of_at(s, side, b.hex);
+  std::erase_if(units, [&](int u) { return std::find(b.marked.begin(), b.marked.end(), u) != b.marked.end(); });
+  return units;
+}
+
+std::vector<int> retreat_destinations(const GameState& s, int unit) {
+  std::vector<int> out;
+  const Unit& u = s.units[unit];
+  for (int h : retreat_hexes(s)) {
+    if (hostile_hex(s, u.owner, h)) continue;
+    const Terrain t = s.hexes[h].terrain;
+    if (u.type == UnitType::kFrigate) {
+      if (t == Terrain::kWater) out.push_back(h);
+    } else if (is_land(t)) {
+      out.push_back(h);
+    } else if (t == Terrain::kWater && frigate_room(s, u.owner, h) > 0) {
+      out.push_back(h);  // land units retreat by boarding adjacent Frigates [12.3 step 3]
+    }
+  }
+  return out;
+}
+
+bool can_retreat_all(const GameState& s) {
+  const Battle& b = *s.battle;
+  if (b.placement) return false;
+  int needs_ship = 0;
+  int room = 0;
+  std::vector<int> counted;
+  for (int u : units_of_at(s, b.attacker, b.hex)) {
+    const auto dest = retreat_destinations(s, u);
+    if (dest.empty()) return false;
+    const bool by_land = std::any_of(dest.begin(), dest.end(), [&](int h) { return is_land(s.hexes[h].terrain); });
+    if (is_land_unit(s.units[u].type) && !by_land) ++needs_ship;
+    for (int h : dest) {
+      if (s.hexes[h].terrain == Terrain::kWater && std::find(counted.begin(), counted.end(), h) == counted.end()) {
+        counted.push_back(h);
+        room += frigate_room(s, b.attacker, h);
+      }
+    }
+  }
+  return needs_ship <= room;
+}
+
+std::vector<int> elimination_candidates(const GameState& s) {
+  std::vector<int> out;
+  if (!s.elimination) return out;
+  for (const Unit& u : s.units) {
+    if (u.owner != s.elimination->player || u.place == UnitPlace::kStock) continue;
+    const auto& owed = s.elimination->owed;
+    if (std::find(owed.begin(), owed.end(), u.type) != owed.end()) out.push_back(u.id);
+  }
+  return out;
+}
+
+bool line_of_sight(const GameState& s, int player, int from, int to) {
+  const Board& b = s.board();
+  const int d = b.distance(from, to);
+  if (d <= 1) return true;
+  // [11.2] Forest, Mountain and Town/City hexes block; at range two the bombarding player
+  // chooses the path, so one clear hex between is enough (this covers the hexside case).
+  // A hex whose terrain he does not know cannot be traced across.
+  for (int c : b.common_neighbors(from, to)) {
+    if (knows(s, player, c) && !is_rough(s.hexes[c].terrain) && s.hexes[c].town_owner == kNoPlayer) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void start_battle(GameState& s, int hex, int attacker, int defender, bool placement, Events& ev) {
+  Battle b;
+  b.hex = hex;
+  b.attacker = attacker;
+  b.defender = defender;
+  b.naval = s.hexes[hex].terrain == Terrain::kWater;
+  b.placement = placement;
+  b.stage = BattleStage::kAssignPreFire;
+  s.battle = b;
+  s.hexes[hex].battle_this_turn = true;  // [12.2]
+  for (int u : units_of_at(s, attacker, hex)) {
+    Unit& unit = s.units[u];
+    unit.attacked = true;  // [10.6, 10.7]
+    unit.move_done = true;
+    unit.moves_left = 0;
+  }
+  Event e = make_event(EventKind::kBattleStarted);
+  e.player = attacker;
+  e.other_player = defender;
+  e.hex = hex;
+  ev.push_back(e);
+  // [12.3 step 0] Pre-Battle Fire: one die per attacking Artillery; losses leave at once.
+  const auto attackers = units_of_at(s, attacker, hex);
+  const auto defenders = units_of_at(s, defender, hex);
+  const int artillery = static_cast<int>(std::count_if(attackers.begin(), attackers.end(), [&](int u) {
+    return s.units[u].type == UnitType::kArtillery;
+  }));
+  if (!b.naval && artillery > 0 && !defenders.empty()) {
+    const auto dice = roll_dice(s, artillery, attacker, hex, RollPurpose::kPreBattleFire, ev);
+    s.battle->attacker_dice = dice;
+    set_picks(&s.battle->picks_by_firer, &s.battle->picks_by_target, dice, static_cast<int>(defenders.size()));
+    auto_assign(s, ev);
+  }
+  advance_battle(s, ev);
+}
+
+void advance_battle(GameState& s, Events& ev) {
+  while (s.battle) {
+    Battle& b = *s.battle;
+    if (b.picks_by_firer + b.picks_by_target > 0) return;  // a player must choose
+    switch (b.stage) {
+      case BattleStage::kAssignPreFire: {
+        const bool town = s.hexes[b.hex].town_owner == b.defender;
+        if (units_of_at(s, b.defender, b.hex).empty() && !town) {
+          conclude(s, true, ev);  // all defenders fell to pre-battle fire outside a Town
+          return;
+        }
+        attacker_fire(s, ev);
+        break;
+      }
+      case BattleStage::kAssignAttackerFire: defender_fire(s, ev); break;
+      case BattleStage::kAssignDefenderFire: {
+        // Remove Casualties: both sides at once [12.3 step 2].
+        const auto marked = b.marked;
+        b.marked.clear();
+        for (int u : marked) lose_unit(s, u, ev);
+        const bool attackers_left = !units_of_at(s, b.attacker, b.hex).empty();
+        const bool defenders_left = !units_of_at(s, b.defender, b.hex).empty();
+        if (!attackers_left) {
+          conclude(s, false, ev);  // [12.3 step 4] the defender prevails (also if both fell)
+          return;
+        }
+        if (!defenders_left) {
+          conclude(s, true, ev);
+          return;
+        }
+        if (!can_retreat_all(s)) {
+          attacker_fire(s, ev);  // no way out: the Battle goes on
+          break;
+        }
+        b.stage = BattleStage::kRetreatOption;
+        return;
+      }
+      case BattleStage::kRetreatOption:
+      case BattleStage::kRetreating: return;
+    }
+  }
+}
+
+Check check_start_battle(const GameState& s, const Action& a) {
+  if (auto e = s.active_unit >= 0 && s.units[s.active_unit].type == UnitType::kFrigate &&
+                       is_land(s.hexes[s.units[s.active_unit].hex].terrain)
+                   ? std::optional(error("frigate_in_port", "The Frigate in port must sail out first [9.32]."))
+                   : std::nullopt) {
+    return e;
+  }
+  const auto pending = pending_battles(s);
+  if (std::find(pending.begin(), pending.end(), a.hex) == pending.end()) {
+    return error("no_battle_here", "You have no units facing an enemy in that hex [12.0].");
+  }
+  return std::nullopt;
+}
+
+void do_start_battle(GameState& s, const Action& a, Events& ev) {
+  finish_active_unit(s);
+  int defender = enemy_owner_at(s, a.player, a.hex);
+  if (defender == kNoPlayer) defender = s.hexes[a.hex].town_owner;
+  start_battle(s, a.hex, a.player, defender, false, ev);
+}
+
+Check check_choose_casualty(const GameState& s, const Action& a) {
+  const auto candidates = hit_candidates(s);
+  if (std::find(candidates.begin(), candidates.end(), a.unit) == candidates.end()) {
+    return error("bad_casualty", "That unit cannot take this hit; choose one of the units under fire [10.1].");
+  }
+  return std::nullopt;
+}
+
+void do_choose_casualty(GameState& s, const Action& a, Events& ev) {
+  int* by_firer = picks_by_firer(s);
+  const bool firer = *by_firer > 0;
+  (firer ? *by_firer : *picks_by_target(s)) -= 1;
+  hit_unit(s, a.unit, firer, ev);
+  auto_assign(s, ev);
+  if (s.bombard) {
+    if (s.bombard->picks_by_firer + s.bombard->picks_by_target == 0) s.bombard.reset();
+    return;
+  }
+  advance_battle(s, ev);
+}
+
+Check check_retreat(const GameState& s, const Action& a) {
+  const Battle& b = *s.battle;
+  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size())) return error("bad_unit", "No such unit.");
+  const auto mine = units_of_at(s, b.attacker, b.hex);
+  if (std::find(mine.begin(), mine.end(), a.unit) == mine.end()) {
+    return error("not_in_battle", "Only your units in the Battle hex can retreat [12.3].");
+  }
+  if (b.stage == BattleStage::kRetreatOption && !can_retreat_all(s)) {
+    return error("no_retreat", "Not all of your units have a hex to retreat to [12.3].");
+  }
+  const auto dest = retreat_destinations(s, a.unit);
+  if (std::find(dest.begin(), dest.end(), a.hex) == dest.end()) {
+    return error("bad_retreat",
+                 "Retreats go only to adjacent hexes your attacking units entered from, land "
+                 "units by land or aboard your Frigates [12.3].");
+  }
+  return std::nullopt;
+}
+
+void do_retreat(GameState& s, const Action& a, Events& ev) {
+  Battle& b = *s.battle;
+  b.stage = BattleStage::kRetreating;
+  Unit& u = s.units[a.unit];
+  const int from = u.hex;
+  u.hex = a.hex;
+  if (is_land_unit(u.type) && s.hexes[a.hex].terrain == Terrain::kWater) {
+    for (int f : units_of_at(s, u.owner, a.hex)) {
+      Unit& ship = s.units[f];
+      if (ship.type == UnitType::kFrigate && static_cast<int>(cargo_of(s, f).size()) < kFrigateCapacity &&
+          ship.carried_this_turn < kFrigateCapacity) {
+        u.carrier = f;
+        ++ship.carried_this_turn;
+        break;
+      }
+    }
+  }
+  Event e = make_event(EventKind::kUnitRetreated);
+  e.player = u.owner;
+  e.unit = a.unit;
+  e.unit_type = u.type;
+  e.from_hex = from;
+  e.hex = a.hex;
+  ev.push_back(e);
+  if (units_of_at(s, b.attacker, b.hex).empty()) conclude(s, false, ev);
+}
+
+Check check_continue_battle(const GameState& s, const Action&) {
+  if (s.battle->stage != BattleStage::kRetreatOption) {
+    return error("retreat_started", "Once a retreat has begun every unit must leave [12.3].");
+  }
+  return std::nullopt;
+}
+
+void do_continue_battle(GameState& s, const Action&, Events& ev) {
+  attacker_fire(s, ev);  // [12.3] another Battle Round
+  advance_battle(s, ev);
+}
+
+Check check_bombard(const GameState& s, const Action& a) {
+  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size())) return error("bad_unit", "No such unit.");
+  const Unit& u = s.units[a.unit];
+  const Board& b = s.board();
+  if (u.owner != a.player || u.place != UnitPlace::kMap) return error("not_your_unit", "That unit is not yours on the map.");
+  if (s.active_unit >= 0 && s.active_unit != a.unit && s.units[s.active_unit].type == UnitType::kFrigate &&
+      is_land(s.hexes[s.units[s.active_unit].hex].terrain)) {
+    return error("frigate_in_port", "The Frigate in port must sail out first [9.32].");
+  }
+  if (u.type != UnitType::kArtillery && u.type != UnitType::kFrigate) {
+    return error("cannot_bombard", "Only Artillery and Frigates can Bombard [10.4].");
+  }
+  if (u.carrier >= 0) return error("cargo", "Cargo cannot Bombard [9.45].");
+  if (u.attacked) return error("attacked", "A unit may make only one attack per turn [10.6].");
+  if (u.type == UnitType::kArtillery && u.transported) {
+    return error("transported", "Artillery transported this turn cannot Bombard [9.44].");
+  }
+  if (u.type == UnitType::kFrigate && is_land(s.hexes[u.hex].terrain)) {
+    return error("in_port", "A Frigate cannot Bombard from a port [9.32].");
+  }
+  if (hostile_hex(s, a.player, u.hex)) {
+    return error("in_battle", "A unit facing the enemy in its own hex fights a Battle there [12.0].");
+  }
+  if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
+  const int d = b.distance(u.hex, a.hex);
+  if (d < 1 || d > 2) return error("out_of_range", "Bombardment reaches one or two hexes [11.0].");
+  if (!enemy_units_at(s, a.player, a.hex)) {
+    return error("no_target", "Bombard a hex holding enemy military units [11.0, 10.5].");
+  }
+  if (!line_of_sight(s, a.player, u.hex, a.hex)) {
+    return error("blocked", "Forest, Mountain and Town/City hexes block the line of fire [11.2].");
+  }
+  return std::nullopt;
+}
+
+void do_bombard(GameState& s, const Action& a, Events& ev) {
+  if (s.active_unit >= 0 && s.active_unit != a.unit) finish_active_unit(s);
+  Unit& u = s.units[a.unit];
+  u.attacked = true;  // [10.6]
+  u.move_done = true;  // [10.7]
+  u.moves_left = 0;
+  u.has_moved = true;
+  if (s.active_unit == a.unit) s.active_unit = -1;
+  Event e = make_event(EventKind::kBombarded);
+  e.player = a.player;
+  e.unit = a.unit;
+  e.unit_type = u.type;
+  e.from_hex = u.hex;
+  e.hex = a.hex;
+  ev.push_back(e);
+  const int target = enemy_owner_at(s, a.player, a.hex);
+  const auto dice = roll_dice(s, 1, a.player, a.hex, RollPurpose::kBombard, ev);  // one shot [11.0]
+  s.bombard = PendingBombard{a.hex, a.player, target, 0, 0};
+  set_picks(&s.bombard->picks_by_firer, &s.bombard->picks_by_target, dice,
+            static_cast<int>(units_of_at(s, target, a.hex).size()));
+  auto_assign(s, ev);
+  if (s.bombard->picks_by_firer + s.bombard->picks_by_target == 0) s.bombard.reset();
+}
+
+Check check_eliminate(const GameState& s, const Action& a) {
+  const auto candidates = elimination_candidates(s);
+  if (std::find(candidates.begin(), candidates.end(), a.unit) == candidates.end()) {
+    return error("bad_elimination",
+                 "Choose one of your units of a type the lost Town/City supported [10.2].");
+  }
+  return std::nullopt;
+}
+
+void do_eliminate(GameState& s, const Action& a, Events& ev) {
+  auto& owed = s.elimination->owed;
+  owed.erase(std::find(owed.begin(), owed.end(), s.units[a.unit].type));
+  eliminate_unit(s, a.unit, ev);
+  auto_eliminate(s, ev);
+}
+
+}  // namespace viktory::detail

@@ -1,0 +1,79 @@
+// Events: what an action caused, in order, for logs, animations and replays.
+//
+// Events leave the engine only through filter_events_for (view.h): a kTileRevealed event
+// carries terrain and is delivered only to viewers who now know that hex.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "types.h"
+
+namespace viktory {
+
+enum class EventKind : std::uint8_t {
+  kTurnStarted,        // player; value = turn number
+  kPhaseChanged,       // player; value = (int)Phase
+  kTileRevealed,       // hex, terrain; player = who revealed it
+  kCapitalPlaced,      // player, hex
+  kTownBuilt,          // player, hex
+  kCityUpgraded,       // player, hex
+  kUnitGained,         // player, unit, unit_type (added to the Reserve) [10.3]
+  kUnitMoved,          // player, unit, from_hex -> hex; value = 1 for a road move
+  kUnitEmbarked,       // player, unit, other_unit = frigate, from_hex
+  kUnitDisembarked,    // player, unit, other_unit = frigate, hex
+  kDiceRolled,         // player (who rolled), hex, dice, value = (int)RollPurpose
+  kBombarded,          // player, unit, from_hex -> hex
+  kBattleStarted,      // player = attacker, other_player = defender, hex
+  kUnitHit,            // player = owner, unit, unit_type, hex; value = 1 when chosen by the firer
+  kUnitLost,           // player = owner, unit, unit_type, hex: to the Reserve [10.2]
+  kUnitRetreated,      // player, unit, from_hex -> hex
+  kBattleEnded,        // hex; player = winner (kNoPlayer: defender held), other_player = loser
+  kTownCaptured,       // player = new owner, other_player = old owner, hex; value = 1 City
+  kUnitEliminated,     // player, unit, unit_type: returned to stock [10.2]
+  kUnitPlaced,         // player, unit, unit_type, hex [13.0]
+  kCapitalLost,        // player = capital owner, other_player = captor, hex [14.0]
+  kCapitalRetaken,     // player, hex
+  kPlayerEliminated,   // player
+  kPlayerConceded,     // player
+  kDoomsdayStarted,    // hex of the first captured City [5.5]
+  kDoomsdayCoin,       // player: a coin now lies next to his Capital [5.5]
+  kGameOver,           // winners in dice (player indices); value = (int)VictoryCondition
+};
+
+enum class RollPurpose : std::uint8_t {
+  kBombard,
+  kPreBattleFire,
+  kAttackerFire,
+  kDefenderFire,
+  kDoomsday,
+};
+
+struct Event {
+  EventKind kind = EventKind::kTurnStarted;
+  int player = kNoPlayer;
+  int other_player = kNoPlayer;
+  int hex = -1;
+  int from_hex = -1;
+  int unit = -1;
+  int other_unit = -1;
+  UnitType unit_type = UnitType::kInfantry;
+  Terrain terrain = Terrain::kNone;
+  int value = 0;
+  std::vector<int> dice;  // die faces, or the winners for kGameOver
+  friend bool operator==(const Event&, const Event&) = default;
+};
+
+inline Event make_event(EventKind kind) {
+  Event e;
+  e.kind = kind;
+  return e;
+}
+
+std::string_view to_string(EventKind k);
+std::string_view to_string(RollPurpose p);
+std::optional<EventKind> event_kind_from_string(std::string_view s);
+std::optional<RollPurpose> roll_purpose_from_string(std::string_view s);
+
+}  // namespace viktory

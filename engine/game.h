@@ -1,0 +1,65 @@
+// The engine's public API: pure functions over GameState.
+//
+//   GameState s = new_game(options, seed);
+//   auto result = apply(s, act::place_capital(0, hex));   // new state + events, or an error
+//   auto moves  = legal_actions(s, decider(s));
+//   GameView v  = view_for(s, player);                    // the only way state leaves
+//
+// No I/O, no clock, no globals: (seed, options, actions) always gives the same game.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "action.h"
+#include "event.h"
+#include "state.h"
+
+namespace viktory {
+
+// A new game in its setup phase [4.0]: the first player is drawn at random and his start
+// hexes are revealed. Throws std::invalid_argument for options out of range.
+GameState new_game(const Options& options, std::uint64_t seed);
+
+struct ApplyResult {
+  GameState state;            // unchanged when error is set
+  std::vector<Event> events;  // unfiltered: pass through filter_events_for before sending
+  std::optional<ActionError> error;
+  bool ok() const { return !error.has_value(); }
+};
+
+ApplyResult apply(const GameState& state, const Action& action);
+
+// Same as apply but in place; on error nothing in `state` changes and no event is appended.
+std::optional<ActionError> apply_in_place(GameState& state, const Action& action,
+                                          std::vector<Event>* events = nullptr);
+
+// Checks an action without applying it.
+std::optional<ActionError> check_action(const GameState& state, const Action& action);
+
+// The player who must decide now. Often not the player whose turn it is: the target of hits
+// chooses his losses for 2s and 3s [10.1], the loser of a Town chooses the units to
+// eliminate [10.2]. kNoPlayer once the game is over.
+int decider(const GameState& state);
+
+// Every legal action of `player` now (empty unless he is the decider, apart from kConcede,
+// which an in-game player may always do). Split retreats are listed unit by unit.
+std::vector<Action> legal_actions(const GameState& state, int player);
+
+// True when these events made the turn final: a hex was revealed or a die was rolled. Undo
+// may not go back past such an action (hidden information came out).
+bool seals_turn(const std::vector<Event>& events);
+
+// [5.3] 1 point per Town and 2 per City on the map.
+int victory_points(const GameState& state, int player);
+
+// Hexes where the current player has units facing an enemy and no Battle has been fought
+// yet: the Battles he must still start before the phase can end [12.0].
+std::vector<int> pending_battles(const GameState& state);
+
+// Consistency checks for tests: returns a description of the first broken invariant.
+std::optional<std::string> check_invariants(const GameState& state);
+
+}  // namespace viktory

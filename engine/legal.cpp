@@ -1,0 +1,104 @@
+// legal_actions: candidate actions by the situation, each filtered through check_action, so
+// the list and apply() can never disagree.
+#include <algorithm>
+
+#include "internal.h"
+
+namespace viktory {
+using namespace detail;
+
+std::vector<Action> legal_actions(const GameState& s, int player) {
+  std::vector<Action> out;
+  if (s.phase == Phase::kGameOver || player < 0 || player >= static_cast<int>(s.players.size()) ||
+      !s.players[player].in_game()) {
+    return out;
+  }
+  auto consider = [&](const Action& a) {
+    if (!check_action(s, a)) out.push_back(a);
+  };
+  if (player == decider(s)) {
+    const Board& b = s.board();
+    if (s.elimination) {
+      for (int u : elimination_candidates(s)) consider(act::eliminate_unit(player, u));
+    } else if (s.bombard || (s.battle && s.battle->stage != BattleStage::kRetreatOption &&
+                             s.battle->stage != BattleStage::kRetreating)) {
+      for (int u : hit_candidates(s)) consider(act::choose_casualty(player, u));
+    } else if (s.battle) {
+      consider(act::continue_battle(player));
+      for (int u : units_of_at(s, s.battle->attacker, s.battle->hex)) {
+        for (int h : retreat_destinations(s, u)) consider(act::retreat(player, u, h));
+      }
+    } else {
+      switch (s.phase) {
+        case Phase::kSetup:
+          for (int h : s.capital_choices) consider(act::place_capital(player, h));
+          break;
+        case Phase::kBuild:
+          for (int h = 0; h < b.size(); ++h) {
+            if (s.hexes[h].town_owner == player) {
+              consider(act::upgrade_city(player, h));
+            } else if (s.hexes[h].town_owner == kNoPlayer && known_land(s, player, h)) {
+              consider(act::build_town(player, h));
+            }
+          }
+          consider(act::end_phase(player));
+          break;
+        case Phase::kMovement:
+          for (const Unit& u : s.units) {
+            if (u.owner != player || u.place != UnitPlace::kMap) continue;
+            if (u.carrier >= 0) {
+              for (int n : b.neighbors(s.units[u.carrier].hex)) {
+                if (n != Board::kNoHex) consider(act::disembark(player, u.id, n));
+              }
+              continue;
+            }
+            if (!u.move_done && u.moves_left > 0) {
+              for (int n : b.neighbors(u.hex)) {
+                if (n != Board::kNoHex) consider(act::move(player, u.id, n));
+              }
+              if (is_land_unit(u.type) && owns_town(s, player, u.hex)) {
+                for (int h : b.ring_around(u.hex, 2)) consider(act::move(player, u.id, h));
+                for (int h : b.ring_around(u.hex, 3)) consider(act::move(player, u.id, h));
+              }
+            }
+            if (is_land_unit(u.type) && !u.has_moved) {
+              for (int n : b.neighbors(u.hex)) {
+                if (n == Board::kNoHex) continue;
+                for (int f : units_of_at(s, player, n)) {
+                  if (s.units[f].type == UnitType::kFrigate) consider(act::embark(player, u.id, f));
+                }
+              }
+            }
+            if ((u.type == UnitType::kArtillery || u.type == UnitType::kFrigate) && !u.attacked) {
+              for (int h : b.ring_around(u.hex, 1)) consider(act::bombard(player, u.id, h));
+              for (int h : b.ring_around(u.hex, 2)) consider(act::bombard(player, u.id, h));
+            }
+          }
+          for (int h : pending_battles(s)) consider(act::start_battle(player, h));
+          consider(act::end_phase(player));
+          break;
+        case Phase::kReserve: {
+          for (int t = 0; t < kUnitTypes; ++t) {
+            const auto type = static_cast<UnitType>(t);
+            const bool have = std::any_of(s.units.begin(), s.units.end(), [&](const Unit& u) {
+              return u.owner == player && u.type == type && u.place == UnitPlace::kReserve;
+            });
+            if (!have) continue;
+            for (int h = 0; h < b.size(); ++h) {
+              const bool candidate = type == UnitType::kFrigate ? known_water(s, player, h)
+                                                                : s.hexes[h].town_owner == player;
+              if (candidate) consider(act::place_reserve(player, type, h));
+            }
+          }
+          consider(act::end_phase(player));
+          break;
+        }
+        case Phase::kGameOver: break;
+      }
+    }
+  }
+  out.push_back(act::concede(player));
+  return out;
+}
+
+}  // namespace viktory

@@ -1,0 +1,259 @@
+// Movement [9.0-9.4]: land moves, slow terrain, roads, Frigates, ports and naval transport.
+#include <algorithm>
+#include <deque>
+
+#include "internal.h"
+
+namespace viktory::detail {
+namespace {
+
+bool is_port_for(const GameState& s, int player, int hex) {
+  // [9.32] A port is a land hex holding one of the player's Towns or Cities, adjacent to water;
+  // a Town built this turn is not a port yet.
+  const HexCell& c = s.hexes[hex];
+  if (!is_land(c.terrain) || c.town_owner != player || c.built_this_turn) return false;
+  for (int n : s.board().neighbors(hex)) {
+    if (n != Board::kNoHex && known_water(s, player, n)) return true;
+  }
+  return false;
+}
+
+bool in_port(const GameState& s, const Unit& u) {
+  return u.type == UnitType::kFrigate && u.place == UnitPlace::kMap && is_land(s.hexes[u.hex].terrain);
+}
+
+Check own_unit_on_map(const GameState& s, const Action& a, const char* verb) {
+  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size())) return error("bad_unit", "No such unit.");
+  const Unit& u = s.units[a.unit];
+  if (u.owner != a.player) return error("not_your_unit", "That unit is not yours.");
+  if (u.place != UnitPlace::kMap) return error("not_on_map", std::string("Only units on the map can ") + verb + ".");
+  return std::nullopt;
+}
+
+// A unit in a port must leave it before anything else happens [9.32].
+Check port_blocks(const GameState& s, int acting_unit) {
+  if (s.active_unit >= 0 && s.active_unit != acting_unit && in_port(s, s.units[s.active_unit])) {
+    return error("frigate_in_port", "The Frigate in port must sail out first [9.32].");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool road_connected(const GameState& s, int player, int from, int to) {
+  // [9.13] Two of the player's Towns/Cities (neither built this turn) 2 or 3 land hexes apart
+  // along some path of land hexes free of enemy units.
+  const Board& b = s.board();
+  if (from == to || !owns_town(s, player, from) || !owns_town(s, player, to)) return false;
+  if (s.hexes[from].built_this_turn || s.hexes[to].built_this_turn) return false;
+  const int d = b.distance(from, to);
+  if (d < 2 || d > 3) return false;
+  std::vector<int> depth(static_cast<std::size_t>(b.size()), -1);
+  std::deque<int> queue{from};
+  depth[from] = 0;
+  while (!queue.empty()) {
+    const int h = queue.front();
+    queue.pop_front();
+    if (depth[h] == 3) continue;
+    for (int n : b.neighbors(h)) {
+      if (n == Board::kNoHex || depth[n] >= 0 || !known_land(s, player, n)) continue;
+      if (n == to) return depth[h] + 1 >= 2;
+      if (enemy_units_at(s, player, n)) continue;
+      depth[n] = depth[h] + 1;
+      queue.push_back(n);
+    }
+  }
+  return false;
+}
+
+Check check_move(const GameState& s, const Action& a) {
+  if (auto e = own_unit_on_map(s, a, "move")) return e;
+  if (auto e = port_blocks(s, a.unit)) return e;
+  const Board& b = s.board();
+  const Unit& u = s.units[a.unit];
+  if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
+  if (u.carrier >= 0) {
+    return error("cargo", "Cargo moves with its Frigate; disembark it instead [9.45].");
+  }
+  if (u.attacked) return error("attacked", "A unit that attacked cannot move further [10.7].");
+  if (u.move_done || u.moves_left <= 0) {
+    return error("move_finished", "This unit's movement is over for this turn [9.0].");
+  }
+  if (u.transported) {
+    return error("transported", "A transported land unit cannot move this turn [9.43].");
+  }
+  if (s.hexes[a.hex].battle_this_turn && hostile_hex(s, a.player, a.hex)) {
+    return error("battle_fought", "Only one Battle may be fought in a hex per turn [12.2].");
+  }
+  const int d = b.distance(u.hex, a.hex);
+  if (u.type == UnitType::kFrigate) {
+    if (d != 1) return error("not_adjacent", "Frigates move one hex at a time [9.3].");
+    if (known_water(s, a.player, a.hex)) return std::nullopt;
+    if (in_port(s, u)) return error("must_leave_port", "From a port a Frigate must sail into water [9.32].");
+    if (!is_port_for(s, a.player, a.hex)) {
+      return error("not_water", "Frigates must stay on water hexes, except through a port [9.3, 9.32].");
+    }
+    if (u.moves_left < 2) {
+      return error("port_needs_two",
+                   "Entering and leaving a port costs two Movement Points [9.32].");
+    }
+    return std::nullopt;
+  }
+  if (d == 1) {
+    if (!known_land(s, a.player, a.hex)) {
+      return error("not_land", "Land units must stay on land hexes [9.1].");
+    }
+    return std::nullopt;
+  }
+  if (road_connected(s, a.player, u.hex, a.hex)) return std::nullopt;  // [9.13]
+  return error("not_adjacent",
+               "Units move to an adjacent hex, or by road between your Towns and Cities 2-3 land "
+               "hexes apart with no enemy units on the way [9.0, 9.13].");
+}
+
+void do_move(GameState& s, const Action& a, Events& ev) {
+  if (s.active_unit >= 0 && s.active_unit != a.unit) finish_active_unit(s);  // [9.0]
+  Unit& u = s.units[a.unit];
+  const int from = u.hex;
+  const bool road = s.board().distance(from, a.hex) > 1;
+  s.active_unit = a.unit;
+  u.has_moved = true;
+  u.moves_left -= 1;
+  u.hex = a.hex;
+  for (int c : cargo_of(s, a.unit)) s.units[c].hex = a.hex;
+  Event e = make_event(EventKind::kUnitMoved);
+  e.player = a.player;
+  e.unit = a.unit;
+  e.unit_type = u.type;
+  e.from_hex = from;
+  e.hex = a.hex;
+  e.value = road ? 1 : 0;
+  ev.push_back(e);
+  if (hostile_hex(s, a.player, a.hex)) {
+    s.entries.push_back({a.hex, from});  // for the retreat limitation [12.3 step 3]
+  }
+  reveal_neighbors(s, a.hex, a.player, ev);  // [9.2]
+  const HexCell& c = s.hexes[a.hex];
+  bool stop = u.moves_left <= 0;
+  if (hostile_hex(s, a.player, a.hex)) stop = true;  // entering an enemy hex [9.0 Prohibitions]
+  if (is_land_unit(u.type) && is_rough(c.terrain) && c.town_owner != a.player &&
+      (c.began_turn_with_land_unit & bit(a.player)) == 0) {
+    stop = true;  // [9.12] slow terrain, neither exception applies
+  }
+  if (stop && !in_port(s, u)) {
+    u.moves_left = 0;
+    u.move_done = true;
+    s.active_unit = -1;
+  }
+}
+
+Check check_embark(const GameState& s, const Action& a) {
+  if (auto e = own_unit_on_map(s, a, "embark")) return e;
+  if (auto e = port_blocks(s, a.carrier)) return e;
+  const Unit& u = s.units[a.unit];
+  if (!is_land_unit(u.type)) return error("not_land_unit", "Only land units can be carried [9.4].");
+  if (u.carrier >= 0) return error("already_cargo", "That unit is already aboard a Frigate.");
+  if (u.has_moved || u.attacked || u.move_done) {
+    return error("moved", "Land units may not move before being transported [9.43].");
+  }
+  if (a.carrier < 0 || a.carrier >= static_cast<int>(s.units.size())) {
+    return error("bad_carrier", "No such Frigate.");
+  }
+  const Unit& f = s.units[a.carrier];
+  if (f.owner != a.player || f.type != UnitType::kFrigate || f.place != UnitPlace::kMap) {
+    return error("bad_carrier", "Units can only board one of your Frigates on the map [9.4].");
+  }
+  if (in_port(s, f)) return error("in_port", "A Frigate in port cannot pick up units [9.32].");
+  if (s.board().distance(u.hex, f.hex) != 1) {
+    return error("not_adjacent", "The Frigate must be in a water hex next to the unit [9.42].");
+  }
+  if (static_cast<int>(cargo_of(s, a.carrier).size()) >= kFrigateCapacity ||
+      f.carried_this_turn >= kFrigateCapacity) {
+    return error("frigate_full", "A Frigate carries at most 3 land units, and 3 in a turn [9.41].");
+  }
+  if (hostile_hex(s, a.player, u.hex)) {
+    return error("in_battle", "Units facing the enemy cannot leave the hex [12.3].");
+  }
+  return std::nullopt;
+}
+
+void do_embark(GameState& s, const Action& a, Events& ev) {
+  // Naval transport is the one exception to moving units one at a time [9.0]: the Frigate's
+  // movement goes on while it picks units up.
+  if (s.active_unit >= 0 && s.active_unit != a.carrier) finish_active_unit(s);
+  Unit& f = s.units[a.carrier];
+  Unit& u = s.units[a.unit];
+  const int from = u.hex;
+  u.carrier = a.carrier;
+  u.hex = f.hex;
+  u.has_moved = true;
+  u.transported = true;
+  u.moves_left = 0;
+  u.move_done = true;  // embarking uses its whole allowance [9.43]
+  ++f.carried_this_turn;
+  f.has_moved = true;
+  if (!f.move_done) s.active_unit = a.carrier;
+  Event e = make_event(EventKind::kUnitEmbarked);
+  e.player = a.player;
+  e.unit = a.unit;
+  e.unit_type = u.type;
+  e.other_unit = a.carrier;
+  e.from_hex = from;
+  e.hex = f.hex;
+  ev.push_back(e);
+}
+
+Check check_disembark(const GameState& s, const Action& a) {
+  if (auto e = own_unit_on_map(s, a, "disembark")) return e;
+  const Unit& u = s.units[a.unit];
+  if (u.carrier < 0) return error("not_cargo", "That unit is not aboard a Frigate.");
+  if (auto e = port_blocks(s, u.carrier)) return e;
+  const Unit& f = s.units[u.carrier];
+  const Board& b = s.board();
+  if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
+  if (in_port(s, f)) return error("in_port", "A Frigate in port cannot drop off units [9.32].");
+  if (b.distance(f.hex, a.hex) != 1 || !known_land(s, a.player, a.hex)) {
+    return error("bad_landing", "Units land on a land hex next to their Frigate [9.46].");
+  }
+  if (f.disembark_hex >= 0 && f.disembark_hex != a.hex) {
+    return error("one_landing_hex", "A Frigate can drop off units into a single hex per turn [9.46].");
+  }
+  if (s.hexes[a.hex].battle_this_turn && hostile_hex(s, a.player, a.hex)) {
+    return error("battle_fought", "Only one Battle may be fought in a hex per turn [12.2].");
+  }
+  if (hostile_hex(s, a.player, f.hex)) {
+    return error("in_battle", "A Frigate facing an enemy Frigate cannot land units [12.0].");
+  }
+  return std::nullopt;
+}
+
+void do_disembark(GameState& s, const Action& a, Events& ev) {
+  Unit& u = s.units[a.unit];
+  const int frigate = u.carrier;
+  if (s.active_unit >= 0 && s.active_unit != frigate) finish_active_unit(s);
+  Unit& f = s.units[frigate];
+  const int from = f.hex;
+  u.carrier = -1;
+  u.hex = a.hex;
+  u.transported = true;
+  u.has_moved = true;
+  u.moves_left = 0;
+  u.move_done = true;
+  f.disembark_hex = a.hex;
+  f.moves_left = 0;  // disembarking ends the Frigate's movement [9.46]
+  f.move_done = true;
+  f.has_moved = true;
+  s.active_unit = -1;
+  Event e = make_event(EventKind::kUnitDisembarked);
+  e.player = a.player;
+  e.unit = a.unit;
+  e.unit_type = u.type;
+  e.other_unit = frigate;
+  e.from_hex = from;
+  e.hex = a.hex;
+  ev.push_back(e);
+  if (hostile_hex(s, a.player, a.hex)) s.entries.push_back({a.hex, from});  // [9.47]
+  reveal_neighbors(s, a.hex, a.player, ev);  // [9.2]
+}
+
+}  // namespace viktory::detail

@@ -1,0 +1,148 @@
+// The whole game state, hidden parts included. It never leaves the engine except through
+// view_for (view.h); the server may store it (snapshots) but never sends it to a client.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "hex.h"
+#include "rng.h"
+#include "types.h"
+
+namespace viktory {
+
+enum class UnitPlace : std::uint8_t { kMap, kReserve, kStock };
+
+struct Unit {
+  int id = -1;
+  int owner = kNoPlayer;
+  UnitType type = UnitType::kInfantry;
+  UnitPlace place = UnitPlace::kReserve;
+  int hex = -1;       // on the map: where it stands (cargo: its Frigate's hex)
+  int carrier = -1;   // cargo: id of the Frigate carrying it [9.45]
+  // --- this Player Turn (reset at the start of its owner's turn) ---
+  int moves_left = 0;        // Movement Points left [9.11, 9.31]
+  bool has_moved = false;    // started moving (or was moved by a Frigate)
+  bool move_done = false;    // its movement is finished [9.0 Procedure, 10.7]
+  bool attacked = false;     // took part in a Bombard or Battle Attack [10.6]
+  bool transported = false;  // embarked or disembarked this turn [9.43, 9.44]
+  // Frigates only:
+  int carried_this_turn = 0;  // land units carried this turn, at most 3 [9.41]
+  int disembark_hex = -1;     // the single hex it dropped units into this turn [9.46]
+  friend bool operator==(const Unit&, const Unit&) = default;
+};
+
+struct HexCell {
+  // The tile's terrain once it exists. An interior hex has kNone until revealed unless a
+  // scenario laid a face-down tile there. The perimeter is always kWater.
+  Terrain terrain = Terrain::kNone;
+  bool revealed = false;             // face up on the table (known to someone)
+  std::uint8_t known_by = 0;         // bit per player: knows the terrain (independent exploration)
+  int town_owner = kNoPlayer;        // owner of the Town/City here, if any
+  bool city = false;
+  int capital_of = kNoPlayer;        // whose Capital marker lies here [14.0]
+  bool built_this_turn = false;      // not yet a road or port [9.13, 9.32]
+  bool battle_this_turn = false;     // one Battle per hex per turn [12.2]
+  std::uint8_t placed_infantry = 0;  // Reserve placement counts this turn [13.11]
+  std::uint8_t placed_other = 0;
+  std::uint8_t began_turn_with_land_unit = 0;  // bit per player [9.12 exception B]
+  friend bool operator==(const HexCell&, const HexCell&) = default;
+};
+
+struct PlayerState {
+  bool eliminated = false;
+  bool conceded = false;
+  int capital_hex = -1;                // where his Capital marker lies (-1 before setup)
+  bool held_capital_at_turn_start = false;  // [7.1]
+  bool doomsday_coin = false;          // [5.5]
+  friend bool operator==(const PlayerState&, const PlayerState&) = default;
+  bool in_game() const { return !eliminated && !conceded; }
+};
+
+enum class BattleStage : std::uint8_t {
+  kAssignPreFire,       // pre-battle Artillery hits being assigned [12.3 step 0]
+  kAssignAttackerFire,  // attacker's hits being assigned [12.3 step 1]
+  kAssignDefenderFire,  // defender's hits being assigned [12.3 step 2]
+  kRetreatOption,       // attacker retreats or fights on [12.3 step 3]
+  kRetreating,          // attacker is moving his units out, one by one
+};
+
+struct Battle {
+  int hex = -1;
+  int attacker = kNoPlayer;
+  int defender = kNoPlayer;
+  bool naval = false;
+  bool placement = false;  // Frigate placement Naval Battle [13.5]: no retreat
+  int round = 0;
+  BattleStage stage = BattleStage::kAssignPreFire;
+  // Hits waiting to be assigned in the current fire: first the firer picks for each '1',
+  // then the target player for each '2' or '3' [10.1].
+  int picks_by_firer = 0;
+  int picks_by_target = 0;
+  std::vector<int> marked;   // units hit in this round, removed at "Remove Casualties"
+  int suppression = 0;       // [12.31]
+  std::vector<int> attacker_dice, defender_dice;  // last fire, for views
+  friend bool operator==(const Battle&, const Battle&) = default;
+};
+
+// A single Bombard Attack whose hits are still being assigned [11.0, 10.1].
+struct PendingBombard {
+  int hex = -1;
+  int firer = kNoPlayer;
+  int target = kNoPlayer;
+  int picks_by_firer = 0;
+  int picks_by_target = 0;
+  friend bool operator==(const PendingBombard&, const PendingBombard&) = default;
+};
+
+// A player choosing which units return to stock after losing a Town or City [10.2].
+struct PendingElimination {
+  int player = kNoPlayer;
+  std::vector<UnitType> owed;  // unit types still to eliminate
+  friend bool operator==(const PendingElimination&, const PendingElimination&) = default;
+};
+
+// Where a moving unit came from, per battle hex, to limit retreats [12.3 step 3].
+struct BattleEntry {
+  int battle_hex = -1;
+  int from_hex = -1;
+  friend bool operator==(const BattleEntry&, const BattleEntry&) = default;
+};
+
+struct GameState {
+  Options options;
+  int radius = 4;
+  std::vector<HexCell> hexes;
+  std::vector<Unit> units;  // indexed by id; units in stock stay as tombstones
+  std::vector<PlayerState> players;
+  std::array<int, kTerrainKinds> tile_bank{};  // undrawn tiles by terrain (water first)
+  Rng rng;
+  std::vector<int> scripted_dice;  // tests and scenarios: used before the generator
+
+  int turn = 0;  // 0 during setup, then 1, 2, ... (a turn = one Player Turn)
+  int first_player = 0;
+  int current = 0;  // whose Player Turn (or setup step) it is
+  Phase phase = Phase::kSetup;
+  std::vector<int> capital_choices;  // setup: revealed land hexes the player may choose [4.0]
+
+  int active_unit = -1;  // the unit whose movement is under way [9.0 Procedure]
+  std::vector<BattleEntry> entries;
+  std::optional<Battle> battle;
+  std::optional<PendingBombard> bombard;
+  std::optional<PendingElimination> elimination;
+  std::vector<int> placement_battles;  // water hexes where a placed Frigate met an enemy [13.5]
+  bool ending_turn = false;  // the Reserve phase is over; placement battles are being fought
+
+  bool doomsday_started = false;
+  int capital_loser = kNoPlayer;  // [5.3] the first player whose Capital was captured
+  std::vector<int> winners;  // set when phase == kGameOver
+  VictoryCondition ended_by = VictoryCondition::kStandard;
+  int action_count = 0;
+
+  const Board& board() const { return Board::for_radius(radius); }
+  friend bool operator==(const GameState&, const GameState&) = default;
+};
+
+}  // namespace viktory

@@ -1,0 +1,92 @@
+// What one viewer may know of a game: the only way state leaves the engine.
+//
+// A hex whose terrain the viewer does not know carries Terrain::kNone; the random generator,
+// the scripted dice, the tile bank and every undrawn or face-down tile are absent. Pieces are
+// public (they stand on the table in the boxed game), also on hexes whose terrain a viewer
+// does not know under independent exploration.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "event.h"
+#include "game.h"
+
+namespace viktory {
+
+struct HexView {
+  int hex = -1;
+  Axial coord;
+  std::string label;
+  bool perimeter = false;
+  bool known = false;  // the viewer knows its terrain
+  Terrain terrain = Terrain::kNone;
+  int town_owner = kNoPlayer;
+  bool city = false;
+  int capital_of = kNoPlayer;
+  bool built_this_turn = false;
+  bool battle_this_turn = false;
+};
+
+struct UnitView {
+  int id = -1;
+  int owner = kNoPlayer;
+  UnitType type = UnitType::kInfantry;
+  UnitPlace place = UnitPlace::kReserve;
+  int hex = -1;
+  int carrier = -1;
+  int moves_left = 0;
+  bool move_done = false;
+  bool attacked = false;
+  bool transported = false;
+};
+
+struct PlayerView {
+  int index = 0;
+  bool eliminated = false;
+  bool conceded = false;
+  int capital_hex = -1;
+  bool holds_capital = false;
+  bool doomsday_coin = false;
+  int victory_points = 0;
+  std::array<int, kUnitTypes> reserve{};  // units in the Reserve by type
+};
+
+struct GameView {
+  int viewer = kSpectator;
+  Options options;
+  int radius = 4;
+  int turn = 0;
+  int current = 0;
+  int first_player = 0;
+  Phase phase = Phase::kSetup;
+  int decider = kNoPlayer;
+  int active_unit = -1;
+  std::vector<HexView> hexes;
+  std::vector<UnitView> units;  // units on the map and in Reserves (not those in stock)
+  std::vector<PlayerView> players;
+  std::vector<int> capital_choices;
+  std::optional<Battle> battle;
+  std::optional<PendingBombard> bombard;
+  std::optional<PendingElimination> elimination;
+  std::vector<int> pending_battles;
+  bool doomsday_started = false;
+  std::vector<int> winners;
+  VictoryCondition ended_by = VictoryCondition::kStandard;
+  int action_count = 0;
+};
+
+// viewer: a player index, or kSpectator. A spectator sees every face-up tile (under
+// independent exploration: every hex some player knows).
+GameView view_for(const GameState& state, int viewer);
+
+// Whether `viewer` knows the terrain of `hex` in `state`.
+bool viewer_knows(const GameState& state, int viewer, int hex);
+
+// The events `viewer` may see, from the state after they happened: tile reveals of hexes he
+// does not know lose their terrain.
+std::vector<Event> filter_events_for(const GameState& after, const std::vector<Event>& events,
+                                     int viewer);
+
+}  // namespace viktory
