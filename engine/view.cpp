@@ -63,7 +63,10 @@ GameView view_for(const GameState& s, int viewer) {
     uv.transported = u.transported;
     v.units.push_back(uv);
   }
-  v.capital_choices = s.capital_choices;
+  // Under independent exploration the choices would tell others which hexes are land.
+  if (!s.options.independent_exploration || viewer == s.current || viewer == kSpectator) {
+    v.capital_choices = s.capital_choices;
+  }
   v.battle = s.battle;
   v.bombard = s.bombard;
   v.elimination = s.elimination;
