@@ -1,0 +1,134 @@
+// Entry point: session, connection, the top bar and the hash router.
+//   #/                       lobby (or the name form when this browser has no session)
+//   #/game/<id>              a game (waiting room before it starts)
+//   #/join/<id>/<invite>     take a seat with an invitation link, then #/game/<id>
+//   #/replay/<id>            step through a finished game
+
+import { Connection, loadSession, clearSession } from './net.js';
+import { mountWelcome, mountLobby, joinByInvite } from './lobby.js';
+import { mountGame } from './game.js';
+import { mountReplay } from './replay.js';
+import { h, toast } from './util.js';
+import { confirmDialog } from './dialogs.js';
+
+const root = document.getElementById('app');
+const statusPill = document.getElementById('conn-status');
+const meBox = document.getElementById('me');
+
+const ctx = {
+  session: loadSession(),
+  conn: null,
+  setSession(session) {
+    ctx.session = session;
+    startConnection();
+    route();
+  },
+};
+
+let mounted = null;
+
+function startConnection() {
+  if (ctx.conn) ctx.conn.stop();
+  if (!ctx.session) return;
+  const conn = new Connection(ctx.session.token);
+  ctx.conn = conn;
+  window.__viktory = { conn, ctx };
+  conn.addEventListener('status', (e) => showStatus(e.detail.status, e.detail.attempt));
+  conn.addEventListener('welcome', (e) => {
+    ctx.session = { ...ctx.session, name: e.detail.name, player_id: e.detail.player_id };
+    renderMe();
+  });
+  conn.addEventListener('authfailed', () => {
+    // The server does not know this token (e.g. its database was reset): start over.
+    clearSession();
+    ctx.session = null;
+    ctx.conn = null;
+    toast('Your session is no longer valid. Please choose a name again.', 'error');
+    route();
+  });
+  showStatus('connecting', 0);
+  conn.start();
+}
+
+function showStatus(status, attempt) {
+  statusPill.dataset.status = status;
+  const text = {
+    connecting: 'connecting…',
+    online: 'online',
+    reconnecting: attempt > 1 ? `reconnecting… (try ${attempt})` : 'reconnecting…',
+    offline: 'offline',
+  }[status] || status;
+  statusPill.textContent = text;
+  statusPill.title = status === 'online' ? 'Connected to the server' : 'Not connected: moves by others appear when the connection is back';
+  document.body.classList.toggle('disconnected', status !== 'online');
+}
+
+function renderMe() {
+  meBox.replaceChildren();
+  if (!ctx.session) return;
+  meBox.append(
+    h('span', { class: 'me-name', title: 'Your display name' }, ctx.session.name),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn btn-small btn-plain',
+        title: 'Use another name (your current seats stay with the old name)',
+        onclick: async () => {
+          const ok = await confirmDialog('Choose another name?', 'Your seats in running games stay with the current name, and this browser forgets it: there is no way back to them.', { ok: 'Forget me', danger: true });
+          if (!ok) return;
+          clearSession();
+          if (ctx.conn) ctx.conn.stop();
+          ctx.conn = null;
+          ctx.session = null;
+          location.hash = '#/';
+          route();
+        },
+      },
+      'switch',
+    ),
+  );
+}
+
+function whenOnline(conn) {
+  if (conn.isOnline()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const on = () => {
+      conn.removeEventListener('welcome', on);
+      resolve();
+    };
+    conn.addEventListener('welcome', on);
+  });
+}
+
+async function route() {
+  if (mounted && mounted.destroy) mounted.destroy();
+  mounted = null;
+  renderMe();
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'replay' && parts[1]) {
+    mounted = mountReplay(root, ctx, parts[1]);
+    return;
+  }
+  if (!ctx.session) {
+    mounted = mountWelcome(root, ctx);
+    return;
+  }
+  if (!ctx.conn) startConnection();
+  if (parts[0] === 'join' && parts[1] && parts[2]) {
+    root.replaceChildren(h('p', { class: 'loading' }, 'Joining the game…'));
+    await whenOnline(ctx.conn);
+    await joinByInvite(ctx, parts[1], parts[2]);
+    return; // the hash change routes to the game
+  }
+  if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {
+    mounted = mountGame(root, ctx, { gameId: Number(parts[1]) });
+    return;
+  }
+  mounted = mountLobby(root, ctx);
+}
+
+window.addEventListener('hashchange', route);
+if (ctx.session) startConnection();
+else showStatus('offline', 0);
+route();

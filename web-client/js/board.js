@@ -1,0 +1,748 @@
+// The SVG hex map. It draws exactly what the server's view says, plus highlights the game page
+// computes from the server's list of legal actions. It knows no rule.
+//
+// Geometry: axial (q, r), pointy-top hexes; centre x = S*sqrt(3)*(q + r/2), y = S*1.5*r.
+// Every hex is a <g data-hex data-label data-known [data-terrain]>; data-terrain is present
+// only when the view carries the terrain (the viewer knows it), so hidden terrain never
+// appears in the page.
+
+import { s, seatStyle, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from './util.js';
+
+export const HEX_SIZE = 36;
+const SQRT3 = Math.sqrt(3);
+
+export function hexCenter(q, r, size = HEX_SIZE) {
+  return { x: size * SQRT3 * (q + r / 2), y: size * 1.5 * r };
+}
+
+function hexPoints(cx, cy, size) {
+  const pts = [];
+  for (let i = 0; i < 6; i += 1) {
+    const angle = (Math.PI / 180) * (60 * i - 30);
+    pts.push(`${(cx + size * Math.cos(angle)).toFixed(2)},${(cy + size * Math.sin(angle)).toFixed(2)}`);
+  }
+  return pts.join(' ');
+}
+
+// What each kind of highlight looks like. `icon` is drawn by iconPath below.
+export const HIGHLIGHT_STYLE = {
+  move: { color: '#2ee07a', icon: 'arrow', text: 'Move here' },
+  battle: { color: '#ff4d4d', icon: 'swords', text: 'Move in and fight' },
+  embark: { color: '#27d3f0', icon: 'anchor', text: 'Board the Frigate' },
+  disembark: { color: '#27d3f0', icon: 'land', text: 'Land here' },
+  bombard: { color: '#ff9d1c', icon: 'target', text: 'Bombard' },
+  retreat: { color: '#ffc65c', icon: 'arrow', text: 'Retreat here' },
+  build: { color: '#ffe066', icon: 'house', text: 'Build a Town' },
+  upgrade: { color: '#ffe066', icon: 'tower', text: 'Upgrade to a City' },
+  capital: { color: '#ffe066', icon: 'star', text: 'Place your Capital' },
+  place: { color: '#c9a6ff', icon: 'plus', text: 'Place a unit' },
+  start_battle: { color: '#ff4d4d', icon: 'swords', text: 'Start the battle' },
+  choice: { color: '#ffffff', icon: 'dot', text: '' },
+};
+
+export class Board {
+  // onHexClick(hex), onHexHover(hex | null)
+  constructor(container, { onHexClick, onHexHover } = {}) {
+    this.container = container;
+    this.onHexClick = onHexClick || (() => {});
+    this.onHexHover = onHexHover || (() => {});
+    this.svg = s('svg', {
+      class: 'board',
+      role: 'img',
+      'aria-label': 'Game map',
+      preserveAspectRatio: 'xMidYMid meet',
+    });
+    this.svg.append(makeDefs());
+    this.layers = {};
+    for (const name of ['tiles', 'marks', 'pieces', 'highlights', 'coords', 'hits']) {
+      this.layers[name] = s('g', { class: `layer layer-${name}` });
+      this.svg.append(this.layers[name]);
+    }
+    container.append(this.svg);
+    this.view = null;
+    this.zoom = 1;
+    this.pan = { x: 0, y: 0 };
+    this.bounds = null;
+    this.showCoords = false;
+    this.hoverHex = null;
+    this.installPointer();
+  }
+
+  installPointer() {
+    let drag = null;
+    this.svg.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0) return;
+      drag = { x: e.clientX, y: e.clientY, pan: { ...this.pan }, moved: false, id: e.pointerId };
+    });
+    this.svg.addEventListener('pointermove', (e) => {
+      if (drag && drag.id === e.pointerId && this.zoom > 1) {
+        const dx = e.clientX - drag.x;
+        const dy = e.clientY - drag.y;
+        if (!drag.moved && Math.hypot(dx, dy) > 6) {
+          drag.moved = true;
+          this.svg.setPointerCapture(e.pointerId);
+        }
+        if (drag.moved) {
+          const scale = this.unitsPerPixel();
+          this.pan = { x: drag.pan.x - dx * scale, y: drag.pan.y - dy * scale };
+          this.applyViewBox();
+        }
+      }
+      const hex = hexFromEvent(e);
+      if (hex !== this.hoverHex) {
+        this.hoverHex = hex;
+        this.onHexHover(hex);
+      }
+    });
+    this.svg.addEventListener('pointerleave', () => {
+      this.hoverHex = null;
+      this.onHexHover(null);
+    });
+    this.svg.addEventListener('pointerup', (e) => {
+      const wasDrag = drag && drag.moved;
+      drag = null;
+      if (wasDrag) return;
+      const hex = hexFromEvent(e);
+      if (hex !== null) this.onHexClick(hex);
+    });
+    this.svg.addEventListener(
+      'wheel',
+      (e) => {
+        if (!e.ctrlKey && !e.metaKey && !e.altKey && this.zoom === 1 && e.deltaY > 0) return;
+        e.preventDefault();
+        this.setZoom(this.zoom * (e.deltaY < 0 ? 1.2 : 1 / 1.2));
+      },
+      { passive: false },
+    );
+  }
+
+  unitsPerPixel() {
+    const rect = this.svg.getBoundingClientRect();
+    if (!this.bounds || rect.width === 0) return 1;
+    const vbW = this.bounds.w / this.zoom;
+    const vbH = this.bounds.h / this.zoom;
+    return Math.max(vbW / rect.width, vbH / rect.height);
+  }
+
+  setZoom(zoom) {
+    this.zoom = Math.min(4, Math.max(1, zoom));
+    if (this.zoom === 1) this.pan = { x: 0, y: 0 };
+    this.applyViewBox();
+  }
+
+  applyViewBox() {
+    if (!this.bounds) return;
+    const b = this.bounds;
+    const w = b.w / this.zoom;
+    const hgt = b.h / this.zoom;
+    const maxPanX = (b.w - w) / 2;
+    const maxPanY = (b.h - hgt) / 2;
+    this.pan.x = Math.max(-maxPanX, Math.min(maxPanX, this.pan.x));
+    this.pan.y = Math.max(-maxPanY, Math.min(maxPanY, this.pan.y));
+    const x = b.x + (b.w - w) / 2 + this.pan.x;
+    const y = b.y + (b.h - hgt) / 2 + this.pan.y;
+    this.svg.setAttribute('viewBox', `${x.toFixed(1)} ${y.toFixed(1)} ${w.toFixed(1)} ${hgt.toFixed(1)}`);
+  }
+
+  setShowCoords(on) {
+    this.showCoords = on;
+    if (this.view) this.drawCoords();
+  }
+
+  // scene: {highlights: Map(hex -> kind), selectedHex, selectedUnit, actionable: Set(hex),
+  //         moves: [{from, to, owner}], battleHex, pendingBattles: [hex], you}
+  render(view, scene = {}) {
+    const firstDraw = !this.view || this.view.hexes.length !== view.hexes.length;
+    this.view = view;
+    this.scene = scene;
+    this.centers = new Map();
+    for (const hx of view.hexes) this.centers.set(hx.hex, hexCenter(hx.q, hx.r));
+    if (firstDraw) this.computeBounds();
+    this.drawTiles();
+    this.drawMarks();
+    this.drawPieces();
+    this.drawHighlights();
+    this.drawCoords();
+    this.drawHits();
+  }
+
+  computeBounds() {
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    for (const { x, y } of this.centers.values()) {
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    }
+    const padX = HEX_SIZE * SQRT3 * 0.5 + 4;
+    const padY = HEX_SIZE + 4;
+    this.bounds = {
+      x: minX - padX,
+      y: minY - padY,
+      w: maxX - minX + 2 * padX,
+      h: maxY - minY + 2 * padY,
+    };
+    this.zoom = 1;
+    this.pan = { x: 0, y: 0 };
+    this.applyViewBox();
+  }
+
+  drawTiles() {
+    const layer = this.layers.tiles;
+    layer.replaceChildren();
+    for (const hx of this.view.hexes) {
+      const { x, y } = this.centers.get(hx.hex);
+      const known = !!hx.known && typeof hx.terrain === 'string';
+      const attrs = {
+        class: `hex ${known ? `terrain-${hx.terrain}` : 'unknown'}${hx.perimeter ? ' perimeter' : ''}`,
+        dataset: { hex: hx.hex, label: hx.label, known: known ? '1' : '0' },
+      };
+      if (known) attrs.dataset.terrain = hx.terrain;
+      const g = s('g', attrs);
+      const fill = known ? `url(#tex-${hx.terrain})` : 'url(#tex-unknown)';
+      g.append(s('polygon', { class: 'tile', points: hexPoints(x, y, HEX_SIZE - 0.6), fill }));
+      if (known) g.append(terrainGlyphs(hx.terrain, x, y, hx.perimeter));
+      else g.append(s('polygon', { class: 'tile-back-inner', points: hexPoints(x, y, HEX_SIZE * 0.72) }));
+      layer.append(g);
+    }
+  }
+
+  // Pending battles, the current battle, recent moves.
+  drawMarks() {
+    const layer = this.layers.marks;
+    layer.replaceChildren();
+    const scene = this.scene;
+    for (const move of scene.moves || []) {
+      const a = this.centers.get(move.from);
+      const b = this.centers.get(move.to);
+      if (!a || !b) continue;
+      const style = seatStyle(move.owner);
+      layer.append(
+        s('line', {
+          class: 'move-trail',
+          x1: a.x,
+          y1: a.y,
+          x2: a.x + (b.x - a.x) * 0.82,
+          y2: a.y + (b.y - a.y) * 0.82,
+          stroke: style.fill,
+          'marker-end': 'url(#trail-head)',
+        }),
+      );
+    }
+    const battleHexes = new Set(scene.pendingBattles || []);
+    for (const hex of battleHexes) {
+      const c = this.centers.get(hex);
+      if (!c) continue;
+      layer.append(s('polygon', { class: 'pending-battle', points: hexPoints(c.x, c.y, HEX_SIZE - 3) }));
+    }
+    if (scene.battleHex !== undefined && scene.battleHex !== null && scene.battleHex >= 0) {
+      const c = this.centers.get(scene.battleHex);
+      if (c) layer.append(s('polygon', { class: 'battle-now', points: hexPoints(c.x, c.y, HEX_SIZE - 2) }));
+    }
+  }
+
+  drawPieces() {
+    const layer = this.layers.pieces;
+    layer.replaceChildren();
+    const view = this.view;
+    const scene = this.scene;
+    const byHex = new Map();
+    for (const unit of view.units) {
+      if (unit.place !== 'map' || unit.hex < 0) continue;
+      if (!byHex.has(unit.hex)) byHex.set(unit.hex, []);
+      byHex.get(unit.hex).push(unit);
+    }
+    for (const hx of view.hexes) {
+      const { x, y } = this.centers.get(hx.hex);
+      const hasTown = hx.town_owner !== undefined && hx.town_owner !== null && hx.town_owner >= 0;
+      const hasCapital = hx.capital_of !== undefined && hx.capital_of !== null && hx.capital_of >= 0;
+      if (hasTown) layer.append(settlementGlyph(x, y - HEX_SIZE * (byHex.has(hx.hex) ? 0.4 : 0.1), hx.town_owner, !!hx.city));
+      if (hasCapital) layer.append(capitalStar(x + HEX_SIZE * 0.5, y - HEX_SIZE * 0.42, hx.capital_of));
+      const units = byHex.get(hx.hex);
+      if (units) {
+        layer.append(
+          unitStack(units, x, y + (hasTown ? HEX_SIZE * 0.3 : 0), {
+            selectedUnit: scene.selectedUnit,
+            actionableUnits: scene.actionableUnits,
+          }),
+        );
+      }
+    }
+  }
+
+  drawHighlights() {
+    const layer = this.layers.highlights;
+    layer.replaceChildren();
+    const scene = this.scene;
+    if (scene.actionable) {
+      for (const hex of scene.actionable) {
+        const c = this.centers.get(hex);
+        if (!c) continue;
+        layer.append(s('polygon', { class: 'actionable', points: hexPoints(c.x, c.y, HEX_SIZE - 2.5) }));
+      }
+    }
+    if (scene.selectedHex !== undefined && scene.selectedHex !== null) {
+      const c = this.centers.get(scene.selectedHex);
+      if (c) layer.append(s('polygon', { class: 'selected-hex', points: hexPoints(c.x, c.y, HEX_SIZE - 2) }));
+    }
+    for (const [hex, kind] of scene.highlights || []) {
+      const c = this.centers.get(hex);
+      if (!c) continue;
+      const style = HIGHLIGHT_STYLE[kind] || HIGHLIGHT_STYLE.choice;
+      const g = s('g', { class: `target target-${kind}`, dataset: { target: hex, kind } });
+      // A dark edge under the coloured one keeps the mark visible on every terrain colour.
+      g.append(
+        s('polygon', { class: 'target-edge', points: hexPoints(c.x, c.y, HEX_SIZE - 3) }),
+        s('polygon', {
+          class: 'target-fill',
+          points: hexPoints(c.x, c.y, HEX_SIZE - 3),
+          fill: style.color,
+          stroke: style.color,
+        }),
+      );
+      g.append(iconBadge(style.icon, c.x - HEX_SIZE * 0.47, c.y - HEX_SIZE * 0.5, style.color));
+      layer.append(g);
+    }
+  }
+
+  drawCoords() {
+    const layer = this.layers.coords;
+    layer.replaceChildren();
+    if (!this.showCoords) return;
+    for (const hx of this.view.hexes) {
+      const { x, y } = this.centers.get(hx.hex);
+      layer.append(s('text', { class: 'coord', x, y: y - HEX_SIZE * 0.68, text: hx.label }));
+    }
+  }
+
+  // Transparent hit areas on top, so glyphs never swallow clicks; each has a tooltip.
+  drawHits() {
+    const layer = this.layers.hits;
+    layer.replaceChildren();
+    for (const hx of this.view.hexes) {
+      const { x, y } = this.centers.get(hx.hex);
+      const poly = s('polygon', {
+        class: 'hit',
+        points: hexPoints(x, y, HEX_SIZE),
+        dataset: { hitHex: hx.hex },
+      });
+      poly.append(s('title', { text: describeHex(this.view, hx) }));
+      layer.append(poly);
+    }
+  }
+
+  // Screen position of a hex centre (for tests and popovers).
+  hexScreenPoint(hex) {
+    const c = this.centers && this.centers.get(hex);
+    if (!c) return null;
+    const pt = this.svg.createSVGPoint();
+    pt.x = c.x;
+    pt.y = c.y;
+    const m = this.svg.getScreenCTM();
+    if (!m) return null;
+    const out = pt.matrixTransform(m);
+    return { x: out.x, y: out.y };
+  }
+}
+
+function hexFromEvent(e) {
+  const target = document.elementFromPoint(e.clientX, e.clientY);
+  const hit = target && target.closest ? target.closest('[data-hit-hex]') : null;
+  return hit ? Number(hit.dataset.hitHex) : null;
+}
+
+// One line about a hex: label, terrain (if known), settlement, units. Used for tooltips.
+export function describeHex(view, hx) {
+  const parts = [hx.label];
+  if (hx.known && hx.terrain) parts.push(TERRAIN_NAME[hx.terrain] || hx.terrain);
+  else parts.push('unexplored');
+  if (hx.town_owner !== undefined && hx.town_owner >= 0) {
+    parts.push(`${seatStyle(hx.town_owner).name} ${hx.city ? 'City' : 'Town'}`);
+  }
+  if (hx.capital_of !== undefined && hx.capital_of >= 0) {
+    parts.push(`${seatStyle(hx.capital_of).name}'s Capital`);
+  }
+  const counts = new Map();
+  for (const u of view.units) {
+    if (u.place !== 'map' || u.hex !== hx.hex) continue;
+    const key = `${seatStyle(u.owner).name} ${UNIT_NAME[u.type] || u.type}${u.carrier >= 0 ? ' (aboard)' : ''}`;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  for (const [key, n] of counts) parts.push(`${n}× ${key}`);
+  return parts.join(' · ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pieces
+
+function settlementGlyph(x, y, owner, city) {
+  const st = seatStyle(owner);
+  const g = s('g', { class: city ? 'city' : 'town', dataset: { owner } });
+  if (city) {
+    // A wall with two crenellated towers.
+    const w = 26;
+    const hgt = 12;
+    const left = x - w / 2;
+    const top = y - hgt / 2 + 3;
+    g.append(
+      s('path', {
+        d: `M${left},${top + hgt} v-${hgt} h${w} v${hgt} z`,
+        fill: st.fill,
+        stroke: st.edge,
+        'stroke-width': 1.6,
+      }),
+      tower(left - 1, top, st),
+      tower(left + w - 8, top, st),
+      s('rect', { x: x - 2.5, y: top + hgt - 6, width: 5, height: 6, fill: st.edge }),
+    );
+  } else {
+    const w = 15;
+    const hgt = 9;
+    const left = x - w / 2;
+    const top = y - 1;
+    g.append(
+      s('path', {
+        d: `M${left},${top} L${x},${top - 8} L${left + w},${top} v${hgt} h-${w} z`,
+        fill: st.fill,
+        stroke: st.edge,
+        'stroke-width': 1.6,
+        'stroke-linejoin': 'round',
+      }),
+      s('rect', { x: x - 2, y: top + hgt - 5, width: 4, height: 5, fill: st.edge }),
+    );
+  }
+  return g;
+}
+
+function tower(x, top, st) {
+  const w = 9;
+  const hgt = 18;
+  const y0 = top - 6;
+  return s('path', {
+    d: `M${x},${y0 + hgt} v-${hgt} h2 v2.5 h2.5 v-2.5 h2 v2.5 h2.5 v-2.5 v${hgt} z`,
+    fill: st.fill,
+    stroke: st.edge,
+    'stroke-width': 1.4,
+    'stroke-linejoin': 'round',
+    transform: `translate(${(w - 9) / 2},0)`,
+  });
+}
+
+function capitalStar(x, y, owner) {
+  const st = seatStyle(owner);
+  const pts = [];
+  for (let i = 0; i < 10; i += 1) {
+    const rad = i % 2 === 0 ? 7.5 : 3.2;
+    const a = (Math.PI / 5) * i - Math.PI / 2;
+    pts.push(`${(x + rad * Math.cos(a)).toFixed(2)},${(y + rad * Math.sin(a)).toFixed(2)}`);
+  }
+  return s('polygon', {
+    class: 'capital-star',
+    points: pts.join(' '),
+    fill: st.fill,
+    stroke: '#ffcf33',
+    'stroke-width': 1.8,
+    'stroke-linejoin': 'round',
+    dataset: { capitalOf: owner },
+  });
+}
+
+const COUNTER_W = 16;
+const COUNTER_H = 14;
+const COUNTER_GAP = 1.5;
+const TYPE_ORDER = { infantry: 0, cavalry: 1, artillery: 2, frigate: 3 };
+
+// Units on one hex grouped by owner and type: one counter per group with a count badge.
+// Cargo is drawn as small letters under its Frigate.
+function unitStack(units, cx, cy, { selectedUnit, actionableUnits }) {
+  const cargoOf = new Map();
+  const groups = new Map();
+  for (const u of units) {
+    if (u.carrier !== undefined && u.carrier >= 0) {
+      if (!cargoOf.has(u.carrier)) cargoOf.set(u.carrier, []);
+      cargoOf.get(u.carrier).push(u);
+      continue;
+    }
+    // Frigates are drawn one by one because each carries its own cargo.
+    const key = u.type === 'frigate' ? `${u.owner}:frigate:${u.id}` : `${u.owner}:${u.type}`;
+    if (!groups.has(key)) groups.set(key, { owner: u.owner, type: u.type, units: [] });
+    groups.get(key).units.push(u);
+  }
+  const list = [...groups.values()].sort(
+    (a, b) => a.owner - b.owner || TYPE_ORDER[a.type] - TYPE_ORDER[b.type],
+  );
+  const perRow = list.length === 4 ? 4 : 3;
+  const rows = Math.ceil(list.length / perRow);
+  const g = s('g', { class: 'stack' });
+  list.forEach((group, i) => {
+    const row = Math.floor(i / perRow);
+    const inRow = Math.min(perRow, list.length - row * perRow);
+    const col = i % perRow;
+    const x = cx - (inRow * (COUNTER_W + COUNTER_GAP)) / 2 + col * (COUNTER_W + COUNTER_GAP);
+    const y = cy - (rows * (COUNTER_H + 5)) / 2 + row * (COUNTER_H + 5) + 2.5;
+    const cargo = group.type === 'frigate' ? cargoOf.get(group.units[0].id) || [] : [];
+    const selected = group.units.some((u) => u.id === selectedUnit);
+    const actionable = actionableUnits && group.units.some((u) => actionableUnits.has(u.id));
+    g.append(counter(x, y, group, cargo, selected, actionable));
+  });
+  return g;
+}
+
+function counter(x, y, group, cargo, selected, actionable) {
+  const st = seatStyle(group.owner);
+  const letter = UNIT_LETTER[group.type] || '?';
+  const cls = `unit unit-${group.type}${selected ? ' selected' : ''}${actionable ? ' ready' : ''}`;
+  const g = s('g', {
+    class: cls,
+    dataset: { owner: group.owner, type: group.type, count: group.units.length, units: group.units.map((u) => u.id).join(',') },
+  });
+  if (group.type === 'frigate') {
+    // A hull shape so Frigates read as ships even without colour.
+    g.append(
+      s('path', {
+        class: 'counter',
+        d: `M${x - 1},${y + 3} h${COUNTER_W + 2} l-3,${COUNTER_H - 3} h-${COUNTER_W - 4} z`,
+        fill: st.fill,
+        stroke: st.edge,
+      }),
+      s('path', { d: `M${x + COUNTER_W / 2},${y + 3} v-5 l4,3.5 z`, fill: st.edge }),
+    );
+  } else {
+    g.append(
+      s('rect', {
+        class: 'counter',
+        x,
+        y,
+        width: COUNTER_W,
+        height: COUNTER_H,
+        rx: 2.2,
+        fill: st.fill,
+        stroke: st.edge,
+      }),
+    );
+  }
+  g.append(
+    s('text', {
+      class: 'unit-letter',
+      x: x + COUNTER_W / 2,
+      y: y + COUNTER_H / 2 + (group.type === 'frigate' ? 2.3 : 0.5),
+      fill: st.ink,
+      text: letter,
+    }),
+  );
+  if (group.units.length > 1) {
+    g.append(
+      s('circle', { class: 'count-badge', cx: x + COUNTER_W - 0.5, cy: y + 0.5, r: 4.6 }),
+      s('text', { class: 'count-text', x: x + COUNTER_W - 0.5, y: y + 0.9, text: group.units.length }),
+    );
+  }
+  if (cargo.length > 0) {
+    const letters = cargo
+      .slice()
+      .sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type])
+      .map((u) => UNIT_LETTER[u.type])
+      .join('');
+    const w = 4 + letters.length * 5.2;
+    g.append(
+      s('rect', {
+        class: 'cargo-box',
+        x: x + COUNTER_W / 2 - w / 2,
+        y: y + COUNTER_H + 0.5,
+        width: w,
+        height: 7,
+        rx: 2,
+        fill: st.fill,
+        stroke: st.edge,
+      }),
+      s('text', {
+        class: 'cargo-text',
+        x: x + COUNTER_W / 2,
+        y: y + COUNTER_H + 4.3,
+        fill: st.ink,
+        text: letters,
+      }),
+    );
+  }
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terrain
+
+function terrainGlyphs(terrain, x, y, perimeter) {
+  const g = s('g', { class: 'glyphs', 'aria-hidden': 'true' });
+  const S = HEX_SIZE;
+  if (terrain === 'forest') {
+    for (const [dx, dy, k] of [[-0.5, 0.28, 1], [-0.22, 0.5, 0.85], [0.5, 0.3, 0.95], [0.25, 0.52, 0.8], [-0.6, -0.12, 0.7]]) {
+      g.append(tree(x + dx * S, y + dy * S, k));
+    }
+  } else if (terrain === 'mountain') {
+    g.append(peak(x - 0.38 * S, y + 0.5 * S, 1), peak(x + 0.36 * S, y + 0.52 * S, 0.85), peak(x - 0.62 * S, y + 0.05 * S, 0.6));
+  } else if (terrain === 'grassland') {
+    for (const [dx, dy] of [[-0.55, 0.3], [0.45, 0.45], [-0.15, 0.6], [0.6, 0.0], [-0.6, -0.2]]) {
+      const gx = x + dx * S;
+      const gy = y + dy * S;
+      g.append(s('path', { class: 'tuft', d: `M${gx - 3},${gy - 4} L${gx},${gy} L${gx + 3},${gy - 4} M${gx},${gy} v-5` }));
+    }
+  } else if (terrain === 'plains') {
+    for (const [dx, dy] of [[-0.5, 0.4], [0.4, 0.5], [0.55, 0.05], [-0.6, -0.05]]) {
+      const px = x + dx * S;
+      const py = y + dy * S;
+      g.append(s('path', { class: 'furrow', d: `M${px - 5},${py} h10 M${px - 3},${py - 3} h6` }));
+    }
+  } else if (terrain === 'water') {
+    const rows = perimeter ? [[-0.35, 0.35], [0.3, 0.5], [0, -0.05]] : [[-0.35, 0.4], [0.3, 0.55], [0.1, -0.1]];
+    for (const [dx, dy] of rows) {
+      const wx = x + dx * S;
+      const wy = y + dy * S;
+      g.append(s('path', { class: 'wave', d: `M${wx - 7},${wy} q3.5,-3.5 7,0 t7,0` }));
+    }
+  }
+  return g;
+}
+
+function tree(x, y, k) {
+  return s(
+    'g',
+    { class: 'tree' },
+    s('rect', { x: x - 1, y: y - 1, width: 2, height: 4 * k, fill: '#4a3320' }),
+    s('path', { d: `M${x},${y - 11 * k} L${x + 5.5 * k},${y} L${x - 5.5 * k},${y} z`, fill: '#153d1b', stroke: '#0b2410', 'stroke-width': 0.6 }),
+  );
+}
+
+function peak(x, y, k) {
+  const w = 9 * k;
+  const hgt = 12 * k;
+  return s(
+    'g',
+    { class: 'peak' },
+    s('path', { d: `M${x - w},${y} L${x},${y - hgt} L${x + w},${y} z`, fill: '#6b5a49', stroke: '#3d3126', 'stroke-width': 0.8 }),
+    s('path', { d: `M${x - w * 0.33},${y - hgt * 0.67} L${x},${y - hgt} L${x + w * 0.33},${y - hgt * 0.67} l-${w * 0.16},${hgt * 0.12} z`, fill: '#f4f1ea' }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Icons for highlighted targets (drawn, so they look the same on every machine).
+
+function iconBadge(icon, x, y, color) {
+  const g = s('g', { class: 'target-icon' });
+  g.append(s('circle', { cx: x, cy: y, r: 8, fill: '#1b1b1b', stroke: color, 'stroke-width': 1.8 }));
+  const p = { fill: 'none', stroke: color, 'stroke-width': 1.7, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' };
+  switch (icon) {
+    case 'arrow':
+      g.append(s('path', { ...p, d: `M${x - 4},${y} h7 M${x + 0.5},${y - 3} l3,3 l-3,3` }));
+      break;
+    case 'swords':
+      g.append(s('path', { ...p, d: `M${x - 4},${y - 4} L${x + 4},${y + 4} M${x + 4},${y - 4} L${x - 4},${y + 4} M${x - 4},${y + 1.5} l2.5,2.5 M${x + 4},${y + 1.5} l-2.5,2.5` }));
+      break;
+    case 'anchor':
+      g.append(s('path', { ...p, d: `M${x},${y - 4.5} v8.5 M${x - 4},${y + 1} q0,3 4,3 q4,0 4,-3 M${x - 2.5},${y - 2} h5` }));
+      break;
+    case 'land':
+      g.append(s('path', { ...p, d: `M${x},${y - 4.5} v7 M${x - 3},${y} l3,3 l3,-3 M${x - 4.5},${y + 4.5} h9` }));
+      break;
+    case 'target':
+      g.append(s('circle', { ...p, cx: x, cy: y, r: 3.2 }), s('path', { ...p, d: `M${x - 5.5},${y} h2 M${x + 3.5},${y} h2 M${x},${y - 5.5} v2 M${x},${y + 3.5} v2` }));
+      break;
+    case 'house':
+      g.append(s('path', { ...p, d: `M${x - 4},${y + 4} v-4.5 l4,-4 l4,4 v4.5 z` }));
+      break;
+    case 'tower':
+      g.append(s('path', { ...p, d: `M${x - 4},${y + 4.5} v-8 h2 v2 h1.5 v-2 h1 v2 h1.5 v-2 h2 v8 z` }));
+      break;
+    case 'star':
+      g.append(s('path', { ...p, d: `M${x},${y - 4.5} l1.4,3 3.2,0.4 -2.4,2.2 0.7,3.3 -2.9,-1.7 -2.9,1.7 0.7,-3.3 -2.4,-2.2 3.2,-0.4 z` }));
+      break;
+    case 'plus':
+      g.append(s('path', { ...p, d: `M${x - 4},${y} h8 M${x},${y - 4} v8` }));
+      break;
+    default:
+      g.append(s('circle', { cx: x, cy: y, r: 2.5, fill: color }));
+  }
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Textures
+
+function makeDefs() {
+  const defs = s('defs');
+  const solid = {
+    water: '#3f88cf',
+    plains: '#f1e3a0',
+    grassland: '#8fd16c',
+    forest: '#2f7a3a',
+    mountain: '#9d8b76',
+  };
+  for (const [name, color] of Object.entries(solid)) {
+    // A gentle radial shading makes neighbouring tiles of one terrain still read as tiles.
+    const grad = s('radialGradient', { id: `tex-${name}`, cx: '50%', cy: '45%', r: '65%' });
+    grad.append(
+      s('stop', { offset: '0%', 'stop-color': lighten(color, 0.12) }),
+      s('stop', { offset: '100%', 'stop-color': color }),
+    );
+    defs.append(grad);
+  }
+  // The back of a face-down tile: a neutral diamond lattice, the same for every tile.
+  const back = s('pattern', { id: 'tex-unknown', width: 10, height: 10, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
+  back.append(
+    s('rect', { width: 10, height: 10, fill: '#6d6457' }),
+    s('path', { d: 'M0,0 h10 M0,0 v10', stroke: '#82796b', 'stroke-width': 2 }),
+  );
+  defs.append(back);
+  const head = s('marker', { id: 'trail-head', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: 'auto-start-reverse' });
+  head.append(s('path', { d: 'M0,0 L10,5 L0,10 z', fill: 'context-stroke' }));
+  defs.append(head);
+  return defs;
+}
+
+function lighten(hex, amount) {
+  const n = parseInt(hex.slice(1), 16);
+  const mix = (c) => Math.round(c + (255 - c) * amount);
+  const r = mix((n >> 16) & 255);
+  const gr = mix((n >> 8) & 255);
+  const b = mix(n & 255);
+  return `#${((r << 16) | (gr << 8) | b).toString(16).padStart(6, '0')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dice
+
+// An inline SVG row of dice faces; hits (3 or less [10.1]) are red, a '1' (tactical victory)
+// also carries a gold ring. `hitLimit` comes from the caller; the board itself decides nothing.
+export function diceRow(values, { hitLimit = 3 } = {}) {
+  const size = 26;
+  const gap = 6;
+  const svg = s('svg', {
+    class: 'dice',
+    width: Math.max(1, values.length) * (size + gap),
+    height: size + 4,
+    viewBox: `0 0 ${Math.max(1, values.length) * (size + gap)} ${size + 4}`,
+    role: 'img',
+    'aria-label': `Dice: ${values.join(', ')}`,
+  });
+  values.forEach((value, i) => {
+    const x = i * (size + gap) + 2;
+    const hit = value <= hitLimit;
+    const g = s('g', { class: `die${hit ? ' hit' : ''}${value === 1 ? ' tactical' : ''}`, dataset: { value } });
+    g.append(s('rect', { x, y: 2, width: size, height: size, rx: 5, class: 'die-face' }));
+    for (const [px, py] of PIPS[value] || []) {
+      g.append(s('circle', { cx: x + px * size, cy: 2 + py * size, r: size * 0.09, class: 'pip' }));
+    }
+    g.append(s('title', { text: `${value}${hit ? (value === 1 ? ' — hit, attacker chooses' : ' — hit') : ' — miss'}` }));
+    svg.append(g);
+  });
+  return svg;
+}
+
+const PIPS = {
+  1: [[0.5, 0.5]],
+  2: [[0.28, 0.28], [0.72, 0.72]],
+  3: [[0.26, 0.26], [0.5, 0.5], [0.74, 0.74]],
+  4: [[0.28, 0.28], [0.72, 0.28], [0.28, 0.72], [0.72, 0.72]],
+  5: [[0.26, 0.26], [0.74, 0.26], [0.5, 0.5], [0.26, 0.74], [0.74, 0.74]],
+  6: [[0.28, 0.24], [0.72, 0.24], [0.28, 0.5], [0.72, 0.5], [0.28, 0.76], [0.72, 0.76]],
+};

@@ -1,0 +1,278 @@
+// The start page: choose a display name, create a game, see open public games (live) and
+// one's own games with whose turn it is.
+
+import { api, saveSession } from './net.js';
+import { h, seatStyle, toast, timeAgo, VICTORY_NAME, TILE_MIX_NAME } from './util.js';
+import { saveInvite } from './game.js';
+
+// The name form, shown when this browser has no session yet.
+export function mountWelcome(root, ctx) {
+  const input = h('input', { type: 'text', id: 'name', name: 'name', maxlength: 32, required: true, autocomplete: 'nickname', placeholder: 'e.g. Napoleon' });
+  const error = h('p', { class: 'form-error', role: 'alert' });
+  const button = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Play');
+  const form = h(
+    'form',
+    {
+      class: 'card welcome-form',
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        const name = input.value.trim();
+        if (!name) {
+          error.textContent = 'Please choose a name.';
+          return;
+        }
+        button.disabled = true;
+        error.textContent = '';
+        try {
+          const session = await api.createSession(name);
+          saveSession(session);
+          ctx.setSession(session);
+        } catch (err) {
+          error.textContent = err.message;
+          button.disabled = false;
+        }
+      },
+    },
+    h('h2', {}, 'Choose your name'),
+    h('p', {}, 'Other players see this name. No password: this browser remembers you.'),
+    h('label', { for: 'name' }, 'Display name'),
+    h('div', { class: 'invite-row' }, input, button),
+    error,
+  );
+  root.replaceChildren(
+    h(
+      'section',
+      { class: 'welcome' },
+      h('div', { class: 'hero' }, h('h1', {}, 'VIKTORY II'), h('p', { class: 'tagline' }, 'Build an empire on an unexplored map of hexes. Raise armies and fleets, conquer Towns and Cities, capture Capitals. 2–6 players, online.')),
+      form,
+    ),
+  );
+  input.focus();
+  return { destroy() {} };
+}
+
+export function mountLobby(root, ctx) {
+  const lobby = new Lobby(root, ctx);
+  lobby.start();
+  return lobby;
+}
+
+class Lobby {
+  constructor(root, ctx) {
+    this.root = root;
+    this.ctx = ctx;
+    this.openGames = null;
+    this.myGames = null;
+    this.off = [];
+  }
+
+  start() {
+    const conn = this.ctx.conn;
+    this.build();
+    const onMessage = (e) => {
+      const msg = e.detail;
+      if (msg.type === 'lobby') {
+        this.openGames = msg.games || [];
+        this.renderOpen();
+      } else if (msg.type === 'my_games') {
+        this.myGames = msg.games || [];
+        this.renderMine();
+      }
+    };
+    const onWelcome = () => this.refreshMine();
+    conn.addEventListener('message', onMessage);
+    conn.addEventListener('welcome', onWelcome);
+    this.off.push(() => conn.removeEventListener('message', onMessage));
+    this.off.push(() => conn.removeEventListener('welcome', onWelcome));
+    conn.subscribeLobby();
+    this.refreshMine();
+    // Turns in other games are not pushed to the lobby: look again now and then.
+    const timer = setInterval(() => this.refreshMine(), 15000);
+    this.off.push(() => clearInterval(timer));
+  }
+
+  destroy() {
+    for (const f of this.off) f();
+    this.ctx.conn.unsubscribeLobby();
+  }
+
+  refreshMine() {
+    if (this.ctx.conn.isOnline()) this.ctx.conn.sendRaw({ type: 'my_games' });
+  }
+
+  build() {
+    this.els = {
+      open: h('div', { class: 'game-list', id: 'open-games' }, h('p', { class: 'subtle' }, 'Loading…')),
+      mine: h('div', { class: 'game-list', id: 'my-games' }, h('p', { class: 'subtle' }, 'Loading…')),
+    };
+    this.root.replaceChildren(
+      h(
+        'section',
+        { class: 'lobby' },
+        h('div', { class: 'lobby-col' }, this.createForm()),
+        h(
+          'div',
+          { class: 'lobby-col' },
+          h('section', { class: 'card' }, h('h2', {}, 'Your games'), this.els.mine),
+          h('section', { class: 'card' }, h('h2', {}, 'Open games'), h('p', { class: 'subtle' }, 'Public games waiting for players. This list updates by itself.'), this.els.open),
+        ),
+      ),
+    );
+  }
+
+  createForm() {
+    const select = (id, label, options, value) =>
+      h(
+        'label',
+        { class: 'field', for: id },
+        h('span', {}, label),
+        h('select', { id, name: id }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text))),
+      );
+    const error = h('p', { class: 'form-error', role: 'alert' });
+    const button = h('button', { type: 'submit', class: 'btn btn-primary', id: 'create-game' }, 'Create game');
+    const form = h(
+      'form',
+      {
+        class: 'card create-form',
+        id: 'create-form',
+        onsubmit: async (ev) => {
+          ev.preventDefault();
+          const f = ev.target;
+          const payload = {
+            seats: Number(f.seats.value),
+            victory: f.victory.value,
+            tile_mix: f.tile_mix.value,
+            independent_exploration: f.independent_exploration.checked,
+            private: f.private.checked,
+          };
+          button.disabled = true;
+          error.textContent = '';
+          try {
+            const { seen } = await this.ctx.conn.request('game.create', payload);
+            const created = seen.filter((m) => m.type === 'game.created').pop();
+            if (!created) throw new Error('The server did not say which game it created.');
+            if (created.invite) saveInvite(created.game_id, created.invite);
+            location.hash = `#/game/${created.game_id}`;
+          } catch (err) {
+            error.textContent = err.message;
+            button.disabled = false;
+          }
+        },
+      },
+      h('h2', {}, 'New game'),
+      select('seats', 'Players', [2, 3, 4, 5, 6].map((n) => [String(n), `${n} players`]), '2'),
+      select('victory', 'How to win', Object.entries(VICTORY_NAME), 'standard'),
+      h('p', { class: 'field-help', id: 'victory-help' }, 'Standard: the last player standing wins.'),
+      select('tile_mix', 'Map tiles', Object.entries(TILE_MIX_NAME), 'standard'),
+      h('label', { class: 'check', for: 'independent_exploration' }, h('input', { type: 'checkbox', id: 'independent_exploration', name: 'independent_exploration' }), h('span', {}, 'Independent exploration: each player sees only the tiles he revealed himself')),
+      h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', name: 'private' }), h('span', {}, 'Private: only people with the invitation link can join')),
+      button,
+      error,
+    );
+    const help = {
+      standard: 'Standard: the last player standing wins.',
+      shorter: 'Shorter: the game ends when the first Capital falls; the largest empire wins.',
+      race: 'Race: the first empire worth 20 points at the start of its turn wins.',
+      doomsday: 'Doomsday Clock: after the first City is captured, a die roll each turn may end the game.',
+    };
+    form.querySelector('#victory').addEventListener('change', (ev) => {
+      form.querySelector('#victory-help').textContent = help[ev.target.value] || '';
+    });
+    return form;
+  }
+
+  renderOpen() {
+    const box = this.els.open;
+    box.replaceChildren();
+    const me = this.ctx.session.player_id;
+    const games = (this.openGames || []).filter((g) => g.status === 'open');
+    if (!games.length) {
+      box.append(h('p', { class: 'subtle empty' }, 'No open games right now. Create one!'));
+      return;
+    }
+    for (const g of games) {
+      const taken = g.seats.filter((x) => x.player_id).length;
+      const seated = g.seats.some((x) => x.player_id === me);
+      box.append(
+        h(
+          'div',
+          { class: 'game-row', dataset: { gameId: g.game_id } },
+          h('div', { class: 'game-row-main' }, h('b', {}, `Game ${g.game_id}`), ` by ${g.creator ? g.creator.name : '?'}`, h('div', { class: 'subtle' }, optionsText(g.options))),
+          seatDots(g.seats),
+          h('span', { class: 'subtle' }, `${taken}/${g.seats.length}`),
+          seated
+            ? h('a', { class: 'btn btn-small', href: `#/game/${g.game_id}` }, 'Open')
+            : h('button', { type: 'button', class: 'btn btn-small btn-primary', onclick: () => this.join(g.game_id) }, 'Join'),
+        ),
+      );
+    }
+  }
+
+  renderMine() {
+    const box = this.els.mine;
+    box.replaceChildren();
+    const games = (this.myGames || []).filter((g) => g.status !== 'cancelled');
+    if (!games.length) {
+      box.append(h('p', { class: 'subtle empty' }, 'You are not in any game yet.'));
+      return;
+    }
+    const rank = (g) => (g.your_turn ? 0 : g.status === 'running' ? 1 : g.status === 'open' ? 2 : 3);
+    for (const g of games.slice().sort((a, b) => rank(a) - rank(b) || (b.last_move_at || 0) - (a.last_move_at || 0))) {
+      let status;
+      if (g.status === 'open') status = h('span', { class: 'tag' }, 'waiting for players');
+      else if (g.status === 'finished') status = h('span', { class: 'tag' }, 'finished');
+      else if (g.your_turn) status = h('span', { class: 'tag tag-turn' }, 'your move');
+      else {
+        const cur = g.current_seat;
+        const seat = (g.seats || []).find((x) => x.seat === cur);
+        status = h('span', { class: 'tag' }, `${seat && seat.name ? seat.name : seatStyle(cur).name}'s move`);
+      }
+      box.append(
+        h(
+          'a',
+          { class: `game-row link${g.your_turn ? ' your-turn' : ''}`, href: g.status === 'finished' ? `#/game/${g.game_id}` : `#/game/${g.game_id}`, dataset: { gameId: g.game_id } },
+          h('div', { class: 'game-row-main' }, h('b', {}, `Game ${g.game_id}`), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · you are ${seatStyle(g.your_seat).name}`) : null, h('div', { class: 'subtle' }, `${optionsText(g.options)}${g.last_move_at ? ` · last move ${timeAgo(g.last_move_at)}` : ''}`)),
+          g.seats ? seatDots(g.seats) : null,
+          status,
+        ),
+      );
+    }
+  }
+
+  async join(gameId) {
+    try {
+      await this.ctx.conn.request('game.join', { game_id: gameId });
+      location.hash = `#/game/${gameId}`;
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+  }
+}
+
+function optionsText(o) {
+  if (!o) return '';
+  return `${o.players} players · ${VICTORY_NAME[o.victory] || o.victory} · ${TILE_MIX_NAME[o.tile_mix] || o.tile_mix}${o.independent_exploration ? ' · independent exploration' : ''}`;
+}
+
+function seatDots(seats) {
+  return h(
+    'span',
+    { class: 'seat-dots', 'aria-label': `${seats.filter((x) => x.player_id).length} of ${seats.length} seats taken` },
+    seats.map((x) => {
+      const st = seatStyle(x.seat);
+      return h('span', { class: `swatch${x.player_id ? '' : ' empty'}`, title: `${st.name}: ${x.name || 'free'}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
+    }),
+  );
+}
+
+// #/join/<game_id>/<invite>: take a seat with the invitation, then show the game.
+export async function joinByInvite(ctx, gameId, invite) {
+  saveInvite(gameId, invite);
+  try {
+    await ctx.conn.request('game.join', { game_id: Number(gameId), invite });
+  } catch (err) {
+    // Already seated is fine; a full or started game can still be watched.
+    if (err.code !== 'already_seated') toast(err.message, 'error');
+  }
+  location.replace(`#/game/${gameId}`);
+}

@@ -1,0 +1,125 @@
+// Small helpers shared by the UI modules: DOM construction (text always via textContent, never
+// innerHTML, so names and chat can never inject markup), names and colours of game things.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// h('div', {class: 'x', onclick: fn}, 'text', child, ...) -> HTMLElement.
+// Strings become text nodes; null/false children are skipped; arrays are flattened.
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  applyAttrs(node, attrs);
+  appendChildren(node, children);
+  return node;
+}
+
+// Same for SVG elements.
+export function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  applyAttrs(node, attrs);
+  appendChildren(node, children);
+  return node;
+}
+
+function applyAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === 'text') {
+      node.textContent = String(value);
+    } else if (key === 'dataset') {
+      for (const [k, v] of Object.entries(value)) node.dataset[k] = String(v);
+    } else if (value === true) {
+      node.setAttribute(key, '');
+    } else {
+      node.setAttribute(key, String(value));
+    }
+  }
+}
+
+function appendChildren(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+// Seat colours of the boxed game, in seat order [4.0]. `ink` is the text colour that reads
+// on the fill; `name` is what the UI writes next to the swatch (never colour alone).
+export const SEATS = [
+  { name: 'Red', fill: '#d1343f', ink: '#ffffff', edge: '#5e0f16' },
+  { name: 'Yellow', fill: '#f3c623', ink: '#1d1d1d', edge: '#6b5200' },
+  { name: 'Blue', fill: '#2f6fd6', ink: '#ffffff', edge: '#0d2c61' },
+  { name: 'Green', fill: '#23a04f', ink: '#ffffff', edge: '#0b3d1d' },
+  { name: 'White', fill: '#f7f7f2', ink: '#1d1d1d', edge: '#55554f' },
+  { name: 'Black', fill: '#2a2a2a', ink: '#ffffff', edge: '#000000' },
+];
+
+export function seatStyle(seat) {
+  return SEATS[seat] || { name: `Seat ${seat + 1}`, fill: '#999', ink: '#000', edge: '#333' };
+}
+
+export const UNIT_TYPES = ['infantry', 'cavalry', 'artillery', 'frigate'];
+export const UNIT_LETTER = { infantry: 'I', cavalry: 'C', artillery: 'A', frigate: 'F' };
+export const UNIT_NAME = {
+  infantry: 'Infantry',
+  cavalry: 'Cavalry',
+  artillery: 'Artillery',
+  frigate: 'Frigate',
+};
+export const TERRAIN_NAME = {
+  water: 'Water',
+  plains: 'Plains',
+  grassland: 'Grassland',
+  forest: 'Forest',
+  mountain: 'Mountain',
+};
+export const PHASE_NAME = {
+  setup: 'Setup: place Capitals',
+  build: 'Build phase',
+  movement: 'Movement & Combat phase',
+  reserve: 'Reserve placement phase',
+  game_over: 'Game over',
+};
+export const VICTORY_NAME = {
+  standard: 'Standard Conquest',
+  shorter: 'Shorter Conquest',
+  race: 'Race for Dominance',
+  doomsday: 'Doomsday Clock',
+};
+export const TILE_MIX_NAME = {
+  standard: 'Standard',
+  land_rich: 'Land-rich',
+  islands: 'Islands',
+};
+
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+// "3 minutes ago" style text for a timestamp (ISO string, seconds or milliseconds).
+export function timeAgo(at) {
+  if (at === undefined || at === null || at === '') return '';
+  let ms;
+  if (typeof at === 'number') ms = at < 1e12 ? at * 1000 : at;
+  else ms = Date.parse(at);
+  if (!Number.isFinite(ms)) return '';
+  const sec = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  if (sec < 60) return 'just now';
+  if (sec < 3600) return `${Math.floor(sec / 60)} min ago`;
+  if (sec < 86400) return `${Math.floor(sec / 3600)} h ago`;
+  return `${Math.floor(sec / 86400)} d ago`;
+}
+
+// A short-lived message at the bottom of the screen (errors, confirmations).
+export function toast(message, kind = 'info') {
+  let box = document.getElementById('toasts');
+  if (!box) {
+    box = h('div', { id: 'toasts', role: 'status', 'aria-live': 'polite' });
+    document.body.append(box);
+  }
+  const item = h('div', { class: `toast toast-${kind}` }, message);
+  box.append(item);
+  setTimeout(() => item.classList.add('fade'), 4000);
+  setTimeout(() => item.remove(), 4600);
+}
