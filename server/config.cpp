@@ -1,0 +1,116 @@
+#include "config.h"
+
+#include <charconv>
+
+namespace viktory::server {
+namespace {
+
+bool parse_int(const std::string& s, int lo, int hi, int& out) {
+  int v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size() || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+bool valid_level(const std::string& level) {
+  for (const char* l : {"trace", "debug", "info", "warn", "error", "critical", "off"}) {
+    if (level == l) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string usage() {
+  return R"(viktory-server: the VIKTORY II game server (HTTP + WebSocket on one port)
+
+Usage: viktory-server [options]
+
+  --port N             TCP port (env VIKTORY_PORT, default 8080; 0 picks a free port)
+  --bind ADDR          address to listen on (env VIKTORY_BIND, default 127.0.0.1)
+  --db FILE            SQLite database file (env VIKTORY_DB, default ./viktory.db)
+  --web-root DIR       static files of the web client (env VIKTORY_WEB_ROOT, default ./web-client)
+  --log-level LEVEL    trace|debug|info|warn|error|critical|off (env VIKTORY_LOG_LEVEL, default info)
+  --public-url URL     the URL players use, for invite links (env VIKTORY_PUBLIC_URL)
+  --threads N          network threads (default 2)
+  --max-connections-per-address N   WebSocket connections per client address (default 64)
+  --snapshot-every N   store a whole game state every N actions (default 50)
+  --help               this text
+
+On start the server prints "listening on ADDR:PORT" to the log. SIGTERM or SIGINT stop it
+cleanly: connections get a close frame and the database is closed.
+)";
+}
+
+ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& getenv) {
+  ParsedConfig result;
+  Config c;
+  auto env_error = [&](const char* name) {
+    result.error = std::string("bad value in ") + name;
+    return result;
+  };
+  if (auto v = getenv("VIKTORY_PORT")) {
+    if (!parse_int(*v, 0, 65535, c.port)) return env_error("VIKTORY_PORT");
+  }
+  if (auto v = getenv("VIKTORY_BIND")) c.bind = *v;
+  if (auto v = getenv("VIKTORY_DB")) c.db = *v;
+  if (auto v = getenv("VIKTORY_WEB_ROOT")) c.web_root = *v;
+  if (auto v = getenv("VIKTORY_LOG_LEVEL")) c.log_level = *v;
+  if (auto v = getenv("VIKTORY_PUBLIC_URL")) c.public_url = *v;
+
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag == "--help" || flag == "-h") {
+      result.help = true;
+      return result;
+    }
+    auto value = [&]() -> std::optional<std::string> {
+      if (i + 1 >= args.size()) return std::nullopt;
+      return args[++i];
+    };
+    std::optional<std::string> v;
+    auto int_flag = [&](int lo, int hi, int& out) {
+      v = value();
+      if (!v || !parse_int(*v, lo, hi, out)) {
+        result.error = flag + " needs a number from " + std::to_string(lo) + " to " +
+                       std::to_string(hi);
+        return false;
+      }
+      return true;
+    };
+    if (flag == "--port") {
+      if (!int_flag(0, 65535, c.port)) return result;
+    } else if (flag == "--threads") {
+      if (!int_flag(1, 64, c.threads)) return result;
+    } else if (flag == "--max-connections-per-address") {
+      if (!int_flag(1, 100000, c.max_connections_per_address)) return result;
+    } else if (flag == "--snapshot-every") {
+      if (!int_flag(1, 1000000, c.snapshot_every)) return result;
+    } else if (flag == "--bind" || flag == "--db" || flag == "--web-root" ||
+               flag == "--log-level" || flag == "--public-url") {
+      v = value();
+      if (!v) {
+        result.error = flag + " needs a value";
+        return result;
+      }
+      if (flag == "--bind") c.bind = *v;
+      if (flag == "--db") c.db = *v;
+      if (flag == "--web-root") c.web_root = *v;
+      if (flag == "--log-level") c.log_level = *v;
+      if (flag == "--public-url") c.public_url = *v;
+    } else {
+      result.error = "unknown option " + flag;
+      return result;
+    }
+  }
+  if (!valid_level(c.log_level)) {
+    result.error = "unknown log level " + c.log_level;
+    return result;
+  }
+  while (!c.public_url.empty() && c.public_url.back() == '/') c.public_url.pop_back();
+  result.config = c;
+  return result;
+}
+
+}  // namespace viktory::server

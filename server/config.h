@@ -1,0 +1,42 @@
+// Command line and environment of viktory-server. Flags win over environment variables, which
+// win over the defaults.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace viktory::server {
+
+struct Config {
+  int port = 8080;
+  std::string bind = "127.0.0.1";
+  std::string db = "./viktory.db";
+  std::string web_root = "./web-client";
+  std::string log_level = "info";
+  std::string public_url;
+  int threads = 2;
+  int max_connections_per_address = 64;
+  std::size_t max_message_bytes = 64 * 1024;
+  std::size_t max_send_queue_bytes = 4 * 1024 * 1024;
+  std::size_t max_send_queue_messages = 1024;
+  int idle_timeout_seconds = 60;
+  double messages_per_second = 20;
+  double message_burst = 40;
+  int snapshot_every = 50;
+};
+
+struct ParsedConfig {
+  std::optional<Config> config;  // empty on --help or an error
+  std::string error;             // set on an error
+  bool help = false;
+};
+
+using GetEnv = std::function<std::optional<std::string>(const char*)>;
+
+ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& getenv);
+std::string usage();
+
+}  // namespace viktory::server

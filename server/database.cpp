@@ -1,0 +1,121 @@
+#include "database.h"
+
+namespace viktory::server {
+
+Database::Database(const std::string& path) {
+  const int rc = sqlite3_open_v2(path.c_str(), &db_,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                 nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw DbError("cannot open database " + path + ": " + message);
+  }
+  sqlite3_busy_timeout(db_, 5000);
+  sqlite3_extended_result_codes(db_, 1);
+}
+
+Database::~Database() {
+  // sqlite3_close_v2 defers the close until every statement is finalized; all our statements
+  // are RAII objects that die first anyway.
+  if (db_ != nullptr) sqlite3_close_v2(db_);
+}
+
+void Database::exec(const std::string& sql) {
+  char* error = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+    std::string message = error != nullptr ? error : "unknown error";
+    sqlite3_free(error);
+    throw DbError(message);
+  }
+}
+
+Statement Database::prepare(std::string_view sql) { return Statement(db_, sql); }
+
+Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
+      SQLITE_OK) {
+    throw DbError(std::string("prepare failed: ") + sqlite3_errmsg(db_));
+  }
+}
+
+Statement::~Statement() {
+  if (stmt_ != nullptr) sqlite3_finalize(stmt_);
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) {
+    throw DbError(std::string("bind failed: ") + sqlite3_errmsg(db_));
+  }
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value) {
+  if (sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
+                        SQLITE_TRANSIENT) != SQLITE_OK) {
+    throw DbError(std::string("bind failed: ") + sqlite3_errmsg(db_));
+  }
+  return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+  if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) {
+    throw DbError(std::string("bind failed: ") + sqlite3_errmsg(db_));
+  }
+  return *this;
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  throw DbError(std::string("step failed: ") + sqlite3_errmsg(db_));
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+}
+
+bool Statement::is_null(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
+std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+std::string Statement::text(int column) const {
+  const auto* p = sqlite3_column_text(stmt_, column);
+  if (p == nullptr) return {};
+  return std::string(reinterpret_cast<const char*>(p),
+                     static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
+}
+
+std::optional<std::string> Statement::optional_text(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return text(column);
+}
+
+std::optional<std::int64_t> Statement::optional_int64(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return int64(column);
+}
+
+Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+  if (!done_) {
+    try {
+      db_.exec("ROLLBACK");
+    } catch (const DbError&) {
+      // Nothing more we can do in a destructor; SQLite rolls back on close anyway.
+    }
+  }
+}
+
+void Transaction::commit() {
+  db_.exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace viktory::server

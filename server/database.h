@@ -1,0 +1,89 @@
+// A small RAII wrapper over the sqlite3 C API: a connection, prepared statements and
+// transactions. Errors throw DbError with SQLite's message.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace viktory::server {
+
+struct DbError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Statement;
+
+class Database {
+ public:
+  explicit Database(const std::string& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  void exec(const std::string& sql);  // one or more statements without parameters
+  Statement prepare(std::string_view sql);
+  std::int64_t last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
+  int changes() const { return sqlite3_changes(db_); }
+  sqlite3* handle() const { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+class Statement {
+ public:
+  Statement(sqlite3* db, std::string_view sql);
+  ~Statement();
+  Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) {
+    other.stmt_ = nullptr;
+  }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  Statement& operator=(Statement&&) = delete;
+
+  // Parameters are numbered from 1, as in SQLite.
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, int value) { return bind(index, std::int64_t{value}); }
+  Statement& bind(int index, std::string_view value);
+  Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
+  Statement& bind(int index, const std::string& value) {
+    return bind(index, std::string_view(value));
+  }
+  Statement& bind_null(int index);
+
+  // Advances to the next row: true while there is one. Throws on error.
+  bool step();
+  // Runs a statement that returns no rows.
+  void run();
+
+  bool is_null(int column) const;
+  std::int64_t int64(int column) const;
+  std::string text(int column) const;
+  std::optional<std::string> optional_text(int column) const;
+  std::optional<std::int64_t> optional_int64(int column) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless commit() was called.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit();
+
+ private:
+  Database& db_;
+  bool done_ = false;
+};
+
+}  // namespace viktory::server

@@ -1,0 +1,255 @@
+#include "http_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+
+#include "ws_session.h"
+
+namespace viktory::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+namespace fs = std::filesystem;
+
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::optional<std::string> percent_decode(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      out.push_back(s[i]);
+      continue;
+    }
+    if (i + 2 >= s.size()) return std::nullopt;
+    const int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out.push_back(static_cast<char>(hi * 16 + lo));
+    i += 2;
+  }
+  return out;
+}
+
+constexpr const char* kContentSecurityPolicy =
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'";
+
+}  // namespace
+
+std::optional<fs::path> resolve_static_path(const fs::path& root, std::string_view target) {
+  const std::string_view path = target.substr(0, target.find_first_of("?#"));
+  auto decoded = percent_decode(path);
+  if (!decoded || decoded->empty() || decoded->front() != '/') return std::nullopt;
+  std::string relative = decoded->substr(1);
+  if (relative.empty() || relative.back() == '/') relative += "index.html";
+  // Reject anything but plain names separated by '/': no "..", no hidden files, no NUL, no
+  // backslashes, no empty segments.
+  std::size_t start = 0;
+  while (start <= relative.size()) {
+    const std::size_t end = std::min(relative.find('/', start), relative.size());
+    const std::string_view segment = std::string_view(relative).substr(start, end - start);
+    if (segment.empty() || segment.front() == '.') return std::nullopt;
+    for (char c : segment) {
+      if (c == '\0' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return std::nullopt;
+    }
+    start = end + 1;
+  }
+  std::error_code ec;
+  const fs::path base = fs::canonical(root, ec);
+  if (ec) return std::nullopt;
+  const fs::path file = fs::canonical(base / relative, ec);
+  if (ec || !fs::is_regular_file(file, ec)) return std::nullopt;
+  // Symbolic links may not lead out of the root either.
+  auto [root_end, file_it] = std::mismatch(base.begin(), base.end(), file.begin(), file.end());
+  if (root_end != base.end()) return std::nullopt;
+  return file;
+}
+
+std::string_view content_type_for(const fs::path& file) {
+  const std::string ext = file.extension().string();
+  if (ext == ".html") return "text/html; charset=utf-8";
+  if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
+  if (ext == ".css") return "text/css; charset=utf-8";
+  if (ext == ".json" || ext == ".map") return "application/json";
+  if (ext == ".svg") return "image/svg+xml";
+  if (ext == ".png") return "image/png";
+  if (ext == ".jpg" || ext == ".jpeg") return "image/jpeg";
+  if (ext == ".ico") return "image/x-icon";
+  if (ext == ".webmanifest") return "application/manifest+json";
+  if (ext == ".woff2") return "font/woff2";
+  if (ext == ".txt" || ext == ".md") return "text/plain; charset=utf-8";
+  if (ext == ".wasm") return "application/wasm";
+  return "application/octet-stream";
+}
+
+namespace {
+
+class HttpSession : public Closable, public std::enable_shared_from_this<HttpSession> {
+ public:
+  HttpSession(net::ip::tcp::socket socket, ServerContext& context,
+              std::shared_ptr<ConnectionLimiter::Guard> guard)
+      : stream_(std::move(socket)), context_(context), guard_(std::move(guard)) {}
+
+  ~HttpSession() override { context_.registry.remove(this); }
+
+  void run() {
+    context_.registry.add(shared_from_this());
+    read();
+  }
+
+  void shutdown() override {
+    auto self = weak_from_this().lock();
+    if (!self) return;
+    net::post(stream_.get_executor(), [self] {
+      beast::error_code ignored;
+      self->stream_.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+      self->stream_.socket().close(ignored);
+    });
+  }
+
+ private:
+  void read() {
+    parser_.emplace();
+    parser_->body_limit(64 * 1024);
+    parser_->header_limit(16 * 1024);
+    stream_.expires_after(std::chrono::seconds(30));
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    if (ec == http::error::end_of_stream) {
+      beast::error_code ignored;
+      stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ignored);
+      return;
+    }
+    if (ec) {
+      if (ec == http::error::body_limit || ec == http::error::header_limit) {
+        send(text_response(http::status::payload_too_large, "request too large\n", 11, false));
+      }
+      return;
+    }
+    ++context_.metrics.http_requests;
+    http::request<http::string_body> req = parser_->release();
+    const std::string_view target(req.target().data(), req.target().size());
+    if (beast::websocket::is_upgrade(req)) {
+      if (target.substr(0, target.find('?')) == "/ws") {
+        context_.registry.remove(this);
+        start_ws_session(std::move(stream_), std::move(req), context_, std::move(guard_));
+        return;
+      }
+      send(text_response(http::status::not_found, "no websocket here\n", req.version(), false));
+      return;
+    }
+    handle(std::move(req));
+  }
+
+  http::response<http::string_body> text_response(http::status status, std::string body,
+                                                  unsigned version, bool keep_alive,
+                                                  std::string_view type = "text/plain; charset=utf-8") {
+    http::response<http::string_body> res{status, version};
+    res.set(http::field::server, "viktory-server");
+    res.set(http::field::content_type, type);
+    res.set(http::field::cache_control, "no-store");
+    res.set("X-Content-Type-Options", "nosniff");
+    res.keep_alive(keep_alive);
+    res.body() = std::move(body);
+    res.prepare_payload();
+    return res;
+  }
+
+  void handle(http::request<http::string_body> req) {
+    const std::string_view target(req.target().data(), req.target().size());
+    const std::string_view path = target.substr(0, target.find('?'));
+    const bool keep = req.keep_alive();
+    const unsigned version = req.version();
+    const bool head = req.method() == http::verb::head;
+
+    if (path == "/healthz") return send(text_response(http::status::ok, "ok\n", version, keep));
+    if (path == "/metrics") {
+      return send(text_response(http::status::ok, context_.metrics.render(), version, keep,
+                                "text/plain; version=0.0.4; charset=utf-8"));
+    }
+    if (path.substr(0, 5) == "/api/") {
+      const std::string_view method(req.method_string().data(), req.method_string().size());
+      const auto auth = req[http::field::authorization];
+      ApiResponse api = context_.hub.handle_api(method, target, req.body(),
+                                                std::string_view(auth.data(), auth.size()));
+      return send(text_response(static_cast<http::status>(api.status), std::move(api.body),
+                                version, keep, api.content_type));
+    }
+    if (req.method() != http::verb::get && !head) {
+      return send(text_response(http::status::method_not_allowed, "use GET\n", version, keep));
+    }
+    const auto file = resolve_static_path(context_.config.web_root, target);
+    if (!file) return send(text_response(http::status::not_found, "not found\n", version, keep));
+
+    beast::error_code ec;
+    http::file_body::value_type body;
+    body.open(file->c_str(), beast::file_mode::scan, ec);
+    if (ec) return send(text_response(http::status::not_found, "not found\n", version, keep));
+    const auto size = body.size();
+    const std::string_view type = content_type_for(*file);
+    auto set_headers = [&](auto& res) {
+      res.set(http::field::server, "viktory-server");
+      res.set(http::field::content_type, type);
+      res.set("X-Content-Type-Options", "nosniff");
+      res.set("Referrer-Policy", "no-referrer");
+      res.set(http::field::cache_control, "no-cache");
+      if (type.substr(0, 9) == "text/html") res.set("Content-Security-Policy", kContentSecurityPolicy);
+      res.content_length(size);
+      res.keep_alive(keep);
+    };
+    if (head) {
+      http::response<http::empty_body> res{http::status::ok, version};
+      set_headers(res);
+      return send(std::move(res));
+    }
+    http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
+                                        std::make_tuple(http::status::ok, version)};
+    set_headers(res);
+    send(std::move(res));
+  }
+
+  template <class Body>
+  void send(http::response<Body>&& response) {
+    auto res = std::make_shared<http::response<Body>>(std::move(response));
+    const bool close = res->need_eof();
+    http::async_write(stream_, *res,
+                      [self = shared_from_this(), res, close](beast::error_code ec, std::size_t) {
+                        if (ec || close) {
+                          beast::error_code ignored;
+                          self->stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send,
+                                                          ignored);
+                          return;
+                        }
+                        self->read();
+                      });
+  }
+
+  beast::tcp_stream stream_;
+  ServerContext& context_;
+  std::shared_ptr<ConnectionLimiter::Guard> guard_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+};
+
+}  // namespace
+
+void start_http_session(net::ip::tcp::socket socket, ServerContext& context,
+                        std::shared_ptr<ConnectionLimiter::Guard> guard) {
+  std::make_shared<HttpSession>(std::move(socket), context, std::move(guard))->run();
+}
+
+}  // namespace viktory::server

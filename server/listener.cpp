@@ -1,0 +1,56 @@
+#include "listener.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/strand.hpp>
+
+#include "http_session.h"
+
+namespace viktory::server {
+
+namespace net = boost::asio;
+
+Listener::Listener(net::io_context& ioc, const net::ip::tcp::endpoint& endpoint,
+                   ServerContext& context)
+    : ioc_(ioc), acceptor_(ioc), context_(context) {
+  acceptor_.open(endpoint.protocol());
+  acceptor_.set_option(net::socket_base::reuse_address(true));
+  acceptor_.bind(endpoint);
+  acceptor_.listen(net::socket_base::max_listen_connections);
+  port_ = acceptor_.local_endpoint().port();
+}
+
+void Listener::start() { accept(); }
+
+void Listener::stop() {
+  net::post(acceptor_.get_executor(), [this] {
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+  });
+}
+
+void Listener::accept() {
+  // Each connection gets its own strand: its handlers never run concurrently.
+  acceptor_.async_accept(net::make_strand(ioc_), [this](boost::system::error_code ec,
+                                                        net::ip::tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+    if (!ec) {
+      boost::system::error_code addr_ec;
+      const auto remote = socket.remote_endpoint(addr_ec);
+      const std::string address = addr_ec ? "unknown" : remote.address().to_string();
+      if (auto guard = context_.limiter.try_acquire(address)) {
+        start_http_session(std::move(socket), context_, std::move(guard));
+      } else {
+        ++context_.metrics.connections_rejected;
+        spdlog::warn("connection limit reached for an address; connection refused");
+        boost::system::error_code ignored;
+        socket.close(ignored);
+      }
+    } else {
+      spdlog::warn("accept failed: {}", ec.message());
+    }
+    accept();
+  });
+}
+
+}  // namespace viktory::server

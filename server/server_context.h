@@ -1,0 +1,20 @@
+// What every network session needs to reach: configuration, the Hub, metrics and the
+// connection bookkeeping. Owned by main(); outlives every session.
+#pragma once
+
+#include "config.h"
+#include "connections.h"
+#include "hub.h"
+#include "metrics.h"
+
+namespace viktory::server {
+
+struct ServerContext {
+  const Config& config;
+  Hub& hub;
+  Metrics& metrics;
+  ConnectionLimiter& limiter;
+  SessionRegistry& registry;
+};
+
+}  // namespace viktory::server

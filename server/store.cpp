@@ -1,0 +1,349 @@
+#include "store.h"
+
+#include "json.h"
+
+namespace viktory::server {
+namespace {
+
+// Migration i (1-based) brings the schema from version i-1 to i. Append, never edit.
+const char* const kMigrations[] = {
+    R"sql(
+CREATE TABLE players(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  created INTEGER NOT NULL);
+CREATE TABLE games(
+  id INTEGER PRIMARY KEY,
+  options TEXT NOT NULL,
+  seed INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  creator INTEGER NOT NULL REFERENCES players(id),
+  private INTEGER NOT NULL DEFAULT 0,
+  invite_code TEXT,
+  result TEXT,
+  current_seat INTEGER NOT NULL DEFAULT -1,
+  seq INTEGER NOT NULL DEFAULT 0,
+  last_move_at INTEGER);
+CREATE INDEX games_by_status ON games(status);
+CREATE TABLE seats(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  seat INTEGER NOT NULL,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  joined INTEGER NOT NULL,
+  PRIMARY KEY(game_id, seat),
+  UNIQUE(game_id, player_id));
+CREATE INDEX seats_by_player ON seats(player_id);
+CREATE TABLE actions(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  seq INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  sealed INTEGER NOT NULL,
+  turn INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
+CREATE TABLE snapshots(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  seq INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
+CREATE TABLE chat(
+  id INTEGER PRIMARY KEY,
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  seat INTEGER,
+  name TEXT NOT NULL,
+  text TEXT NOT NULL,
+  at INTEGER NOT NULL);
+CREATE INDEX chat_by_game ON chat(game_id, id);
+)sql",
+};
+static_assert(std::size(kMigrations) == Store::kSchemaVersion);
+
+constexpr const char* kGameColumns =
+    "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, "
+    "g.invite_code, g.result, g.current_seat, g.seq, g.last_move_at FROM games g "
+    "JOIN players p ON p.id = g.creator ";
+
+}  // namespace
+
+const char* to_string(GameStatus s) {
+  switch (s) {
+    case GameStatus::kOpen: return "open";
+    case GameStatus::kRunning: return "running";
+    case GameStatus::kFinished: return "finished";
+    case GameStatus::kCancelled: return "cancelled";
+  }
+  return "open";
+}
+
+std::optional<GameStatus> game_status_from_string(std::string_view s) {
+  for (GameStatus g : {GameStatus::kOpen, GameStatus::kRunning, GameStatus::kFinished,
+                       GameStatus::kCancelled}) {
+    if (s == to_string(g)) return g;
+  }
+  return std::nullopt;
+}
+
+Store::Store(const std::string& path) : db_(path) {
+  // WAL keeps readers and the writer apart; synchronous=FULL makes each COMMIT durable
+  // (fsync) before we tell anyone about the action it contains.
+  db_.exec("PRAGMA journal_mode=WAL");
+  db_.exec("PRAGMA synchronous=FULL");
+  db_.exec("PRAGMA foreign_keys=ON");
+  migrate();
+}
+
+int Store::schema_version() {
+  Statement s = db_.prepare("PRAGMA user_version");
+  s.step();
+  return static_cast<int>(s.int64(0));
+}
+
+void Store::migrate() {
+  const int current = schema_version();
+  if (current > kSchemaVersion) {
+    throw DbError("database schema version " + std::to_string(current) +
+                  " is newer than this server (" + std::to_string(kSchemaVersion) + ")");
+  }
+  for (int v = current; v < kSchemaVersion; ++v) {
+    Transaction tx(db_);
+    db_.exec(kMigrations[v]);
+    db_.exec("PRAGMA user_version = " + std::to_string(v + 1));
+    tx.commit();
+  }
+}
+
+PlayerRecord Store::create_player(const std::string& name, const std::string& token_hash,
+                                  std::int64_t now) {
+  db_.prepare("INSERT INTO players(name, token_hash, created) VALUES(?, ?, ?)")
+      .bind(1, name)
+      .bind(2, token_hash)
+      .bind(3, now)
+      .run();
+  return PlayerRecord{db_.last_insert_id(), name};
+}
+
+std::optional<PlayerRecord> Store::player_by_token_hash(const std::string& token_hash) {
+  Statement s = db_.prepare("SELECT id, name FROM players WHERE token_hash = ?");
+  s.bind(1, token_hash);
+  if (!s.step()) return std::nullopt;
+  return PlayerRecord{s.int64(0), s.text(1)};
+}
+
+std::int64_t Store::create_game(GameRecord& game) {
+  Transaction tx(db_);
+  db_.prepare(
+         "INSERT INTO games(options, status, created, creator, private, invite_code) "
+         "VALUES(?, ?, ?, ?, ?, ?)")
+      .bind(1, protocol::options_to_json(game.options).dump())
+      .bind(2, to_string(game.status))
+      .bind(3, game.created)
+      .bind(4, game.creator.id)
+      .bind(5, game.is_private ? 1 : 0)
+      .bind(6, game.invite_code)
+      .run();
+  game.id = db_.last_insert_id();
+  replace_seats(game.id, game.seats, game.created);
+  tx.commit();
+  return game.id;
+}
+
+void Store::replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& seats,
+                          std::int64_t now) {
+  db_.prepare("DELETE FROM seats WHERE game_id = ?").bind(1, game_id).run();
+  for (const SeatRecord& seat : seats) {
+    db_.prepare("INSERT INTO seats(game_id, seat, player_id, joined) VALUES(?, ?, ?, ?)")
+        .bind(1, game_id)
+        .bind(2, seat.seat)
+        .bind(3, seat.player_id)
+        .bind(4, now)
+        .run();
+  }
+}
+
+void Store::start_game(const GameRecord& game) {
+  Transaction tx(db_);
+  db_.prepare(
+         "UPDATE games SET options = ?, seed = ?, status = 'running', current_seat = ?, "
+         "seq = 0 WHERE id = ?")
+      .bind(1, protocol::options_to_json(game.options).dump())
+      .bind(2, static_cast<std::int64_t>(game.seed))
+      .bind(3, game.current_seat)
+      .bind(4, game.id)
+      .run();
+  replace_seats(game.id, game.seats, game.created);
+  tx.commit();
+}
+
+void Store::cancel_game(std::int64_t game_id) {
+  db_.prepare("UPDATE games SET status = 'cancelled' WHERE id = ?").bind(1, game_id).run();
+}
+
+GameRecord Store::read_game_row(Statement& s) {
+  GameRecord g;
+  g.id = s.int64(0);
+  g.options = protocol::options_from_json(nlohmann::json::parse(s.text(1)));
+  g.seed = static_cast<std::uint64_t>(s.int64(2));
+  g.status = game_status_from_string(s.text(3)).value_or(GameStatus::kCancelled);
+  g.created = s.int64(4);
+  g.creator = PlayerRecord{s.int64(5), s.text(6)};
+  g.is_private = s.int64(7) != 0;
+  g.invite_code = s.optional_text(8).value_or("");
+  if (auto result = s.optional_text(9)) g.result = nlohmann::json::parse(*result);
+  g.current_seat = static_cast<int>(s.int64(10));
+  g.seq = static_cast<int>(s.int64(11));
+  g.last_move_at = s.optional_int64(12);
+  return g;
+}
+
+void Store::load_seats(GameRecord& game) {
+  Statement s = db_.prepare(
+      "SELECT s.seat, s.player_id, p.name FROM seats s JOIN players p ON p.id = s.player_id "
+      "WHERE s.game_id = ? ORDER BY s.seat");
+  s.bind(1, game.id);
+  game.seats.clear();
+  while (s.step()) {
+    game.seats.push_back(SeatRecord{static_cast<int>(s.int64(0)), s.int64(1), s.text(2)});
+  }
+}
+
+std::optional<GameRecord> Store::game(std::int64_t game_id) {
+  Statement s = db_.prepare(std::string(kGameColumns) + "WHERE g.id = ?");
+  s.bind(1, game_id);
+  if (!s.step()) return std::nullopt;
+  GameRecord g = read_game_row(s);
+  load_seats(g);
+  return g;
+}
+
+std::vector<GameRecord> Store::games_with_status(GameStatus status) {
+  Statement s = db_.prepare(std::string(kGameColumns) + "WHERE g.status = ? ORDER BY g.id");
+  s.bind(1, to_string(status));
+  std::vector<GameRecord> out;
+  while (s.step()) out.push_back(read_game_row(s));
+  for (GameRecord& g : out) load_seats(g);
+  return out;
+}
+
+std::vector<GameRecord> Store::games_of_player(std::int64_t player_id) {
+  Statement s = db_.prepare(
+      std::string(kGameColumns) +
+      "WHERE g.id IN (SELECT game_id FROM seats WHERE player_id = ?) ORDER BY g.id DESC");
+  s.bind(1, player_id);
+  std::vector<GameRecord> out;
+  while (s.step()) out.push_back(read_game_row(s));
+  for (GameRecord& g : out) load_seats(g);
+  return out;
+}
+
+void Store::commit_action(const ActionCommit& commit) {
+  Transaction tx(db_);
+  const ActionRecord& r = commit.record;
+  db_.prepare("INSERT INTO actions(game_id, seq, action, sealed, turn, at) VALUES(?,?,?,?,?,?)")
+      .bind(1, commit.game_id)
+      .bind(2, r.seq)
+      .bind(3, protocol::action_to_json(r.action).dump())
+      .bind(4, r.sealed ? 1 : 0)
+      .bind(5, r.turn)
+      .bind(6, r.at)
+      .run();
+  if (commit.snapshot != nullptr) {
+    db_.prepare("INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES(?, ?, ?)")
+        .bind(1, commit.game_id)
+        .bind(2, r.seq)
+        .bind(3, protocol::state_to_json(*commit.snapshot).dump())
+        .run();
+  }
+  Statement update = db_.prepare(
+      "UPDATE games SET seq = ?, current_seat = ?, last_move_at = ?, "
+      "status = CASE WHEN ? THEN 'finished' ELSE status END, "
+      "result = COALESCE(?, result) WHERE id = ?");
+  update.bind(1, r.seq).bind(2, commit.current_seat).bind(3, r.at);
+  update.bind(4, commit.finished ? 1 : 0);
+  if (commit.finished) {
+    update.bind(5, commit.finished->dump());
+  } else {
+    update.bind_null(5);
+  }
+  update.bind(6, commit.game_id).run();
+  tx.commit();
+}
+
+void Store::remove_last_action(std::int64_t game_id, int seq, int current_seat) {
+  Transaction tx(db_);
+  db_.prepare("DELETE FROM actions WHERE game_id = ? AND seq = ?").bind(1, game_id).bind(2, seq).run();
+  if (db_.changes() != 1) throw DbError("undo: action " + std::to_string(seq) + " not found");
+  db_.prepare("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?")
+      .bind(1, game_id)
+      .bind(2, seq)
+      .run();
+  db_.prepare("UPDATE games SET seq = ?, current_seat = ? WHERE id = ?")
+      .bind(1, seq - 1)
+      .bind(2, current_seat)
+      .bind(3, game_id)
+      .run();
+  tx.commit();
+}
+
+std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
+  Statement s = db_.prepare(
+      "SELECT seq, action, sealed, turn, at FROM actions WHERE game_id = ? AND seq > ? "
+      "ORDER BY seq");
+  s.bind(1, game_id).bind(2, after_seq);
+  std::vector<ActionRecord> out;
+  while (s.step()) {
+    ActionRecord r;
+    r.seq = static_cast<int>(s.int64(0));
+    r.action = protocol::action_from_json(nlohmann::json::parse(s.text(1)));
+    r.sealed = s.int64(2) != 0;
+    r.turn = static_cast<int>(s.int64(3));
+    r.at = s.int64(4);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::optional<std::pair<int, GameState>> Store::latest_snapshot(std::int64_t game_id,
+                                                                int max_seq) {
+  Statement s = db_.prepare(
+      "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC "
+      "LIMIT 1");
+  s.bind(1, game_id).bind(2, max_seq);
+  if (!s.step()) return std::nullopt;
+  return std::make_pair(static_cast<int>(s.int64(0)),
+                        protocol::state_from_json(nlohmann::json::parse(s.text(1))));
+}
+
+void Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
+  Statement s = db_.prepare(
+      "INSERT INTO chat(game_id, player_id, seat, name, text, at) VALUES(?, ?, ?, ?, ?, ?)");
+  s.bind(1, game_id).bind(2, chat.player_id);
+  if (chat.seat) {
+    s.bind(3, *chat.seat);
+  } else {
+    s.bind_null(3);
+  }
+  s.bind(4, chat.name).bind(5, chat.text).bind(6, chat.at).run();
+}
+
+std::vector<ChatRecord> Store::recent_chat(std::int64_t game_id, int limit) {
+  Statement s = db_.prepare(
+      "SELECT at, player_id, seat, name, text FROM (SELECT * FROM chat WHERE game_id = ? "
+      "ORDER BY id DESC LIMIT ?) ORDER BY id");
+  s.bind(1, game_id).bind(2, limit);
+  std::vector<ChatRecord> out;
+  while (s.step()) {
+    ChatRecord c;
+    c.at = s.int64(0);
+    c.player_id = s.int64(1);
+    if (auto seat = s.optional_int64(2)) c.seat = static_cast<int>(*seat);
+    c.name = s.text(3);
+    c.text = s.text(4);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace viktory::server

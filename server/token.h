@@ -1,0 +1,22 @@
+// Secrets made by the server: session tokens, invite codes and game seeds, all from the
+// operating system's CSPRNG (/dev/urandom). Tokens are stored only as SHA-256 hashes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace viktory::server {
+
+// Fills `out` with `count` bytes from /dev/urandom; throws std::runtime_error if it cannot.
+void secure_random_bytes(void* out, std::size_t count);
+
+std::string new_token();        // 256 bits as 64 lower-case hex digits
+std::string new_invite_code();  // 128 bits as 32 hex digits
+std::uint64_t new_seed();
+// What the database keeps of a token: its SHA-256 in hex.
+std::string token_hash(std::string_view token);
+// A token or invite code has exactly the form we hand out (cheap check before hashing).
+bool looks_like_hex_secret(std::string_view s, std::size_t hex_digits);
+
+}  // namespace viktory::server

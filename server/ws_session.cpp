@@ -1,0 +1,198 @@
+#include "ws_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <deque>
+
+namespace viktory::server {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+
+class WsSession : public Client, public Closable, public std::enable_shared_from_this<WsSession> {
+ public:
+  WsSession(beast::tcp_stream stream, ServerContext& context,
+            std::shared_ptr<ConnectionLimiter::Guard> guard)
+      : ws_(std::move(stream)), context_(context), guard_(std::move(guard)) {
+    ++context_.metrics.connections_total;
+    ++context_.metrics.connections_open;
+  }
+
+  ~WsSession() override {
+    if (opened_) context_.hub.on_close(this);
+    context_.registry.remove(this);
+    --context_.metrics.connections_open;
+  }
+
+  void run(http::request<http::string_body> request) {
+    context_.registry.add(shared_from_this());
+    beast::get_lowest_layer(ws_).expires_never();  // the websocket timeouts take over
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = std::chrono::seconds(30);
+    timeouts.idle_timeout = std::chrono::seconds(context_.config.idle_timeout_seconds);
+    timeouts.keep_alive_pings = true;  // ping at half the idle time; no pong -> closed
+    ws_.set_option(timeouts);
+    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
+      res.set(http::field::server, "viktory-server");
+    }));
+    // Messages up to the limit are handled; up to 4x we still answer "too_large" before
+    // closing; beyond that Beast fails the connection by itself.
+    ws_.read_message_max(context_.config.max_message_bytes * 4);
+    ws_.async_accept(request, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+  }
+
+  // Any thread. Queues the message on this connection's strand.
+  void deliver(Message message) override {
+    auto self = weak_from_this().lock();
+    if (!self) return;  // being destroyed
+    net::post(ws_.get_executor(), [self, message = std::move(message)]() mutable {
+      self->enqueue(std::move(message));
+    });
+  }
+
+  void close(std::string_view reason) override {
+    auto self = weak_from_this().lock();
+    if (!self) return;
+    net::post(ws_.get_executor(), [self, reason = std::string(reason)] {
+      self->begin_close(websocket::close_code::policy_error, reason);
+    });
+  }
+
+  void shutdown() override {
+    auto self = weak_from_this().lock();
+    if (!self) return;
+    net::post(ws_.get_executor(), [self] {
+      self->begin_close(websocket::close_code::going_away, "server shutting down");
+    });
+  }
+
+ private:
+  void on_accept(beast::error_code ec) {
+    if (ec) return;
+    opened_ = true;
+    context_.hub.on_open(this);
+    read();
+  }
+
+  void read() {
+    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t bytes) {
+    if (ec) {
+      if (ec != websocket::error::closed) spdlog::debug("websocket read ended: {}", ec.message());
+      return;
+    }
+    if (closing_) return;
+    if (bytes > context_.config.max_message_bytes) {
+      context_.metrics.count_error("too_large");
+      enqueue(make_message(nlohmann::json{
+          {"type", "error"},
+          {"code", "too_large"},
+          {"message", "a message may have at most " +
+                          std::to_string(context_.config.max_message_bytes) + " bytes"}}));
+      begin_close(websocket::close_code::too_big, "message too large");
+      return;
+    }
+    if (!ws_.got_text()) {
+      context_.metrics.count_error("bad_message");
+      enqueue(make_message(nlohmann::json{
+          {"type", "error"}, {"code", "bad_message"}, {"message", "send text frames"}}));
+    } else {
+      const auto data = buffer_.cdata();
+      context_.hub.on_message(
+          this, std::string_view(static_cast<const char*>(data.data()), data.size()));
+    }
+    buffer_.consume(buffer_.size());
+    read();
+  }
+
+  void enqueue(Message message) {
+    if (closing_ || close_sent_) return;
+    if (queue_.size() >= context_.config.max_send_queue_messages ||
+        queued_bytes_ + message->size() > context_.config.max_send_queue_bytes) {
+      // A client that does not read would make us hold its messages forever: drop it.
+      ++context_.metrics.slow_clients_dropped;
+      spdlog::info("closing a slow client ({} messages queued)", queue_.size());
+      closing_ = true;
+      beast::error_code ignored;
+      beast::get_lowest_layer(ws_).socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+      beast::get_lowest_layer(ws_).socket().close(ignored);
+      return;
+    }
+    queued_bytes_ += message->size();
+    queue_.push_back(std::move(message));
+    if (!writing_) write();
+  }
+
+  void write() {
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(net::buffer(*queue_.front()),
+                    beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+  }
+
+  void on_write(beast::error_code ec, std::size_t) {
+    writing_ = false;
+    queued_bytes_ -= queue_.front()->size();
+    queue_.pop_front();
+    ++context_.metrics.messages_out;
+    if (ec) {
+      closing_ = true;
+      return;
+    }
+    if (!queue_.empty()) {
+      write();
+    } else if (close_wanted_) {
+      send_close();
+    }
+  }
+
+  void begin_close(websocket::close_code code, std::string reason) {
+    if (closing_ || close_wanted_ || !opened_) {
+      if (!opened_) {
+        beast::error_code ignored;
+        beast::get_lowest_layer(ws_).socket().close(ignored);
+      }
+      return;
+    }
+    close_wanted_ = true;
+    close_reason_ = websocket::close_reason(code, reason);
+    if (!writing_) send_close();  // otherwise after the queued messages
+  }
+
+  void send_close() {
+    if (close_sent_) return;
+    close_sent_ = true;
+    ws_.async_close(close_reason_, [self = shared_from_this()](beast::error_code) {});
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  ServerContext& context_;
+  std::shared_ptr<ConnectionLimiter::Guard> guard_;
+  beast::flat_buffer buffer_;
+  std::deque<Message> queue_;
+  std::size_t queued_bytes_ = 0;
+  bool opened_ = false;
+  bool writing_ = false;
+  bool closing_ = false;       // the connection is being dropped: queue nothing more
+  bool close_wanted_ = false;  // a close frame follows the queued messages
+  bool close_sent_ = false;
+  websocket::close_reason close_reason_;
+};
+
+}  // namespace
+
+void start_ws_session(beast::tcp_stream stream, http::request<http::string_body> request,
+                      ServerContext& context, std::shared_ptr<ConnectionLimiter::Guard> guard) {
+  auto session = std::make_shared<WsSession>(std::move(stream), context, std::move(guard));
+  session->run(std::move(request));
+}
+
+}  // namespace viktory::server
