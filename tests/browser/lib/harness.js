@@ -1,0 +1,160 @@
+// Test harness: starts the real viktory-server on a free port with a temporary database,
+// launches the system Chromium through playwright-core (never downloads a browser), and gives
+// each simulated player his own browser context with every WebSocket frame recorded.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..', '..', '..');
+export const screenshotDir = path.join(repoRoot, 'docs', 'screenshots');
+
+export function serverBinary() {
+  const configured = process.env.VIKTORY_SERVER_BIN || 'build/server/viktory-server';
+  return path.isAbsolute(configured) ? configured : path.join(repoRoot, configured);
+}
+
+// Starts the server; port 0 lets it pick a free port, read back from its "listening on" line.
+// Returns {url, port, pid, stop(), dir, db}.
+export async function startServer({ port = 0, dir } = {}) {
+  const bin = serverBinary();
+  if (!existsSync(bin)) {
+    throw new Error(`server binary not found: ${bin} (build it, or set VIKTORY_SERVER_BIN)`);
+  }
+  const workDir = dir || mkdtempSync(path.join(tmpdir(), 'viktory-browser-'));
+  const db = path.join(workDir, 'test.db');
+  const child = spawn(
+    bin,
+    ['--port', String(port), '--bind', '127.0.0.1', '--db', db, '--web-root', path.join(repoRoot, 'web-client'), '--log-level', 'info'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const listening = new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk.toString();
+      const m = output.match(/listening on [^\s:]+:(\d+)/);
+      if (m) resolve(Number(m[1]));
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited early (code ${code}):\n${output}`)));
+    setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 15000);
+  });
+  const actualPort = await listening;
+  const server = {
+    url: `http://127.0.0.1:${actualPort}`,
+    port: actualPort,
+    pid: child.pid,
+    dir: workDir,
+    db,
+    output: () => output,
+    async stop({ keepDir = false } = {}) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        process.kill(child.pid, 'SIGTERM');
+        const timer = setTimeout(() => {
+          if (child.exitCode === null) process.kill(child.pid, 'SIGKILL');
+        }, 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (!keepDir) rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_BIN || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+// A player: his own context (own localStorage = own session), a page, and all WebSocket frames
+// the page received, parsed.
+export async function newPlayer(browser, server, { viewport = { width: 1400, height: 900 } } = {}) {
+  const context = await browser.newContext({ viewport, baseURL: server.url });
+  const page = await context.newPage();
+  const player = { context, page, frames: [], rawFrames: [], errors: [] };
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (frame) => {
+      const text = typeof frame.payload === 'string' ? frame.payload : frame.payload.toString('utf8');
+      player.rawFrames.push(text);
+      try {
+        player.frames.push(JSON.parse(text));
+      } catch {
+        // not JSON: kept raw only
+      }
+    });
+  });
+  page.on('pageerror', (err) => player.errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource|WebSocket/.test(msg.text())) player.errors.push(msg.text());
+  });
+  return player;
+}
+
+export function ensureScreenshotDir() {
+  mkdirSync(screenshotDir, { recursive: true });
+  return screenshotDir;
+}
+
+export function screenshotPath(name) {
+  return path.join(ensureScreenshotDir(), name);
+}
+
+// Signs in through the name form.
+export async function signIn(player, name) {
+  const { page } = player;
+  await page.goto('/');
+  await page.fill('#name', name);
+  await page.click('form.welcome-form button[type=submit]');
+  await page.waitForSelector('#create-form');
+  await page.waitForFunction(() => document.getElementById('conn-status').dataset.status === 'online');
+}
+
+// The state the game page currently holds (what the server sent it).
+export async function gameState(page) {
+  return page.evaluate(() => {
+    const g = window.__viktoryGame;
+    return g && g.state ? JSON.parse(JSON.stringify(g.state)) : null;
+  });
+}
+
+export async function waitForGameState(page, predicateSource, arg, timeout = 15000) {
+  await page.waitForFunction(
+    ({ src, a }) => {
+      const g = window.__viktoryGame;
+      if (!g || !g.state) return false;
+      // eslint-disable-next-line no-new-func
+      return new Function('state', 'arg', `return (${src})(state, arg);`)(g.state, a);
+    },
+    { src: predicateSource.toString(), a: arg },
+    { timeout },
+  );
+}
+
+// Clicks the centre of a hex on the map like a player would.
+export async function clickHex(page, hex) {
+  const point = await page.evaluate((h) => window.__viktoryGame.board.hexScreenPoint(h), hex);
+  if (!point) throw new Error(`hex ${hex} is not on the map`);
+  await page.mouse.click(point.x, point.y);
+}
+
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
