@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages needed to build (and with --test, to test) the server.
+#
+#   scripts/install-deps.sh          # build dependencies
+#   scripts/install-deps.sh --test   # plus what the browser tests need (Chromium, Node.js, npm)
+#
+# Only packages that are missing are installed, and `apt-get update` runs only when something is
+# missing, so a second run is quick and needs no network. Works as root, or through sudo.
+set -euo pipefail
+
+with_test=0
+for arg in "$@"; do
+  case "$arg" in
+    --test) with_test=1 ;;
+    -h | --help)
+      sed -n 2,8p "$0"
+      exit 0
+      ;;
+    *)
+      echo "install-deps: unknown argument '$arg' (expected --test)" >&2
+      exit 2
+      ;;
+  esac
+done
+
+packages=(
+  build-essential cmake pkg-config
+  libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  sqlite3 # the CLI: deploy/backup.sh and its test use it
+)
+if [ "$with_test" = 1 ]; then
+  packages+=(chromium fonts-liberation)
+  # Node.js may come from elsewhere (e.g. a newer upstream build); only add Debian's when absent,
+  # so we never fight an existing installation.
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
+
+is_installed() {
+  # `dpkg -s` alone also succeeds for removed-but-not-purged packages; check the state.
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
+missing=()
+for pkg in "${packages[@]}"; do
+  is_installed "$pkg" || missing+=("$pkg")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+as_root=()
+if [ "$(id -u)" != 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+  else
+    echo "install-deps: missing packages: ${missing[*]}" >&2
+    echo "install-deps: not root and sudo is not available; install them as root" >&2
+    exit 1
+  fi
+fi
+
+echo "install-deps: installing ${missing[*]}"
+apt_opts=(-o DPkg::Lock::Timeout=300)
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" update -q
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y -q \
+  --no-install-recommends "${missing[@]}"
+
+still_missing=()
+for pkg in "${missing[@]}"; do
+  is_installed "$pkg" || still_missing+=("$pkg")
+done
+if [ ${#still_missing[@]} -ne 0 ]; then
+  echo "install-deps: failed to install: ${still_missing[*]}" >&2
+  exit 1
+fi
+echo "install-deps: done"

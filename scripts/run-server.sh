@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the server (Release, into build/) and starts it.
+#
+#   scripts/run-server.sh                     # http://localhost:8080, database ./viktory.db
+#   scripts/run-server.sh --port 9000 --db /var/tmp/games.db
+#
+# Every argument is passed on to viktory-server; see README.md for the options and the
+# VIKTORY_* environment variables. Defaults: port 8080, bind 127.0.0.1, database ./viktory.db,
+# web client from ./web-client (paths relative to the repository root).
+set -euo pipefail
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo_root"
+
+./scripts/install-deps.sh
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+# Only the server target: tests and benchmarks are built by scripts/test.sh in the same tree.
+cmake --build build --target viktory-server -j"$jobs"
+
+echo "run-server: starting build/server/viktory-server $*"
+exec build/server/viktory-server "$@"

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Builds everything (Release, tests on, into build/) and runs every test:
+#   1. the CTest suite (engine, protocol, server, deploy tests);
+#   2. the browser tests in tests/browser (node --test, headless Chromium through playwright-core).
+#
+#   scripts/test.sh
+#
+# Exits non-zero if any step fails. The last line is a plain summary: "summary: N passed, M failed".
+set -uo pipefail
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo_root" || exit 1
+
+jobs=$(nproc 2>/dev/null || echo 2)
+log_dir=$(mktemp -d "${TMPDIR:-/tmp}/viktory-test.XXXXXX")
+trap 'rm -rf "$log_dir"' EXIT
+
+passed=0
+failed=0
+failed_steps=()
+
+step() { printf '\n==== %s ====\n' "$*"; }
+fail_step() {
+  failed_steps+=("$1")
+  echo "test.sh: FAILED: $1" >&2
+}
+finish() {
+  echo
+  if [ ${#failed_steps[@]} -ne 0 ]; then
+    echo "test.sh: failed steps: ${failed_steps[*]}"
+  fi
+  echo "summary: $passed passed, $failed failed"
+  if [ ${#failed_steps[@]} -ne 0 ] || [ "$failed" -ne 0 ]; then exit 1; fi
+  exit 0
+}
+
+step "installing dependencies"
+if ! ./scripts/install-deps.sh --test; then
+  fail_step "install-deps"
+  failed=$((failed + 1))
+  finish
+fi
+
+step "configuring and building (build/, Release, tests on)"
+if ! cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVIKTORY_BUILD_TESTS=ON; then
+  fail_step "configure"
+  failed=$((failed + 1))
+  finish
+fi
+if ! cmake --build build -j"$jobs"; then
+  fail_step "build"
+  failed=$((failed + 1))
+  finish
+fi
+
+step "CTest"
+ctest_log="$log_dir/ctest.log"
+ctest --test-dir build --output-on-failure -j2 2>&1 | tee "$ctest_log"
+ctest_status=${PIPESTATUS[0]}
+# "100% tests passed, 0 tests failed out of 42"
+ctest_line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$ctest_log" | tail -1)
+if [ -n "$ctest_line" ]; then
+  ctest_failed=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$ctest_line")
+  ctest_total=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$ctest_line")
+  passed=$((passed + ctest_total - ctest_failed))
+  failed=$((failed + ctest_failed))
+  if [ "$ctest_total" -eq 0 ]; then fail_step "ctest (no tests found)"; fi
+elif grep -q 'No tests were found' "$ctest_log"; then
+  fail_step "ctest (no tests found)"
+fi
+if [ "$ctest_status" -ne 0 ]; then
+  fail_step "ctest"
+  [ -n "$ctest_line" ] || failed=$((failed + 1))
+fi
+
+step "browser tests (tests/browser)"
+if [ ! -f tests/browser/package.json ]; then
+  echo "test.sh: tests/browser/package.json does not exist; skipping the browser tests"
+else
+  # The browser tests start the server and Chromium themselves; tell them where both are.
+  export VIKTORY_SERVER_BIN="$repo_root/build/server/viktory-server"
+  export VIKTORY_WEB_ROOT="$repo_root/web-client"
+  CHROMIUM_BIN="${CHROMIUM_BIN:-$(command -v chromium || true)}"
+  export CHROMIUM_BIN
+  browser_log="$log_dir/browser.log"
+  (
+    cd tests/browser || exit 1
+    if [ -f package-lock.json ]; then
+      npm ci --no-audit --no-fund
+    else
+      npm install --no-audit --no-fund
+    fi || exit 1
+    node --test
+  ) 2>&1 | tee "$browser_log"
+  browser_status=${PIPESTATUS[0]}
+  # Node's test runner ends with "# pass N" / "# fail N" (tap) or "ℹ pass N" / "ℹ fail N" (spec).
+  node_pass=$(grep -E '^(#|ℹ) pass [0-9]+' "$browser_log" | tail -1 | grep -oE '[0-9]+$' || true)
+  node_fail=$(grep -E '^(#|ℹ) fail [0-9]+' "$browser_log" | tail -1 | grep -oE '[0-9]+$' || true)
+  if [ -n "$node_pass" ]; then
+    passed=$((passed + node_pass))
+    failed=$((failed + ${node_fail:-0}))
+    if [ "$node_pass" -eq 0 ] && [ "${node_fail:-0}" -eq 0 ]; then
+      fail_step "browser tests (no tests found)"
+    fi
+  fi
+  if [ "$browser_status" -ne 0 ]; then
+    fail_step "browser tests"
+    [ -n "$node_pass" ] || failed=$((failed + 1))
+  fi
+fi
+
+finish
