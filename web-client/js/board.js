@@ -142,6 +142,8 @@ export class Board {
     const x = b.x + (b.w - w) / 2 + this.pan.x;
     const y = b.y + (b.h - hgt) / 2 + this.pan.y;
     this.svg.setAttribute('viewBox', `${x.toFixed(1)} ${y.toFixed(1)} ${w.toFixed(1)} ${hgt.toFixed(1)}`);
+    // Zoomed in, a finger drag pans the map; at full view it scrolls the page as usual.
+    this.svg.style.touchAction = this.zoom > 1 ? 'none' : 'manipulation';
   }
 
   setShowCoords(on) {

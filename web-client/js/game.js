@@ -395,7 +395,13 @@ class GamePage {
     const p = this.els.prompt;
     p.replaceChildren();
     p.className = 'prompt';
-    const phaseLine = h('div', { class: 'phase-line' }, `Turn ${view.turn} · ${PHASE_NAME[view.phase] || view.phase} · playing: `, this.who(view.current));
+    const phaseLine = h(
+      'div',
+      { class: 'phase-line' },
+      view.phase === 'setup' ? '' : `Turn ${view.turn} · `,
+      PHASE_NAME[view.phase] || view.phase,
+      view.phase === 'game_over' ? '' : [' · playing: ', this.who(view.current)],
+    );
     let title;
     let text = '';
     if (view.phase === 'game_over') {
