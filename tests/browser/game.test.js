@@ -145,27 +145,16 @@ test('a Town is built by clicking Build Town and a highlighted hex', async () =>
   );
 });
 
-test('a battle is started with the Fight button and every decision is made in a dialog', async () => {
-  const states = await playUntil(
-    [alice, bob],
-    (ss) => ss.some((s) => s && s.view.decider === s.you.seat && s.legal.some((a) => a.kind === 'start_battle')),
-    { maxActions: 1500 },
-  );
-  const idx = states.findIndex((s) => s.view.decider === s.you.seat);
-  const attacker = [alice, bob][idx];
-  const hex = states[idx].legal.find((a) => a.kind === 'start_battle').hex;
-  await attacker.page.screenshot({ path: screenshotPath('game.png') });
-  await attacker.page.click(`.action-bar [data-battle-hex="${hex}"]`);
-  let sawDialog = false;
-  let sawDice = false;
-  for (let guard = 0; guard < 200; guard += 1) {
+const DECISIONS = ['choose_casualty', 'continue_battle', 'retreat', 'eliminate_unit'];
+
+// Answers every pending decision through the decision card, until no battle is left.
+async function answerDecisionsInDialogs(onFirstCard) {
+  let cards = 0;
+  for (let guard = 0; guard < 300; guard += 1) {
     const [a, b] = await Promise.all([gameState(alice.page), gameState(bob.page)]);
-    const battleOn = a.view.battle || a.view.bombard || a.view.elimination;
-    for (const p of [alice, bob]) {
-      if (await p.page.locator('.die').count()) sawDice = true;
-    }
-    const pending = [[alice, a], [bob, b]].find(([, s]) => s.view.decider === s.you.seat && s.legal.some((x) => ['choose_casualty', 'continue_battle', 'retreat', 'eliminate_unit'].includes(x.kind)));
-    if (!pending && !battleOn) break;
+    const busy = a.view.battle || a.view.bombard || a.view.elimination;
+    const pending = [[alice, a], [bob, b]].find(([, s]) => s.view.decider === s.you.seat && s.legal.some((x) => DECISIONS.includes(x.kind)));
+    if (!pending && !busy) break;
     if (!pending) {
       await alice.page.waitForTimeout(50);
       continue;
@@ -173,26 +162,60 @@ test('a battle is started with the Fight button and every decision is made in a 
     const [p, s] = pending;
     const card = p.page.locator('.decision-card');
     await card.waitFor();
-    if (!sawDialog) {
-      await p.page.screenshot({ path: screenshotPath('dialog.png') });
-      sawDialog = true;
-    }
-    const seq = s.seq;
+    if (cards === 0 && onFirstCard) await onFirstCard(p, s);
+    cards += 1;
     // "Fight another round" when offered (to finish the battle), else the first choice.
     const fight = card.locator('[data-choice="continue"]');
     if (await fight.count()) await fight.click();
     else await card.locator('.decision-options button').first().click();
-    await waitSeqAtLeast(p.page, seq + 1);
+    await waitForGameState(p.page, (st, n) => st.seq > n, s.seq);
   }
-  assert.ok(sawDice, 'dice faces were shown');
-  const [a, b] = await Promise.all([gameState(alice.page), gameState(bob.page)]);
-  assert.ok(!a.view.battle && !b.view.battle, 'the battle is over');
-  const logs = await Promise.all([alice, bob].map((p) => p.page.$$eval('#log li', (els) => els.map((e) => e.textContent).join('\n'))));
-  for (const text of logs) assert.ok(text.length > 0);
-  if (!sawDialog) {
-    // The battle ended without a choice (e.g. all hits forced): still show the board.
-    await alice.page.screenshot({ path: screenshotPath('dialog.png') });
+  return cards;
+}
+
+test('a battle is started with the Fight button; both pages show the dice', async () => {
+  const states = await playUntil(
+    [alice, bob],
+    (ss) => ss.some((s) => s && s.view.decider === s.you.seat && s.legal.some((a) => a.kind === 'start_battle')),
+    { maxActions: 1500 },
+  );
+  const idx = states.findIndex((s) => s.view.decider === s.you.seat);
+  const attacker = [alice, bob][idx];
+  const defender = [alice, bob][1 - idx];
+  const hex = states[idx].legal.find((a) => a.kind === 'start_battle').hex;
+  const seq = states[idx].seq;
+  await attacker.page.click(`.action-bar [data-battle-hex="${hex}"]`);
+  await waitForGameState(defender.page, (s, n) => s.seq > n, seq);
+  await answerDecisionsInDialogs();
+  for (const p of [attacker, defender]) {
+    await p.page.waitForSelector('.battle-panel .die');
+    const log = await p.page.$$eval('#log li', (els) => els.map((e) => e.textContent).join('\n'));
+    assert.match(log, /roll/i, 'the log tells the dice rolls');
   }
+});
+
+test('casualty and retreat choices are dialogs, also for the player whose turn it is not', async () => {
+  // Play on until some player (either) faces a real choice in a battle.
+  const isChoice = (s) => s && s.view.decider === s.you.seat && s.legal.filter((a) => DECISIONS.includes(a.kind)).length >= 2;
+  await playUntil([alice, bob], (ss) => ss.some(isChoice), { maxActions: 3000 });
+  const cards = await answerDecisionsInDialogs(async (p, s) => {
+    // The card offers exactly the legal choices (grouped by kind of unit).
+    const buttons = await p.page.locator('.decision-card .decision-options button').count();
+    assert.ok(buttons >= 1 && buttons <= s.legal.filter((a) => DECISIONS.includes(a.kind)).length);
+    await p.page.screenshot({ path: screenshotPath('dialog.png') });
+  });
+  assert.ok(cards >= 1, 'at least one decision was made in a dialog');
+});
+
+test('a unit is selected and its destinations light up (README screenshot)', async () => {
+  await playUntil([alice, bob], (ss) => ss.some((s) => s && s.view.decider === s.you.seat && s.view.phase === 'movement' && s.legal.some((a) => a.kind === 'move')), { avoidBattle: true });
+  const { me, state } = await byDecider();
+  const move = state.legal.find((a) => a.kind === 'move');
+  const unit = state.view.units.find((u) => u.id === move.unit);
+  await clickHex(me.page, unit.hex);
+  await me.page.waitForSelector('.layer-highlights .target');
+  await me.page.mouse.move(5, 5);
+  await me.page.screenshot({ path: screenshotPath('game.png') });
 });
 
 test('chat is delivered live and shown as text, never as markup', async () => {
@@ -202,11 +225,6 @@ test('chat is delivered live and shown as text, never as markup', async () => {
   await bob.page.waitForFunction((t) => [...document.querySelectorAll('#chat .chat-text')].some((e) => e.textContent === t), text);
   assert.equal(await bob.page.locator('#chat b:has-text("Bob")').count(), 0, 'no <b> element made from chat text');
   assert.equal(await bob.page.locator('#chat img').count(), 0);
-});
-
-test('desktop screenshot of the game in progress', async () => {
-  const { me } = await byDecider();
-  await me.page.screenshot({ path: screenshotPath('game-desktop.png') });
 });
 
 test('conceding ends the game for both; the winner can replay it step by step', async () => {

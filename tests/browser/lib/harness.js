@@ -135,17 +135,18 @@ export async function gameState(page) {
   });
 }
 
-export async function waitForGameState(page, predicateSource, arg, timeout = 15000) {
-  await page.waitForFunction(
-    ({ src, a }) => {
-      const g = window.__viktoryGame;
-      if (!g || !g.state) return false;
-      // eslint-disable-next-line no-new-func
-      return new Function('state', 'arg', `return (${src})(state, arg);`)(g.state, a);
-    },
-    { src: predicateSource.toString(), a: arg },
-    { timeout },
-  );
+// Waits until predicate(state, arg) holds for the page's game state. Polls from the test side:
+// the page's Content-Security-Policy rightly forbids compiling code inside the page.
+export async function waitForGameState(page, predicate, arg, timeout = 15000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const state = await gameState(page);
+    if (state && predicate(state, arg)) return state;
+    if (Date.now() > deadline) {
+      throw new Error(`waitForGameState timed out: ${predicate.toString()} (seq ${state ? state.seq : 'none'})`);
+    }
+    await sleep(40);
+  }
 }
 
 // Clicks the centre of a hex on the map like a player would.
