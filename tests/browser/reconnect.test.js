@@ -66,7 +66,8 @@ test('a dropped socket reconnects by itself and the indicator shows it', async (
 });
 
 test('a lost update is noticed by its seq and the page resynchronises', async () => {
-  // Pretend one update never arrived: the page's seq falls one behind.
+  // Bob will act; Alice's page pretends one update never arrived: its seq falls one behind.
+  await playUntil([alice, bob], (ss) => ss[1] && ss[1].view.decider === ss[1].you.seat && ss[0].seq === ss[1].seq, { avoidBattle: true });
   await alice.page.evaluate(() => {
     window.__viktoryGame.channel.state.seq -= 1;
   });

@@ -51,6 +51,8 @@ function startConnection() {
 }
 
 function showStatus(status, attempt) {
+  // Before a name is chosen there is no connection to speak of.
+  statusPill.hidden = !ctx.session;
   statusPill.dataset.status = status;
   const text = {
     connecting: 'connecting…',
@@ -111,6 +113,7 @@ async function route() {
     return;
   }
   if (!ctx.session) {
+    showStatus('offline', 0);
     mounted = mountWelcome(root, ctx);
     return;
   }

@@ -45,6 +45,19 @@ export function mountWelcome(root, ctx) {
       { class: 'welcome' },
       h('div', { class: 'hero' }, h('h1', {}, 'VIKTORY II'), h('p', { class: 'tagline' }, 'Build an empire on an unexplored map of hexes. Raise armies and fleets, conquer Towns and Cities, capture Capitals. 2–6 players, online.')),
       form,
+      h(
+        'section',
+        { class: 'card how-to' },
+        h('h2', {}, 'How a turn goes'),
+        h(
+          'ol',
+          { class: 'steps' },
+          h('li', {}, h('b', {}, 'Build. '), 'Found a Town on explored land or upgrade a Town to a City: each gives you a new unit.'),
+          h('li', {}, h('b', {}, 'Move & fight. '), 'March Infantry, Cavalry and Artillery, sail Frigates, explore face-down tiles, bombard and attack.'),
+          h('li', {}, h('b', {}, 'Place reserves. '), 'New and beaten units come back in your Towns and Cities.'),
+        ),
+        h('p', { class: 'subtle' }, 'You never need to know the rules by heart: the map lights up every move you may make.'),
+      ),
     ),
   );
   input.focus();

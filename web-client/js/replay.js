@@ -78,11 +78,11 @@ class Replay {
     const controls = h(
       'div',
       { class: 'action-bar replay-controls' },
-      h('button', { type: 'button', class: 'btn', title: 'First step', onclick: () => this.go(0) }, '⏮'),
+      h('button', { type: 'button', class: 'btn', title: 'First step', 'aria-label': 'First step', onclick: () => this.go(0) }, '|◀'),
       h('button', { type: 'button', class: 'btn', id: 'replay-prev', title: 'Previous step (←)', onclick: () => this.go(this.index - 1) }, '◀'),
       e.play,
       h('button', { type: 'button', class: 'btn btn-primary', id: 'replay-next', title: 'Next step (→)', onclick: () => this.go(this.index + 1) }, '▶'),
-      h('button', { type: 'button', class: 'btn', title: 'Last step', onclick: () => this.go(this.steps.length - 1) }, '⏭'),
+      h('button', { type: 'button', class: 'btn', title: 'Last step', 'aria-label': 'Last step', onclick: () => this.go(this.steps.length - 1) }, '▶|'),
       e.slider,
       e.counter,
     );
@@ -156,7 +156,7 @@ class Replay {
             'li',
             { class: `player${view.current === p.index ? ' current' : ''}` },
             h('div', { class: 'player-head' }, h('span', { class: 'turn-arrow' }, view.current === p.index ? '▶' : ''), h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }), h('b', {}, this.name(p.index)), h('span', { class: 'vp' }, `${p.victory_points} VP`)),
-            h('div', { class: 'player-sub' }, 'Reserve: ', UNIT_TYPES.filter((t) => p.reserve[t] > 0).map((t) => h('span', { class: 'mini-counter', title: UNIT_NAME[t], style: `background:${st.fill};color:${st.ink};border-color:${st.edge}` }, `${UNIT_LETTER[t]}×${p.reserve[t]}`))),
+            h('div', { class: 'player-sub' }, 'Reserve: ', UNIT_TYPES.every((t) => !(p.reserve[t] > 0)) ? h('span', { class: 'subtle' }, 'empty') : null, UNIT_TYPES.filter((t) => p.reserve[t] > 0).map((t) => h('span', { class: 'mini-counter', title: UNIT_NAME[t], style: `background:${st.fill};color:${st.ink};border-color:${st.edge}` }, `${UNIT_LETTER[t]}×${p.reserve[t]}`))),
           );
         }),
       ),
