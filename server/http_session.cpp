@@ -160,7 +160,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
                                                   std::string_view type = "text/plain; charset=utf-8") {
     http::response<http::string_body> res{status, version};
     res.set(http::field::server, "viktory-server");
-    res.set(http::field::content_type, type);
+    res.set(http::field::content_type, beast::string_view(type.data(), type.size()));
     res.set(http::field::cache_control, "no-store");
     res.set("X-Content-Type-Options", "nosniff");
     res.keep_alive(keep_alive);
@@ -203,7 +203,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     const std::string_view type = content_type_for(*file);
     auto set_headers = [&](auto& res) {
       res.set(http::field::server, "viktory-server");
-      res.set(http::field::content_type, type);
+      res.set(http::field::content_type, beast::string_view(type.data(), type.size()));
       res.set("X-Content-Type-Options", "nosniff");
       res.set("Referrer-Policy", "no-referrer");
       res.set(http::field::cache_control, "no-cache");

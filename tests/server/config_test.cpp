@@ -1,0 +1,52 @@
+#include "config.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace viktory::server {
+namespace {
+
+ParsedConfig parse(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+  return parse_config(args, [&](const char* name) -> std::optional<std::string> {
+    auto it = env.find(name);
+    if (it == env.end()) return std::nullopt;
+    return it->second;
+  });
+}
+
+TEST(Config, Defaults) {
+  auto p = parse({});
+  ASSERT_TRUE(p.config);
+  EXPECT_EQ(p.config->port, 8080);
+  EXPECT_EQ(p.config->bind, "127.0.0.1");
+  EXPECT_EQ(p.config->db, "./viktory.db");
+  EXPECT_EQ(p.config->web_root, "./web-client");
+  EXPECT_EQ(p.config->log_level, "info");
+}
+
+TEST(Config, FlagsBeatEnvironmentWhichBeatsDefaults) {
+  auto p = parse({"--port", "9000", "--db", "x.db"},
+                 {{"VIKTORY_PORT", "7000"}, {"VIKTORY_BIND", "0.0.0.0"}, {"VIKTORY_DB", "env.db"},
+                  {"VIKTORY_PUBLIC_URL", "https://example.org/"}});
+  ASSERT_TRUE(p.config);
+  EXPECT_EQ(p.config->port, 9000);
+  EXPECT_EQ(p.config->bind, "0.0.0.0");
+  EXPECT_EQ(p.config->db, "x.db");
+  EXPECT_EQ(p.config->public_url, "https://example.org");  // trailing slash dropped
+}
+
+TEST(Config, ErrorsAndHelp) {
+  EXPECT_TRUE(parse({"--help"}).help);
+  EXPECT_FALSE(parse({"--port", "70000"}).config);
+  EXPECT_FALSE(parse({"--port"}).config);
+  EXPECT_FALSE(parse({"--port", "12x"}).config);
+  EXPECT_FALSE(parse({"--frobnicate"}).config);
+  EXPECT_FALSE(parse({"--log-level", "loud"}).config);
+  EXPECT_FALSE(parse({}, {{"VIKTORY_PORT", "abc"}}).config);
+  EXPECT_NE(parse({"--frobnicate"}).error.find("--frobnicate"), std::string::npos);
+  EXPECT_NE(usage().find("--public-url"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace viktory::server

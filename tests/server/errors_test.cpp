@@ -1,0 +1,173 @@
+// Every class of bad input gets a clear error, the connection stays usable where safe, and
+// nothing changes.
+#include <gtest/gtest.h>
+
+#include "support/play.h"
+#include "support/server_process.h"
+#include "test_support.h"
+
+namespace viktory::server::testing {
+namespace {
+
+using nlohmann::json;
+
+class Errors : public ::testing::Test {
+ protected:
+  void SetUp() override { start_server({}); }
+
+  void start_server(std::vector<std::string> args) {
+    server.reset();
+    server = std::make_unique<ServerProcess>(dir.file("errors.db"), dir.path().string(), args);
+    alice = sign_up(server->port(), "Alice");
+    bob = sign_up(server->port(), "Bob");
+    carol = sign_up(server->port(), "Carol");
+  }
+
+  // Sends a message and returns the error it caused; checks the connection still answers.
+  json error_for(WsClient& ws, const std::string& raw) {
+    ws.send_raw(raw);
+    const json e = ws.wait_type("error");
+    ws.send(json{{"type", "ping"}});
+    EXPECT_EQ(ws.wait_type("pong")["type"], "pong") << "connection unusable after " << raw;
+    return e;
+  }
+
+  TempDir dir;
+  std::unique_ptr<ServerProcess> server;
+  Account alice, bob, carol;
+};
+
+TEST_F(Errors, MalformedMessages) {
+  WsClient ws;
+  ws.connect(server->port());
+  EXPECT_EQ(error_for(ws, "{not json")["code"], "bad_json");
+  EXPECT_EQ(error_for(ws, "[1,2]")["code"], "bad_message");
+  EXPECT_EQ(error_for(ws, R"({"no_type":1})")["code"], "bad_message");
+  EXPECT_EQ(error_for(ws, R"({"type":5})")["code"], "bad_message");
+  EXPECT_EQ(error_for(ws, R"({"type":"ping","req":"x"})")["code"], "bad_message");
+  EXPECT_EQ(error_for(ws, R"({"type":"my_games","req":7})")["code"], "unauthenticated");
+  EXPECT_EQ(error_for(ws, R"({"type":"my_games","req":7})")["req"], 7);
+  sign_in(ws, alice);
+  EXPECT_EQ(error_for(ws, R"({"type":"frobnicate"})")["code"], "unknown_type");
+  EXPECT_EQ(error_for(ws, R"({"type":"game.watch","game_id":"1"})")["code"], "bad_message");
+  EXPECT_EQ(error_for(ws, R"({"type":"game.watch","game_id":424242})")["code"], "not_found");
+  EXPECT_EQ(error_for(ws, R"({"type":"game.create","seats":9})")["code"], "bad_options");
+  EXPECT_EQ(error_for(ws, R"({"type":"game.create","seats":2,"victory":"fast"})")["code"],
+            "bad_options");
+  EXPECT_EQ(error_for(ws, R"({"type":"game.create","seats":2,"private":"yes"})")["code"],
+            "bad_message");
+  ws.send_raw("binary!", /*binary=*/true);
+  EXPECT_EQ(ws.wait_type("error")["code"], "bad_message");
+}
+
+TEST_F(Errors, BadTokensAndTooManyFailures) {
+  WsClient ws;
+  ws.connect(server->port());
+  EXPECT_EQ(error_for(ws, R"({"type":"auth","token":"nope"})")["code"], "auth_failed");
+  EXPECT_EQ(error_for(ws, json{{"type", "auth"}, {"token", std::string(64, 'a')}}.dump())["code"],
+            "auth_failed");
+  ws.send(json{{"type", "auth"}, {"token", std::string(64, 'b')}});
+  EXPECT_EQ(ws.wait_type("error")["code"], "auth_failed");
+  EXPECT_TRUE(ws.wait_closed()) << "third failure must close the connection";
+}
+
+TEST_F(Errors, GameActionsThatMustNotApply) {
+  WsClient a, b, c;
+  a.connect(server->port());
+  b.connect(server->port());
+  c.connect(server->port());
+  sign_in(a, alice);
+  sign_in(b, bob);
+  sign_in(c, carol);
+  std::vector<Seen> seen;
+  const std::int64_t id = start_game({&a, &b}, seen);
+  const int who = seen[0].view["decider"];
+  WsClient* mover = who == 0 ? &a : &b;
+  WsClient* waiter = who == 0 ? &b : &a;
+  const json legal = seen[who].legal[0];
+  auto action = [&](int seq, json act) {
+    return json{{"type", "game.action"}, {"game_id", id}, {"seq", seq}, {"action", act}}.dump();
+  };
+  EXPECT_EQ(error_for(*waiter, action(0, legal))["code"], "not_your_turn");
+  EXPECT_EQ(error_for(c, action(0, legal))["code"], "not_seated");  // a foreign seat
+  const json illegal = error_for(*mover, action(0, {{"kind", "move"}, {"unit", 999}, {"hex", 0}}));
+  EXPECT_EQ(illegal["code"], "illegal_action");
+  EXPECT_TRUE(illegal.contains("reason"));
+  EXPECT_EQ(error_for(*mover, action(0, {{"kind", "teleport"}}))["code"], "bad_message");
+  EXPECT_EQ(error_for(*mover, action(0, {{"kind", "move"}, {"unit", "x"}}))["code"],
+            "bad_message");
+  EXPECT_EQ(error_for(*mover, R"({"type":"game.action","game_id":1,"seq":0,"action":3})")["code"],
+            "bad_message");
+  // Stale: the error carries the current seq and a fresh state follows.
+  mover->send_raw(action(5, legal));
+  const json stale = mover->wait_type("error");
+  EXPECT_EQ(stale["code"], "stale");
+  EXPECT_EQ(stale["seq"], 0);
+  EXPECT_EQ(mover->wait_type("game.state")["seq"], 0);
+  EXPECT_EQ(error_for(*mover, json{{"type", "game.undo"}, {"game_id", id}, {"seq", 0}}.dump())["code"],
+            "cannot_undo");
+  EXPECT_EQ(error_for(c, json{{"type", "game.leave"}, {"game_id", id}}.dump())["code"], "not_open");
+  EXPECT_EQ(error_for(a, json{{"type", "chat.send"}, {"game_id", id}, {"text", std::string(600, 'x')}}.dump())["code"],
+            "chat_too_long");
+
+  // Nothing changed: still seq 0.
+  c.send(json{{"type", "game.watch"}, {"game_id", id}});
+  const json state = c.wait_type("game.state");
+  EXPECT_EQ(state["seq"], 0);
+  EXPECT_TRUE(state["you"]["seat"].is_null());
+  EXPECT_TRUE(state["legal"].empty());
+
+  // Now a real action applies exactly once even when sent twice with the same seq.
+  mover->send_raw(action(0, legal));
+  mover->send_raw(action(0, legal));
+  EXPECT_EQ(mover->wait_type("game.update")["seq"], 1);
+  EXPECT_EQ(mover->wait_type("error")["code"], "stale");
+}
+
+TEST_F(Errors, OversizedMessageClosesTheConnection) {
+  WsClient ws;
+  ws.connect(server->port());
+  sign_in(ws, alice);
+  ws.send(json{{"type", "chat.send"}, {"game_id", 1}, {"text", std::string(70 * 1024, 'x')}});
+  EXPECT_EQ(ws.wait_type("error")["code"], "too_large");
+  EXPECT_TRUE(ws.wait_closed());
+}
+
+TEST_F(Errors, RateLimitDropsFloods) {
+  WsClient ws;
+  ws.connect(server->port());
+  for (int i = 0; i < 120; ++i) ws.send(json{{"type", "ping"}});
+  int pongs = 0, limited = 0;
+  while (auto m = ws.receive(std::chrono::milliseconds(1500))) {
+    if ((*m)["type"] == "pong") ++pongs;
+    if ((*m)["type"] == "error" && (*m)["code"] == "rate_limited") ++limited;
+  }
+  EXPECT_GT(limited, 0);
+  EXPECT_LT(pongs, 120);
+  EXPECT_EQ(pongs + limited, 120);
+}
+
+TEST_F(Errors, ConnectionsPerAddressAreLimited) {
+  start_server({"--max-connections-per-address", "2"});
+  WsClient one, two, three;
+  one.connect(server->port());
+  two.connect(server->port());
+  EXPECT_ANY_THROW(three.connect(server->port()));
+  one.close();
+  // The slot is given back once the first connection is gone.
+  bool connected = false;
+  for (int i = 0; i < 50 && !connected; ++i) {
+    try {
+      WsClient four;
+      four.connect(server->port());
+      connected = true;
+      four.close();
+    } catch (const std::exception&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  EXPECT_TRUE(connected);
+}
+
+}  // namespace
+}  // namespace viktory::server::testing

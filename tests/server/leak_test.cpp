@@ -1,0 +1,240 @@
+// Plays random games over real WebSockets, records every byte each player and a spectator
+// receive, and checks that nothing hidden got out: no terrain of a hex the receiver did not know
+// at that point (compared with the server-side state replayed from the database), and never the
+// seed or the generator words. The server's log must not contain tokens or seeds either.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "game.h"
+#include "store.h"
+#include "support/play.h"
+#include "support/server_process.h"
+#include "test_support.h"
+#include "view.h"
+
+namespace viktory::server::testing {
+namespace {
+
+using nlohmann::json;
+
+std::set<std::string> secret_spellings(std::uint64_t word) {
+  std::ostringstream lower, upper, padded;
+  lower << std::hex << word;
+  upper << std::hex << std::uppercase << word;
+  padded << std::hex << std::setw(16) << std::setfill('0') << word;
+  return {std::to_string(word), std::to_string(static_cast<std::int64_t>(word)), lower.str(),
+          upper.str(), padded.str()};
+}
+
+struct GamePlan {
+  int players;
+  bool independent;
+  std::string tile_mix;
+};
+
+struct Client {
+  Account account;
+  std::unique_ptr<WsClient> ws;
+  int seat = -1;  // in the current game; -1 for the spectator
+};
+
+// Plays one game with random legal actions for the decider; returns its id.
+std::int64_t play_random_game(std::vector<Client>& players, Client& spectator,
+                              const GamePlan& plan, int max_actions, std::mt19937& rng) {
+  std::vector<WsClient*> clients;
+  for (Client& c : players) clients.push_back(c.ws.get());
+  std::vector<Seen> seen;
+  const std::int64_t id = start_game(
+      clients, seen,
+      json{{"independent_exploration", plan.independent}, {"tile_mix", plan.tile_mix}});
+  spectator.ws->send(json{{"type", "game.watch"}, {"game_id", id}});
+  spectator.ws->wait_type("game.state");
+  std::vector<WsClient*> watchers = clients;
+  for (int i = 0; i < max_actions; ++i) {
+    if (seen[0].view["phase"] == "game_over") break;
+    const int who = seen[0].view["decider"];
+    std::vector<json> options;
+    for (const json& a : seen[who].legal) {
+      if (a["kind"] != "concede") options.push_back(a);
+    }
+    if (options.empty()) break;
+    const json pick = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
+    act_and_wait(*clients[who], id, pick, watchers, seen, who);
+  }
+  // Make sure the spectator got everything up to the last update before we stop listening.
+  spectator.ws->wait_for([&](const json& m) {
+    return m.value("type", "") == "game.update" && m.value("seq", -1) == seen[0].seq;
+  });
+  spectator.ws->send(json{{"type", "game.unwatch"}, {"game_id", id}});
+  return id;
+}
+
+class LeakCheck {
+ public:
+  LeakCheck(Store& store, std::int64_t game_id) : game_id_(game_id) {
+    const GameRecord record = *store.game(game_id);
+    GameState s = new_game(record.options, record.seed);
+    secrets_ = secret_spellings(record.seed);
+    auto remember = [&](const GameState& st) {
+      states_.push_back(st);
+      for (std::uint64_t w : st.rng.words()) {
+        auto more = secret_spellings(w);
+        secrets_.insert(more.begin(), more.end());
+      }
+    };
+    remember(s);
+    for (const ActionRecord& r : store.actions(game_id)) {
+      EXPECT_FALSE(apply_in_place(s, r.action));
+      remember(s);
+    }
+  }
+
+  const std::set<std::string>& secrets() const { return secrets_; }
+  int checked_hexes() const { return checked_hexes_; }
+
+  // Checks one received message of this game for `viewer`.
+  void check(const json& m, int viewer) {
+    if (m.value("game_id", std::int64_t{-1}) != game_id_ || !m.contains("seq")) return;
+    const int seq = m["seq"];
+    ASSERT_GE(seq, 0);
+    ASSERT_LT(seq, static_cast<int>(states_.size()));
+    const GameState& at = states_[static_cast<std::size_t>(seq)];
+    if (m.contains("view")) {
+      for (const json& h : m["view"]["hexes"]) {
+        const int hex = h["hex"];
+        const bool knows = viewer_knows(at, viewer, hex);
+        EXPECT_EQ(h["known"].get<bool>(), knows) << "hex " << hex << " viewer " << viewer;
+        if (h.contains("terrain")) {
+          ++checked_hexes_;
+          EXPECT_TRUE(knows) << "terrain of unknown hex " << hex << " sent to viewer " << viewer;
+          EXPECT_EQ(h["terrain"], std::string(to_string(at.hexes[hex].terrain)));
+        }
+      }
+    }
+    if (m.contains("events")) {
+      for (const json& e : m["events"]) {
+        if (e.contains("terrain") && e.contains("hex")) {
+          EXPECT_TRUE(viewer_knows(at, viewer, e["hex"]))
+              << "event names the terrain of an unknown hex: " << e.dump();
+        }
+      }
+    }
+    if (m.contains("log")) {
+      static const std::regex terrain_at(
+          "(Water|Plains|Grassland|Forest|Mountain) (?:hex |City at |Town at |at )([A-Z]+[0-9]+)");
+      for (const json& line : m["log"]) {
+        const std::string text = line["text"];
+        for (std::sregex_iterator it(text.begin(), text.end(), terrain_at), end; it != end; ++it) {
+          const int hex = at.board().from_label((*it)[2]);
+          EXPECT_TRUE(hex >= 0 && viewer_knows(at, viewer, hex))
+              << "log line names unknown terrain: " << text;
+        }
+      }
+    }
+  }
+
+ private:
+  std::int64_t game_id_;
+  std::vector<GameState> states_;
+  std::set<std::string> secrets_;
+  int checked_hexes_ = 0;
+};
+
+TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
+  TempDir dir;
+  const std::string db = dir.file("leak.db");
+  auto server = std::make_unique<ServerProcess>(db, dir.path().string());
+  std::mt19937 rng(77);
+
+  const std::vector<GamePlan> plans = {
+      {2, false, "standard"}, {2, true, "standard"}, {3, true, "islands"},
+      {4, true, "land_rich"}, {3, false, "standard"}, {2, true, "islands"}};
+  const int max_actions = 120;
+
+  std::vector<Client> everyone(4);
+  const char* names[] = {"Ann", "Ben", "Cid", "Dee"};
+  for (int i = 0; i < 4; ++i) {
+    everyone[i].account = sign_up(server->port(), names[i]);
+    everyone[i].ws = std::make_unique<WsClient>();
+    everyone[i].ws->connect(server->port());
+    sign_in(*everyone[i].ws, everyone[i].account);
+  }
+  Client spectator;
+  spectator.account = sign_up(server->port(), "Eve");
+  spectator.ws = std::make_unique<WsClient>();
+  spectator.ws->connect(server->port());
+  sign_in(*spectator.ws, spectator.account);
+
+  struct Played {
+    std::int64_t id;
+    std::vector<int> clients;  // indexes into `everyone`, by seat
+  };
+  std::vector<Played> played;
+  for (const GamePlan& plan : plans) {
+    std::vector<Client> seated;
+    std::vector<int> indexes;
+    // Rotate who sits where so every client plays several seats.
+    for (int s = 0; s < plan.players; ++s) {
+      const int idx = (s + static_cast<int>(played.size())) % 4;
+      indexes.push_back(idx);
+      seated.push_back(Client{everyone[idx].account, std::move(everyone[idx].ws), s});
+    }
+    const std::int64_t id = play_random_game(seated, spectator, plan, max_actions, rng);
+    for (std::size_t s = 0; s < seated.size(); ++s) {
+      everyone[indexes[s]].ws = std::move(seated[s].ws);
+    }
+    played.push_back(Played{id, indexes});
+  }
+  for (Client& c : everyone) c.ws->close();
+  spectator.ws->close();
+  ASSERT_EQ(server->terminate(), 0);
+  const std::string server_log = server->log();
+
+  Store store(db);
+  int messages = 0, hexes = 0;
+  std::set<std::string> all_secrets;
+  for (const Played& game : played) {
+    LeakCheck check(store, game.id);
+    all_secrets.insert(check.secrets().begin(), check.secrets().end());
+    for (std::size_t seat = 0; seat < game.clients.size(); ++seat) {
+      for (const std::string& raw : everyone[game.clients[seat]].ws->history()) {
+        check.check(json::parse(raw), static_cast<int>(seat));
+        ++messages;
+      }
+    }
+    for (const std::string& raw : spectator.ws->history()) {
+      check.check(json::parse(raw), kSpectator);
+      ++messages;
+    }
+    hexes += check.checked_hexes();
+    EXPECT_GT(store.game(game.id)->seq, 10) << "game " << game.id << " barely moved";
+  }
+  EXPECT_GT(hexes, 1000) << "the check looked at too little";
+
+  // Not a single received byte spells the seed or a generator word.
+  std::vector<const WsClient*> clients;
+  for (const Client& c : everyone) clients.push_back(c.ws.get());
+  clients.push_back(spectator.ws.get());
+  for (const WsClient* c : clients) {
+    for (const std::string& raw : c->history()) {
+      for (const std::string& secret : all_secrets) {
+        ASSERT_EQ(raw.find(secret), std::string::npos) << "a secret reached a client";
+      }
+    }
+  }
+  for (const std::string& secret : all_secrets) {
+    EXPECT_EQ(server_log.find(secret), std::string::npos) << "a secret reached the log";
+  }
+  for (const Client& c : everyone) {
+    EXPECT_EQ(server_log.find(c.account.token), std::string::npos) << "a token reached the log";
+  }
+  std::cout << "leak check: " << played.size() << " games, " << messages << " messages, " << hexes
+            << " known hexes checked\n";
+}
+
+}  // namespace
+}  // namespace viktory::server::testing

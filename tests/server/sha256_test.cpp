@@ -1,0 +1,56 @@
+#include "sha256.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "token.h"
+
+namespace viktory::server {
+namespace {
+
+// FIPS 180-4 / NIST CAVP example vectors.
+TEST(Sha256, KnownVectors) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(sha256_hex("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklm"
+                       "nopqklmnopqrlmnopqrsmnopqrstnopqrstu"),
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// Lengths around the 55/56/64-byte padding boundaries, checked against values computed with
+// coreutils sha256sum.
+TEST(Sha256, PaddingBoundaries) {
+  EXPECT_EQ(sha256_hex(std::string(55, 'a')),
+            "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+  EXPECT_EQ(sha256_hex(std::string(56, 'a')),
+            "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
+  EXPECT_EQ(sha256_hex(std::string(64, 'a')),
+            "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+}
+
+TEST(Token, TokensAreLongRandomAndStoredHashed) {
+  const std::string a = new_token();
+  const std::string b = new_token();
+  EXPECT_EQ(a.size(), 64u);  // 256 bits
+  EXPECT_TRUE(looks_like_hex_secret(a, 64));
+  EXPECT_NE(a, b);
+  EXPECT_EQ(token_hash(a), sha256_hex(a));
+  EXPECT_NE(token_hash(a), a);
+  EXPECT_EQ(new_invite_code().size(), 32u);
+  EXPECT_NE(new_seed(), new_seed());
+}
+
+TEST(Token, HexSecretShapeIsChecked) {
+  EXPECT_FALSE(looks_like_hex_secret("abc", 64));
+  EXPECT_FALSE(looks_like_hex_secret(std::string(64, 'G'), 64));
+  EXPECT_FALSE(looks_like_hex_secret(std::string(64, 'A'), 64));  // we hand out lower case
+  EXPECT_TRUE(looks_like_hex_secret(std::string(64, 'a'), 64));
+}
+
+}  // namespace
+}  // namespace viktory::server

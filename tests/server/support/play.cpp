@@ -1,0 +1,73 @@
+#include "support/play.h"
+
+#include <stdexcept>
+
+namespace viktory::server::testing {
+
+using nlohmann::json;
+
+Account sign_up(int port, const std::string& name) {
+  const HttpReply reply = http_request(port, "POST", "/api/session", json{{"name", name}}.dump());
+  if (reply.status != 200) throw std::runtime_error("sign up failed: " + reply.body);
+  const json j = reply.json();
+  return Account{j.at("player_id"), j.at("name"), j.at("token")};
+}
+
+void sign_in(WsClient& ws, const Account& account) {
+  ws.send(json{{"type", "auth"}, {"token", account.token}});
+  const json welcome = ws.wait_type("welcome");
+  if (welcome.at("player_id") != account.player_id) throw std::runtime_error("wrong player");
+}
+
+bool Seen::absorb(const json& m) {
+  const std::string type = m.value("type", "");
+  if (type != "game.state" && type != "game.update") return false;
+  seq = m.at("seq");
+  view = m.at("view");
+  legal = m.at("legal");
+  can_undo = m.at("can_undo");
+  if (type == "game.state") seat = m.at("you").at("seat").is_null() ? -1 : int(m["you"]["seat"]);
+  return true;
+}
+
+std::int64_t start_game(const std::vector<WsClient*>& clients, std::vector<Seen>& seen,
+                        json fields) {
+  json create{{"type", "game.create"}, {"seats", clients.size()}, {"req", 1}};
+  for (auto& [k, v] : fields.items()) create[k] = v;
+  clients[0]->send(create);
+  const json created = clients[0]->wait_type("game.created");
+  const std::int64_t game_id = created.at("game_id");
+  clients[0]->wait_type("ack");
+  for (std::size_t i = 1; i < clients.size(); ++i) {
+    json join{{"type", "game.join"}, {"game_id", game_id}};
+    if (created.contains("invite")) join["invite"] = created["invite"];
+    clients[i]->send(join);
+  }
+  seen.assign(clients.size(), Seen{});
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    const json state = clients[i]->wait_type("game.state");
+    seen[i].absorb(state);
+  }
+  return game_id;
+}
+
+json act_and_wait(WsClient& actor, std::int64_t game_id, const json& action,
+                  const std::vector<WsClient*>& watchers, std::vector<Seen>& seen,
+                  std::size_t actor_index) {
+  const int seq = seen[actor_index].seq;
+  actor.send(json{{"type", "game.action"}, {"game_id", game_id}, {"seq", seq}, {"action", action}});
+  json mine;
+  for (std::size_t i = 0; i < watchers.size(); ++i) {
+    const json update = watchers[i]->wait_for([&](const json& m) {
+      if (m.value("type", "") == "error") {
+        throw std::runtime_error("action refused: " + m.dump());
+      }
+      return m.value("type", "") == "game.update" && m.value("seq", -1) == seq + 1;
+    });
+    seen[i].absorb(update);
+    if (i == actor_index) mine = update;
+  }
+  return mine;
+}
+
+}  // namespace viktory::server::testing

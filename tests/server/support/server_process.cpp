@@ -1,0 +1,103 @@
+#include "support/server_process.h"
+
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <regex>
+#include <stdexcept>
+
+#ifndef VIKTORY_SERVER_BINARY
+#error "VIKTORY_SERVER_BINARY must name the viktory-server executable"
+#endif
+
+namespace viktory::server::testing {
+
+ServerProcess::ServerProcess(const std::string& db, const std::string& web_root,
+                             std::vector<std::string> extra_args) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+  std::vector<std::string> args = {VIKTORY_SERVER_BINARY, "--port",  "0",  "--bind",
+                                   "127.0.0.1",           "--db",    db,   "--web-root",
+                                   web_root,              "--log-level", "debug"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  pid_ = fork();
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  out_fd_ = fds[0];
+  reader_ = std::thread([this] {
+    char buf[4096];
+    while (true) {
+      const ssize_t n = read(out_fd_, buf, sizeof buf);
+      if (n <= 0) break;
+      std::lock_guard lock(mutex_);
+      log_.append(buf, static_cast<std::size_t>(n));
+    }
+  });
+  const std::regex listening("listening on 127\\.0\\.0\\.1:([0-9]+)");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    {
+      std::lock_guard lock(mutex_);
+      std::smatch m;
+      if (std::regex_search(log_, m, listening)) {
+        port_ = std::stoi(m[1]);
+        return;
+      }
+    }
+    if (waitpid(pid_, &exit_status_, WNOHANG) == pid_) {
+      pid_ = -1;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const std::string output = log();
+  if (pid_ > 0) kill9();
+  throw std::runtime_error("viktory-server did not start: " + output);
+}
+
+ServerProcess::~ServerProcess() {
+  if (pid_ > 0) terminate();
+  if (reader_.joinable()) reader_.join();
+  if (out_fd_ >= 0) close(out_fd_);
+}
+
+void ServerProcess::wait_exit() {
+  int status = 0;
+  if (waitpid(pid_, &status, 0) == pid_) exit_status_ = status;
+  pid_ = -1;
+  if (reader_.joinable()) reader_.join();
+}
+
+void ServerProcess::kill9() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  wait_exit();
+}
+
+int ServerProcess::terminate() {
+  if (pid_ <= 0) return exit_status_;
+  ::kill(pid_, SIGTERM);
+  wait_exit();
+  return WIFEXITED(exit_status_) ? WEXITSTATUS(exit_status_) : -1;
+}
+
+std::string ServerProcess::log() const {
+  std::lock_guard lock(mutex_);
+  return log_;
+}
+
+}  // namespace viktory::server::testing
