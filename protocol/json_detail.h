@@ -1,0 +1,89 @@
+// Internal helpers shared by protocol/json.cpp and protocol/scenario.cpp: strict readers that
+// name the offending field in their JsonError, and enum <-> string tables the engine headers
+// do not provide. Not part of the protocol API.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "json.h"
+#include "state.h"
+
+namespace viktory::protocol::detail {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& path, const std::string& message);
+
+// "a.b" or "a[3]" built from a parent path.
+std::string join(const std::string& path, std::string_view key);
+std::string join(const std::string& path, std::size_t index);
+
+// A short, escaped echo of a client-supplied value for error texts (never used for values
+// read from a state, which may be secret).
+std::string echo(const json& value);
+
+void expect_object(const json& j, const std::string& path);
+void expect_array(const json& j, const std::string& path);
+// Throws for any key of `j` not in `allowed`.
+void reject_unknown_keys(const json& j, std::initializer_list<std::string_view> allowed,
+                         const std::string& path);
+
+const json& require(const json& obj, std::string_view key, const std::string& path);
+const json* optional(const json& obj, std::string_view key);  // nullptr when absent
+
+std::int64_t as_int(const json& j, const std::string& path, std::int64_t min, std::int64_t max);
+bool as_bool(const json& j, const std::string& path);
+const std::string& as_string(const json& j, const std::string& path);
+// A uint64 written as a decimal string or a "0x" hex string (JSON numbers lose precision in
+// JavaScript beyond 2^53).
+std::uint64_t as_u64_string(const json& j, const std::string& path);
+std::string u64_to_hex(std::uint64_t value);
+
+// Enum tables. `secret` = do not echo the unknown value in the error text.
+Terrain terrain_from(const json& j, const std::string& path, bool secret);
+UnitType unit_type_from(const json& j, const std::string& path);
+Phase phase_from(const json& j, const std::string& path);
+VictoryCondition victory_from(const json& j, const std::string& path);
+TileMix tile_mix_from(const json& j, const std::string& path);
+UnitPlace unit_place_from(const json& j, const std::string& path);
+BattleStage battle_stage_from(const json& j, const std::string& path);
+
+std::string_view unit_place_name(UnitPlace place);
+std::string_view battle_stage_name(BattleStage stage);
+
+// How hex and unit references are read. State JSON uses plain indices; scenarios also accept
+// hex labels ("D4") and unit names.
+struct RefReader {
+  int hex_count = 0;
+  int unit_count = 0;
+  int players = 2;
+  std::function<int(const std::string&, const std::string&)> hex_label;  // label, path -> hex
+  std::function<int(const std::string&, const std::string&)> unit_name;  // name, path -> id
+
+  int hex(const json& j, const std::string& path, bool allow_none) const;
+  int unit(const json& j, const std::string& path, bool allow_none) const;
+  int player(const json& j, const std::string& path, bool allow_none) const;
+};
+
+// State sub-objects, shared with the scenario reader (which lets hexes be labels).
+json battle_to_json(const Battle& battle);
+Battle battle_from_json(const json& j, const std::string& path, const RefReader& refs);
+json bombard_to_json(const PendingBombard& bombard);
+PendingBombard bombard_from_json(const json& j, const std::string& path, const RefReader& refs);
+json elimination_to_json(const PendingElimination& elimination);
+PendingElimination elimination_from_json(const json& j, const std::string& path,
+                                         const RefReader& refs);
+json entry_to_json(const BattleEntry& entry);
+BattleEntry entry_from_json(const json& j, const std::string& path, const RefReader& refs);
+json tile_bank_to_json(const std::array<int, kTerrainKinds>& bank);
+std::array<int, kTerrainKinds> tile_bank_from_json(const json& j, const std::string& path);
+std::vector<int> dice_from_json(const json& j, const std::string& path);
+Options options_from_json_at(const json& j, const std::string& path);
+
+}  // namespace viktory::protocol::detail
