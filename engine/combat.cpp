@@ -98,13 +98,38 @@ std::vector<int> retreat_hexes(const GameState& s) {
   return out;
 }
 
+// [9.41] A Frigate carries 3 land units at once and 3 *different* ones a turn: a unit it
+// landed in the Battle hex that climbs back aboard in a retreat [12.3 step 3] is no new unit,
+// so only the at-once limit applies to it.
+bool landed_by(const GameState& s, int land, int frigate) {
+  return s.units[land].transported && s.units[frigate].disembark_hex == s.units[land].hex;
+}
+
+bool may_board(const GameState& s, int land, int frigate) {
+  if (static_cast<int>(cargo_of(s, frigate).size()) >= kFrigateCapacity) return false;
+  return landed_by(s, land, frigate) || s.units[frigate].carried_this_turn < kFrigateCapacity;
+}
+
+// The Frigate in `hex` a retreating land unit boards, or -1: preferably the one that landed it.
+int boarding_frigate(const GameState& s, int land, int hex) {
+  int chosen = -1;
+  for (int f : units_of_at(s, s.units[land].owner, hex)) {
+    if (s.units[f].type != UnitType::kFrigate || !may_board(s, land, f)) continue;
+    if (chosen < 0 || (landed_by(s, land, f) && !landed_by(s, land, chosen))) chosen = f;
+  }
+  return chosen;
+}
+
+// Places aboard the player's Frigates in `hex` for the attackers retreating from the Battle.
 int frigate_room(const GameState& s, int player, int hex) {
   int room = 0;
   for (int f : units_of_at(s, player, hex)) {
     const Unit& u = s.units[f];
     if (u.type != UnitType::kFrigate) continue;
+    int new_units = kFrigateCapacity - u.carried_this_turn;
+    for (int a : units_of_at(s, player, s.battle->hex)) new_units += landed_by(s, a, f) ? 1 : 0;
     room += std::max(0, std::min(kFrigateCapacity - static_cast<int>(cargo_of(s, f).size()),
-                                 kFrigateCapacity - u.carried_this_turn));
+                                 new_units));
   }
   return room;
 }
@@ -271,7 +296,7 @@ std::vector<int> retreat_destinations(const GameState& s, int unit) {
       if (t == Terrain::kWater) out.push_back(h);
     } else if (is_land(t)) {
       out.push_back(h);
-    } else if (t == Terrain::kWater && frigate_room(s, u.owner, h) > 0) {
+    } else if (t == Terrain::kWater && boarding_frigate(s, unit, h) >= 0) {
       out.push_back(h);  // land units retreat by boarding adjacent Frigates [12.3 step 3]
     }
   }
@@ -470,18 +495,12 @@ void do_retreat(GameState& s, const Action& a, Events& ev) {
   b.stage = BattleStage::kRetreating;
   Unit& u = s.units[a.unit];
   const int from = u.hex;
-  u.hex = a.hex;
   if (is_land_unit(u.type) && s.hexes[a.hex].terrain == Terrain::kWater) {
-    for (int f : units_of_at(s, u.owner, a.hex)) {
-      Unit& ship = s.units[f];
-      if (ship.type == UnitType::kFrigate && static_cast<int>(cargo_of(s, f).size()) < kFrigateCapacity &&
-          ship.carried_this_turn < kFrigateCapacity) {
-        u.carrier = f;
-        ++ship.carried_this_turn;
-        break;
-      }
-    }
+    const int ship = boarding_frigate(s, a.unit, a.hex);
+    if (!landed_by(s, a.unit, ship)) ++s.units[ship].carried_this_turn;  // a new unit [9.41]
+    u.carrier = ship;
   }
+  u.hex = a.hex;
   Event e = make_event(EventKind::kUnitRetreated);
   e.player = u.owner;
   e.unit = a.unit;
