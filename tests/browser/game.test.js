@@ -56,6 +56,8 @@ test('start page, name form and lobby', async () => {
 });
 
 test('Alice creates a public game; Bob sees it appear live in his lobby and joins', async () => {
+  // Land-rich tiles: the armies can march to each other without ships.
+  await alice.page.selectOption('#tile_mix', 'land_rich');
   await alice.page.click('#create-game');
   await alice.page.waitForSelector('#waiting .seat-list');
   gameId = Number(alice.page.url().match(/#\/game\/(\d+)/)[1]);
@@ -73,6 +75,7 @@ test('Alice creates a public game; Bob sees it appear live in his lobby and join
   const b = await gameState(bob.page);
   assert.notEqual(a.you.seat, b.you.seat);
   assert.deepEqual([a.you.seat, b.you.seat].sort(), [0, 1]);
+  assert.equal(a.view.options.tile_mix, 'land_rich', 'the options chosen in the form reached the game');
 });
 
 test('both players place their Capitals by clicking the map; the other page sees it live', async () => {
@@ -125,6 +128,22 @@ test('the first player moves a unit through the page; the other sees the move wi
   assert.equal(undoDisabled, !mine.can_undo);
 });
 
+test('undo: the button takes back the last action when the server allows it', async () => {
+  const states = await playUntil([alice, bob], (ss) => ss.some((s) => s && s.view.decider === s.you.seat && s.can_undo), { avoidBattle: true });
+  const idx = states.findIndex((s) => s.view.decider === s.you.seat && s.can_undo);
+  const me = [alice, bob][idx];
+  const other = [alice, bob][1 - idx];
+  const seq = states[idx].seq;
+  assert.equal(await me.page.$eval('#undo', (b) => b.disabled), false);
+  assert.equal(await other.page.$eval('#undo', (b) => b.disabled), true, 'the other player cannot undo');
+  // The tab title tells whose move it is.
+  assert.match(await me.page.title(), /^▶ Your move/);
+  assert.doesNotMatch(await other.page.title(), /Your move/);
+  await me.page.click('#undo');
+  await waitForGameState(me.page, (s, n) => s.seq === n - 1, seq);
+  await waitForGameState(other.page, (s, n) => s.seq === n - 1, seq);
+});
+
 test('a Town is built by clicking Build Town and a highlighted hex', async () => {
   const states = await playUntil([alice, bob], (ss) => ss.some((s) => s && s.view.decider === s.you.seat && s.legal.some((a) => a.kind === 'build_town')), { avoidBattle: true });
   const idx = states.findIndex((s) => s.view.decider === s.you.seat);
@@ -172,6 +191,24 @@ async function answerDecisionsInDialogs(onFirstCard) {
   }
   return cards;
 }
+
+test('a Reserve unit is placed by clicking a highlighted hex', async () => {
+  const states = await playUntil([alice, bob], (ss) => ss.some((s) => s && s.view.decider === s.you.seat && s.legal.some((a) => a.kind === 'place_reserve')), { avoidBattle: true });
+  const idx = states.findIndex((s) => s.view.decider === s.you.seat);
+  const me = [alice, bob][idx];
+  const other = [alice, bob][1 - idx];
+  const state = states[idx];
+  const places = state.legal.filter((a) => a.kind === 'place_reserve');
+  const lit = await me.page.$$eval('.target-place', (els) => els.map((e) => Number(e.dataset.target)));
+  assert.deepEqual(new Set(lit), new Set(places.map((a) => a.hex)));
+  await clickHex(me.page, places[0].hex);
+  // Several unit types fit there: the page asks which one.
+  if (await me.page.locator('dialog.choice').count()) await me.page.click('dialog.choice .choice-list button');
+  await waitForGameState(other.page, (s, n) => s.seq > n, state.seq);
+  const after = await gameState(other.page);
+  const mine = (v) => v.units.filter((u) => u.owner === state.you.seat && u.place === 'map').length;
+  assert.equal(mine(after.view), mine(state.view) + 1, 'one more unit of that player on the map, seen by the other');
+});
 
 test('a battle is started with the Fight button; both pages show the dice', async () => {
   const states = await playUntil(

@@ -40,11 +40,17 @@ test('phone: lobby and game fit the screen; the map shows every hex', async () =
   await signIn(phone, 'Pocket');
   assert.ok(await noSideways(phone.page), 'the lobby does not scroll sideways');
   await signIn(desk, 'Desk');
+  // A private game: the other player comes in through the invitation link.
+  await phone.page.check('#private');
   await phone.page.click('#create-game');
   await phone.page.waitForSelector('#waiting .seat-list');
-  const gameId = Number(phone.page.url().match(/#\/game\/(\d+)/)[1]);
-  await desk.page.goto(`/#/game/${gameId}`);
-  await desk.page.click('#join-game');
+  assert.ok(await noSideways(phone.page), 'the waiting room does not scroll sideways');
+  const link = await phone.page.inputValue('#invite-link');
+  assert.match(link, /#\/join\/\d+\/\w+/);
+  const gameId = Number(link.match(/#\/join\/(\d+)\//)[1]);
+  // Without the invitation the private game is not listed for others.
+  await desk.page.waitForSelector('#open-games .empty');
+  await desk.page.goto(link);
   await waitForGameState(phone.page, (s) => s.view.phase === 'setup');
   await playUntil([phone, desk], (ss) => ss.every((s) => s && s.view.turn >= 2), { avoidBattle: true });
 

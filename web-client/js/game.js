@@ -920,7 +920,7 @@ class GamePage {
     }
     if (seated && isCreator && status === 'open') {
       const count = seats.seats.filter((x) => x.player_id).length;
-      row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'start-game', disabled: count < 2, title: count < 2 ? 'At least 2 players are needed' : '', onclick: () => this.startGame() }, `Start now with ${count} players`));
+      row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'start-game', disabled: count < 2, title: count < 2 ? 'At least 2 players are needed' : '', onclick: () => this.startGame() }, count < 2 ? 'Start now (needs 2 players)' : `Start now with ${count} players`));
     }
     if (seated && status === 'open') {
       row.append(h('button', { type: 'button', class: 'btn', onclick: () => this.leave() }, isCreator ? 'Cancel game' : 'Leave seat'));

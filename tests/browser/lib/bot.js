@@ -70,6 +70,9 @@ export async function playUntil(players, until, { maxActions = 600, avoidBattle 
   for (let i = 0; i < maxActions; i += 1) {
     const states = await Promise.all(players.map((p) => gameState(p.page)));
     if (await until(states)) return states;
+    if (states.every((s) => s && s.view.phase === 'game_over')) {
+      throw new Error('playUntil: the game ended before the condition was reached');
+    }
     let acted = false;
     for (let k = 0; k < players.length; k += 1) {
       const st = states[k];

@@ -11,7 +11,11 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '..', '..', '..');
-export const screenshotDir = path.join(repoRoot, 'docs', 'screenshots');
+// Screenshots go to tests/browser/test-output/screenshots (ignored by git) unless
+// VIKTORY_SCREENSHOT_DIR names another folder: `npm run screenshots` refreshes docs/screenshots.
+export const screenshotDir = process.env.VIKTORY_SCREENSHOT_DIR
+  ? path.resolve(process.env.VIKTORY_SCREENSHOT_DIR)
+  : path.join(repoRoot, 'tests', 'browser', 'test-output', 'screenshots');
 
 export function serverBinary() {
   const configured = process.env.VIKTORY_SERVER_BIN || 'build/server/viktory-server';
