@@ -193,7 +193,7 @@ int run(const Arguments& args) {
                     {"view", view_to_json(view_for(state, viewer))},
                     {"events", all_events},
                     {"results", results}};
-  std::cout << (args.compact ? out.dump() : out.dump(2)) << '\n';
+  std::cout << out.dump(args.compact ? -1 : 2, ' ', false, json::error_handler_t::replace) << '\n';
   return refused ? kExitActionRefused : kExitOk;
 }
 
@@ -210,6 +210,9 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "viktory-scenario: " << e.what() << "\n";
     if (argc <= 1) std::cerr << kUsage;
+    return kExitBadInput;
+  } catch (const std::exception& e) {  // a bug, not bad input: say so rather than abort
+    std::cerr << "viktory-scenario: internal error: " << e.what() << "\n";
     return kExitBadInput;
   }
 }

@@ -49,6 +49,17 @@ std::string type_of(const json& j) {
 }
 }  // namespace
 
+std::string printable_key(const std::string& key) {
+  constexpr std::size_t kMaxKey = 40;
+  std::string out;
+  for (char c : key.substr(0, kMaxKey)) {
+    const auto byte = static_cast<unsigned char>(c);
+    out += (byte >= 0x20 && byte < 0x7f) ? c : '?';
+  }
+  if (key.size() > kMaxKey) out += "...";
+  return out;
+}
+
 void expect_object(const json& j, const std::string& path) {
   if (!j.is_object()) fail(path, "expected an object, got " + type_of(j));
 }
@@ -61,7 +72,7 @@ void reject_unknown_keys(const json& j, std::initializer_list<std::string_view> 
                          const std::string& path) {
   for (const auto& [key, value] : j.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      fail(join(path, key.size() > 40 ? key.substr(0, 40) + "..." : key), "unknown field");
+      fail(join(path, printable_key(key)), "unknown field");
     }
   }
 }
@@ -490,7 +501,7 @@ Action action_from_json(const json& j) {
                       (key == "unit" && f.unit) || (key == "carrier" && f.carrier) ||
                       (key == "unit_type" && f.unit_type);
     if (!used) {
-      fail(join(path, key.size() > 40 ? key.substr(0, 40) + "..." : key),
+      fail(join(path, printable_key(key)),
            "field not used by action kind \"" + std::string(to_string(a.kind)) + "\"");
     }
   }

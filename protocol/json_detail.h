@@ -27,6 +27,8 @@ std::string join(const std::string& path, std::size_t index);
 // A short, escaped echo of a client-supplied value for error texts (never used for values
 // read from a state, which may be secret).
 std::string echo(const json& value);
+// A key of client-supplied JSON made safe for an error path: printable ASCII, truncated.
+std::string printable_key(const std::string& key);
 
 void expect_object(const json& j, const std::string& path);
 void expect_array(const json& j, const std::string& path);

@@ -125,7 +125,7 @@ std::vector<UnitSpec> units_from_text(const std::string& text, const std::string
   std::vector<std::string> parts;
   for (std::string w; words >> w;) parts.push_back(w);
   int count = 1;
-  if (parts.size() == 4 && parts[3].size() > 1 && parts[3][0] == 'x' &&
+  if (parts.size() == 4 && parts[3].size() > 1 && parts[3].size() <= 4 && parts[3][0] == 'x' &&
       all_digits(parts[3].substr(1))) {
     count = static_cast<int>(as_int(json(std::stoll(parts[3].substr(1))), path, 1, 100));
     parts.pop_back();
@@ -210,7 +210,7 @@ void read_hexes(const json& j, const std::string& path, const Board& board, int 
   expect_object(j, path);
   const std::uint8_t everyone = everyone_mask(s.options);
   for (const auto& [key, spec] : j.items()) {
-    const std::string hex_path = join(path, key);
+    const std::string hex_path = join(path, printable_key(key));
     const int hex = hex_from_text(board, key, hex_path);
     if (listed[static_cast<std::size_t>(hex)]) fail(hex_path, "this hex is listed twice");
     listed[static_cast<std::size_t>(hex)] = true;

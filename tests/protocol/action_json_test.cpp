@@ -146,6 +146,17 @@ TEST(ActionJson, LongHostileInputIsNotEchoedInFull) {
   }
 }
 
+TEST(ActionJson, UnknownKeysAreQuotedSafely) {
+  try {
+    action_from_json(json{{"kind", "end_phase"}, {"\x01\n<b>!", 1}});
+    FAIL() << "accepted";
+  } catch (const JsonError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "action.?"
+              "?<b>!: field not used by action kind \"end_phase\"");
+  }
+}
+
 TEST(ActionJson, ListsConvert) {
   const std::vector<Action> actions = {act::end_phase(0), act::move(0, 1, 2)};
   const std::vector<json> out = protocol::actions_to_json(actions);
