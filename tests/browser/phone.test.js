@@ -48,8 +48,10 @@ test('phone: lobby and game fit the screen; the map shows every hex', async () =
   const link = await phone.page.inputValue('#invite-link');
   assert.match(link, /#\/join\/\d+\/\w+/);
   const gameId = Number(link.match(/#\/join\/(\d+)\//)[1]);
-  // Without the invitation the private game is not listed for others.
+  // Without the invitation the private game is not listed for others, nor shown.
   await desk.page.waitForSelector('#open-games .empty');
+  await desk.page.goto(`/#/game/${gameId}`);
+  await desk.page.waitForSelector('#game-error');
   await desk.page.goto(link);
   await waitForGameState(phone.page, (s) => s.view.phase === 'setup');
   await playUntil([phone, desk], (ss) => ss.every((s) => s && s.view.turn >= 2), { avoidBattle: true });

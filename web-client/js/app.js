@@ -107,7 +107,13 @@ async function route() {
   if (mounted && mounted.destroy) mounted.destroy();
   mounted = null;
   renderMe();
-  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [path, query] = location.hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  // The server's invitation URLs read #/game/<id>?invite=<code>; ours #/join/<id>/<code>.
+  const inviteParam = new URLSearchParams(query || '').get('invite');
+  if (parts[0] === 'game' && parts[1] && inviteParam) {
+    parts.splice(0, 3, 'join', parts[1], inviteParam);
+  }
   if (parts[0] === 'replay' && parts[1]) {
     mounted = mountReplay(root, ctx, parts[1]);
     return;

@@ -54,7 +54,8 @@ export class Board {
     });
     this.svg.append(makeDefs());
     this.layers = {};
-    for (const name of ['tiles', 'marks', 'pieces', 'highlights', 'coords', 'hits']) {
+    // Highlights lie under the pieces (so counters stay readable), their icons above them.
+    for (const name of ['tiles', 'marks', 'highlights', 'pieces', 'icons', 'coords', 'hits']) {
       this.layers[name] = s('g', { class: `layer layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -278,6 +279,7 @@ export class Board {
   drawHighlights() {
     const layer = this.layers.highlights;
     layer.replaceChildren();
+    this.layers.icons.replaceChildren();
     const scene = this.scene;
     if (scene.actionable) {
       for (const hex of scene.actionable) {
@@ -305,8 +307,10 @@ export class Board {
           stroke: style.color,
         }),
       );
-      g.append(iconBadge(style.icon, c.x - HEX_SIZE * 0.47, c.y - HEX_SIZE * 0.5, style.color));
       layer.append(g);
+      this.layers.icons.append(
+        s('g', { class: `target-mark target-${kind}-mark`, dataset: { target: hex } }, iconBadge(style.icon, c.x - HEX_SIZE * 0.47, c.y - HEX_SIZE * 0.5, style.color)),
+      );
     }
   }
 

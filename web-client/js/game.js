@@ -96,7 +96,16 @@ class GamePage {
       this.render();
     });
     this.on(this.channel, 'chat', () => this.renderChat());
-    this.on(this.channel, 'error', (e) => toast(e.detail.message || e.detail.code, 'error'));
+    this.on(this.channel, 'error', (e) => {
+      const code = e.detail.code;
+      if (!this.state && (code === 'not_found' || code === 'forbidden')) {
+        // Nothing to show: an unknown game, or a private one without its invitation.
+        this.fatal = code === 'forbidden' ? 'This game is private: you need its invitation link to see it.' : 'There is no such game.';
+        this.render();
+        return;
+      }
+      toast(e.detail.message || code, 'error');
+    });
     if (this.channel.state) this.onState({ state: this.channel.state, events: [], full: true });
     else this.render();
   }
@@ -880,6 +889,10 @@ class GamePage {
   renderWaitingRoom(status) {
     const box = this.els.waiting;
     box.replaceChildren();
+    if (this.fatal) {
+      box.append(h('h1', {}, `Game ${this.gameId}`), h('p', { class: 'form-error', id: 'game-error' }, this.fatal), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
+      return;
+    }
     if (!this.seats) {
       box.append(h('p', { class: 'loading' }, 'Loading the game…'));
       return;

@@ -373,9 +373,15 @@ export class GameChannel extends EventTarget {
 
   resync() {
     this.resyncing = true;
-    const msg = { type: 'game.watch', game_id: this.gameId };
+    const msg = { game_id: this.gameId };
     if (this.invite) msg.invite = this.invite;
-    this.conn.sendRaw(msg);
+    this.conn.request('game.watch', msg).catch((err) => {
+      // A lost connection resyncs again on reconnect; anything else (no such game, private
+      // game without invitation) is for the page to show.
+      if (!['offline', 'disconnected', 'timeout'].includes(err.code)) {
+        this.emit('error', { code: err.code, message: err.message });
+      }
+    });
   }
 
   handle(msg) {
