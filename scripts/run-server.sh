@@ -15,9 +15,10 @@ cd "$repo_root"
 ./scripts/install-deps.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+build_dir=${VIKTORY_BUILD_DIR:-build} # override only to keep several build trees side by side
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release
 # Only the server target: tests and benchmarks are built by scripts/test.sh in the same tree.
-cmake --build build --target viktory-server -j"$jobs"
+cmake --build "$build_dir" --target viktory-server -j"$jobs"
 
-echo "run-server: starting build/server/viktory-server $*"
-exec build/server/viktory-server "$@"
+echo "run-server: starting $build_dir/server/viktory-server $*"
+exec "$build_dir/server/viktory-server" "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds everything (Release, tests on, into build/) and runs every test:
+# Builds everything (Release, tests on, into build/ or $VIKTORY_BUILD_DIR) and runs every test:
 #   1. the CTest suite (engine, protocol, server, deploy tests);
 #   2. the browser tests in tests/browser (node --test, headless Chromium through playwright-core).
 #
@@ -12,6 +12,7 @@ repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo_root" || exit 1
 
 jobs=$(nproc 2>/dev/null || echo 2)
+build_dir=${VIKTORY_BUILD_DIR:-build} # override only to keep several build trees side by side
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/viktory-test.XXXXXX")
 trap 'rm -rf "$log_dir"' EXIT
 
@@ -41,13 +42,13 @@ if ! ./scripts/install-deps.sh --test; then
   finish
 fi
 
-step "configuring and building (build/, Release, tests on)"
-if ! cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DVIKTORY_BUILD_TESTS=ON; then
+step "configuring and building ($build_dir/, Release, tests on)"
+if ! cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DVIKTORY_BUILD_TESTS=ON; then
   fail_step "configure"
   failed=$((failed + 1))
   finish
 fi
-if ! cmake --build build -j"$jobs"; then
+if ! cmake --build "$build_dir" -j"$jobs"; then
   fail_step "build"
   failed=$((failed + 1))
   finish
@@ -55,7 +56,7 @@ fi
 
 step "CTest"
 ctest_log="$log_dir/ctest.log"
-ctest --test-dir build --output-on-failure -j2 2>&1 | tee "$ctest_log"
+ctest --test-dir "$build_dir" --output-on-failure -j2 2>&1 | tee "$ctest_log"
 ctest_status=${PIPESTATUS[0]}
 # "100% tests passed, 0 tests failed out of 42"
 ctest_line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$ctest_log" | tail -1)
@@ -78,7 +79,8 @@ if [ ! -f tests/browser/package.json ]; then
   echo "test.sh: tests/browser/package.json does not exist; skipping the browser tests"
 else
   # The browser tests start the server and Chromium themselves; tell them where both are.
-  export VIKTORY_SERVER_BIN="$repo_root/build/server/viktory-server"
+  VIKTORY_SERVER_BIN="$(cd "$build_dir" && pwd)/server/viktory-server"
+  export VIKTORY_SERVER_BIN
   export VIKTORY_WEB_ROOT="$repo_root/web-client"
   CHROMIUM_BIN="${CHROMIUM_BIN:-$(command -v chromium || true)}"
   export CHROMIUM_BIN
