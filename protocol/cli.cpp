@@ -139,8 +139,9 @@ int parse_viewer(const std::optional<std::string>& text, const GameState& state)
 json actions_from_file(const std::string& path) {
   json j = read_json_file(path);
   if (j.is_object() && j.contains("actions")) j = j["actions"];
-  if (!j.is_array())
+  if (!j.is_array()) {
     throw UsageError(path + ": expected an array of actions or {\"actions\": [...]}");
+  }
   return j;
 }
 

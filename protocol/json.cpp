@@ -298,8 +298,9 @@ Battle battle_from_json(const json& j, const std::string& path, const RefReader&
   b.defender = refs.player(require(j, "defender", path), join(path, "defender"), true);
   if (auto* v = optional(j, "naval")) b.naval = as_bool(*v, join(path, "naval"));
   if (auto* v = optional(j, "placement")) b.placement = as_bool(*v, join(path, "placement"));
-  if (auto* v = optional(j, "round"))
+  if (auto* v = optional(j, "round")) {
     b.round = static_cast<int>(as_int(*v, join(path, "round"), 0, 1000000));
+  }
   if (auto* v = optional(j, "stage")) b.stage = battle_stage_from(*v, join(path, "stage"));
   if (auto* v = optional(j, "picks_by_firer")) {
     b.picks_by_firer = static_cast<int>(as_int(*v, join(path, "picks_by_firer"), 0, 1000));
@@ -509,8 +510,9 @@ Action action_from_json(const json& j) {
   if (auto* v = optional(j, "player")) {
     a.player = static_cast<int>(as_int(*v, join(path, "player"), 0, kMaxPlayers - 1));
   }
-  if (f.hex)
+  if (f.hex) {
     a.hex = static_cast<int>(as_int(require(j, "hex", path), join(path, "hex"), 0, kMaxReference));
+  }
   if (f.unit) {
     a.unit =
         static_cast<int>(as_int(require(j, "unit", path), join(path, "unit"), 0, kMaxReference));
@@ -519,8 +521,9 @@ Action action_from_json(const json& j) {
     a.carrier = static_cast<int>(
         as_int(require(j, "carrier", path), join(path, "carrier"), 0, kMaxReference));
   }
-  if (f.unit_type)
+  if (f.unit_type) {
     a.unit_type = unit_type_from(require(j, "unit_type", path), join(path, "unit_type"));
+  }
   return a;
 }
 
@@ -627,8 +630,9 @@ json event_to_json(const Event& e) {
   if (wants(kFromHex, e.from_hex != defaults.from_hex)) out["from_hex"] = e.from_hex;
   if (wants(kUnit, e.unit != defaults.unit)) out["unit"] = e.unit;
   if (wants(kOtherUnit, e.other_unit != defaults.other_unit)) out["other_unit"] = e.other_unit;
-  if (wants(kUnitType, e.unit_type != defaults.unit_type))
+  if (wants(kUnitType, e.unit_type != defaults.unit_type)) {
     out["unit_type"] = to_string(e.unit_type);
+  }
   // A filtered reveal carries Terrain::kNone: then there is no "terrain" key at all.
   if (e.terrain != Terrain::kNone) out["terrain"] = to_string(e.terrain);
   if (wants(kValue, e.value != defaults.value)) out["value"] = e.value;

@@ -160,8 +160,9 @@ std::vector<UnitSpec> units_from_object(const json& j, const std::string& path,
   const json* hex = optional(j, "hex");
   spec.carrier = optional(j, "carrier");
   spec.carrier_path = join(path, "carrier");
-  if (hex && spec.carrier)
+  if (hex && spec.carrier) {
     fail(join(path, "hex"), "cargo takes its Frigate's hex; give one of hex, carrier");
+  }
   u.place = (hex || spec.carrier) ? UnitPlace::kMap : UnitPlace::kReserve;
   if (auto* v = optional(j, "place")) {
     u.place = unit_place_from(*v, join(path, "place"));
@@ -198,8 +199,9 @@ std::vector<UnitSpec> units_from_object(const json& j, const std::string& path,
     u.disembark_hex = refs.hex(*v, join(path, "disembark_hex"), true);
   }
   int count = 1;
-  if (auto* v = optional(j, "count"))
+  if (auto* v = optional(j, "count")) {
     count = static_cast<int>(as_int(*v, join(path, "count"), 1, 100));
+  }
   if (count > 1 && !spec.name.empty()) fail(join(path, "count"), "a named unit is a single unit");
   return std::vector<UnitSpec>(static_cast<std::size_t>(count), spec);
 }
@@ -232,8 +234,9 @@ void read_hexes(const json& j, const std::string& path, const Board& board, int 
         cell.terrain = terrain_from(*v, join(hex_path, "terrain"), false);
         cell.revealed = true;
       }
-      if (auto* v = optional(spec, "revealed"))
+      if (auto* v = optional(spec, "revealed")) {
         cell.revealed = as_bool(*v, join(hex_path, "revealed"));
+      }
       if (cell.revealed && cell.terrain == Terrain::kNone) {
         fail(join(hex_path, "revealed"), "a revealed hex needs a terrain");
       }
@@ -345,9 +348,10 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
   // and the full tile bank of the chosen mix.
   const GameState fresh = new_game(s.options, seed);
   s.radius = fresh.radius;
-  if (auto* v = optional(j, "radius"))
+  if (auto* v = optional(j, "radius")) {
     s.radius =
         static_cast<int>(as_int(*v, join(path, "radius"), Board::kMinRadius, Board::kMaxRadius));
+  }
   const Board& board = Board::for_radius(s.radius);
   s.rng = Rng(seed);
   s.players.assign(static_cast<std::size_t>(players), PlayerState{});
@@ -423,8 +427,9 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
     spec.unit.carrier = carrier;
   }
   for (UnitSpec& spec : specs) {
-    if (spec.unit.carrier != -1)
+    if (spec.unit.carrier != -1) {
       spec.unit.hex = specs[static_cast<std::size_t>(spec.unit.carrier)].unit.hex;
+    }
   }
 
   std::vector<bool> listed(static_cast<std::size_t>(board.size()), false);
@@ -454,10 +459,12 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
         ps.capital_hex = hex;
         if (hex != -1) s.hexes[static_cast<std::size_t>(hex)].capital_of = static_cast<int>(p);
       }
-      if (auto* f = optional(spec, "eliminated"))
+      if (auto* f = optional(spec, "eliminated")) {
         ps.eliminated = as_bool(*f, join(player_path, "eliminated"));
-      if (auto* f = optional(spec, "conceded"))
+      }
+      if (auto* f = optional(spec, "conceded")) {
         ps.conceded = as_bool(*f, join(player_path, "conceded"));
+      }
       if (auto* f = optional(spec, "doomsday_coin")) {
         ps.doomsday_coin = as_bool(*f, join(player_path, "doomsday_coin"));
       }
@@ -479,15 +486,17 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
   }
 
   s.first_player = 0;
-  if (auto* v = optional(j, "first_player"))
+  if (auto* v = optional(j, "first_player")) {
     s.first_player = refs.player(*v, join(path, "first_player"), false);
+  }
   s.current = s.first_player;
   if (auto* v = optional(j, "current")) s.current = refs.player(*v, join(path, "current"), false);
   s.phase = Phase::kBuild;
   if (auto* v = optional(j, "phase")) s.phase = phase_from(*v, join(path, "phase"));
   s.turn = s.phase == Phase::kSetup ? 0 : 1;
-  if (auto* v = optional(j, "turn"))
+  if (auto* v = optional(j, "turn")) {
     s.turn = static_cast<int>(as_int(*v, join(path, "turn"), 0, 100'000'000));
+  }
 
   // Per-turn unit fields default to what the engine sets at the start of the current
   // player's turn (engine/game.cpp, begin_turn): his units have their full Movement
@@ -524,8 +533,9 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
       s.capital_choices.push_back(refs.hex((*v)[i], join(join(path, "capital_choices"), i), false));
     }
   }
-  if (auto* v = optional(j, "active_unit"))
+  if (auto* v = optional(j, "active_unit")) {
     s.active_unit = refs.unit(*v, join(path, "active_unit"), true);
+  }
   if (auto* v = optional(j, "entries")) {
     expect_array(*v, join(path, "entries"));
     for (std::size_t i = 0; i < v->size(); ++i) {
@@ -533,8 +543,9 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
     }
   }
   if (auto* v = optional(j, "battle")) s.battle = battle_from_json(*v, join(path, "battle"), refs);
-  if (auto* v = optional(j, "bombard"))
+  if (auto* v = optional(j, "bombard")) {
     s.bombard = bombard_from_json(*v, join(path, "bombard"), refs);
+  }
   if (auto* v = optional(j, "elimination")) {
     s.elimination = elimination_from_json(*v, join(path, "elimination"), refs);
   }
@@ -545,8 +556,9 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
           refs.hex((*v)[i], join(join(path, "placement_battles"), i), false));
     }
   }
-  if (auto* v = optional(j, "doomsday_started"))
+  if (auto* v = optional(j, "doomsday_started")) {
     s.doomsday_started = as_bool(*v, join(path, "doomsday_started"));
+  }
   if (auto* v = optional(j, "capital_loser")) {
     s.capital_loser = refs.player(*v, join(path, "capital_loser"), true);
   }
