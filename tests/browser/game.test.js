@@ -97,6 +97,18 @@ test('both players place their Capitals by clicking the map; the other page sees
   assert.equal(state.view.phase, 'build');
 });
 
+test('the lobby lists my games with whose move it is', async () => {
+  const { me, state } = await byDecider();
+  const page = await me.context.newPage();
+  await page.goto('/');
+  const row = page.locator(`#my-games [data-game-id="${gameId}"]`);
+  await row.waitFor();
+  assert.match(await row.textContent(), /your move/);
+  await page.screenshot({ path: screenshotPath('lobby-my-games.png') });
+  await page.close();
+  assert.equal(state.view.decider, state.you.seat);
+});
+
 test('the first player moves a unit through the page; the other sees the move without reload', async () => {
   let { me, other, state } = await byDecider();
   if (state.view.phase === 'build') {

@@ -450,8 +450,8 @@ class GamePage {
 
   instructions(c) {
     const view = this.view;
-    if (c.casualty.length) return { title: 'Choose a casualty', text: 'See the choices below the map.' };
-    if (c.continueBattle || c.retreat.length) return { title: 'Retreat or fight on?', text: 'See the choices below the map.' };
+    if (c.casualty.length) return { title: 'Choose a casualty', text: 'Make your choice in the box at the bottom of the map.' };
+    if (c.continueBattle || c.retreat.length) return { title: 'Retreat or fight on?', text: 'Make your choice in the box at the bottom of the map.' };
     if (c.eliminate.length) return { title: 'Return units to stock', text: 'You lost a Town or City: choose the units it supported.' };
     const hexKinds = new Set([...c.hex.values()].flat().map((a) => a.kind));
     if (hexKinds.has('place_capital')) return { title: 'Place your Capital', text: 'Click one of the highlighted hexes (★).' };
