@@ -196,6 +196,11 @@ class GamePage {
 
   onState({ state, events, full }) {
     const prevTurn = this.state ? this.state.view.turn : null;
+    const prevSeq = this.state ? this.state.seq : null;
+    // A game that was already over when the page opened needs no "game over" announcement.
+    if (!this.state && state.view.phase === 'game_over') this.gameOverShown = true;
+    // After an undo the trails of the taken-back moves must go.
+    if (full && prevSeq !== null && state.seq < prevSeq) this.trails = [];
     this.state = state;
     this.absorbEvents(events || [], full);
     if (prevTurn !== null && state.view.turn !== prevTurn) this.trails = [];
@@ -640,7 +645,7 @@ class GamePage {
       const acts = c.unit.get(selected.id) || [];
       const kinds = [...new Set(acts.map((a) => a.kind))];
       const names = { move: 'move', embark: 'board a Frigate', disembark: 'land', bombard: 'bombard' };
-      panel.append(h('p', { class: 'hint' }, `This ${UNIT_NAME[selected.type]} can ${kinds.map((k) => names[k]).join(', ')}: ${plural(new Set(acts.map((a) => this.targetHex(a, units))).size, 'highlighted hex')}.`));
+      panel.append(h('p', { class: 'hint' }, `This ${UNIT_NAME[selected.type]} can ${kinds.map((k) => names[k]).join(', ')}: ${plural(new Set(acts.map((a) => this.targetHex(a, units))).size, 'highlighted hex', 'highlighted hexes')}.`));
       panel.append(h('button', { type: 'button', class: 'btn btn-small', onclick: () => this.clearSelection() }, 'Deselect'));
     }
   }

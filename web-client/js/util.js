@@ -93,8 +93,8 @@ export const TILE_MIX_NAME = {
   islands: 'Islands',
 };
 
-export function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
 }
 
 // "3 minutes ago" style text for a timestamp (ISO string, seconds or milliseconds).
