@@ -1026,7 +1026,14 @@ class GamePage {
       return this.send(a);
     }
     const units = this.unitsById();
-    const options = actions.map((a) => ({ label: this.describeAction(a, units), value: a }));
+    // Units that look the same (e.g. three Infantry retreating to one hex) make one choice.
+    const byLabel = new Map();
+    for (const a of actions) {
+      const label = this.describeAction(a, units);
+      if (!byLabel.has(label)) byLabel.set(label, a);
+    }
+    if (byLabel.size === 1) return this.send(actions[0]);
+    const options = [...byLabel].map(([label, a]) => ({ label, value: a }));
     const picked = await choiceDialog(`What to do at ${this.label(hex)}?`, '', options);
     if (picked) this.send(picked);
   }
