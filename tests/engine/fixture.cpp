@@ -179,12 +179,17 @@ std::vector<Event> Position::start_turn(int player, Phase phase) {
   state.phase = Phase::kReserve;
   state.ending_turn = false;
   std::vector<Event> events = apply_ok(act::end_phase(previous));
+  if (state.phase == Phase::kGameOver) return events;  // e.g. [5.4, 5.5] at the turn's start
   if (state.current != player) builder_error("the turn did not pass to the requested player");
   if (phase == Phase::kMovement && state.phase == Phase::kBuild) {
     const auto more = apply_ok(act::end_phase(player));
     events.insert(events.end(), more.begin(), more.end());
   }
-  if (state.phase != phase) builder_error("could not reach the requested phase");
+  const bool skipped_build = phase == Phase::kBuild && state.phase == Phase::kMovement &&
+                             !state.players[player].held_capital_at_turn_start;  // [7.1]
+  if (state.phase != phase && !skipped_build) {
+    builder_error("could not reach the requested phase");
+  }
   return events;
 }
 

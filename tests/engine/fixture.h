@@ -79,6 +79,8 @@ class Position {
   Position& dice(std::vector<int> faces);
   // Starts `player`'s Player Turn the way the engine does (the previous in-game player ends
   // his Reserve Placement Phase), then ends phases until `phase` (kBuild or kMovement).
+  // A player without his Capital lands in kMovement (the engine skips his Building Phase);
+  // stops early if the game ended as the turn began (Race, Doomsday Clock).
   std::vector<Event> start_turn(int player, Phase phase = Phase::kBuild);
 
   // --- actions ---
