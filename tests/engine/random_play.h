@@ -1,8 +1,14 @@
 // Random legal play, shared by the property test and the benchmarks.
+//
+// The player is random but not uniform: a uniformly random player wanders, rarely fights and
+// almost never finishes a game, so a property test driven by it would hardly reach combat.
+// This one weighs its legal options: it fights the Battles it may start, bombards, builds,
+// places its Reserve and moves towards the enemy more often than away from him.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "game.h"
 
@@ -21,8 +27,13 @@ struct Chooser {
   std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
 };
 
-// Picks a random legal action for whoever must decide; never concedes (unless told) and
-// ends a phase only now and then, so games go somewhere.
+// Picks one of `legal` (the legal actions of the decider, as returned by legal_actions) by
+// the weights described above. Concedes only when `concede_one_in` > 0, with that odds, or
+// when nothing else is left. `legal` must not be empty.
+Action choose_action(const GameState& state, const std::vector<Action>& legal, Chooser& chooser,
+                     int concede_one_in = 0);
+
+// Picks a random legal action for whoever must decide (see choose_action).
 Action random_action(const GameState& state, Chooser& chooser, int concede_one_in = 0);
 
 struct PlayStats {
@@ -31,6 +42,7 @@ struct PlayStats {
 };
 
 // Plays until the game ends or `max_actions`; calls `after` after every applied action.
+// Throws std::logic_error if the engine refuses an action it listed as legal.
 PlayStats play_random_game(GameState& state, Chooser& chooser, int max_actions,
                            const std::function<void(const GameState&, const Action&,
                                                     const std::vector<Event>&)>& after = {});
