@@ -36,6 +36,7 @@ Usage: viktory-server [options]
   --threads N          network threads (default 2)
   --max-connections-per-address N   WebSocket connections per client address (default 64)
   --snapshot-every N   store a whole game state every N actions (default 50)
+  --rate-limit N       WebSocket messages per second per connection, burst 2N (default 20)
   --help               this text
 
 On start the server prints "listening on ADDR:PORT" to the log. SIGTERM or SIGINT stop it
@@ -85,6 +86,11 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 64, c.threads)) return result;
     } else if (flag == "--max-connections-per-address") {
       if (!int_flag(1, 100000, c.max_connections_per_address)) return result;
+    } else if (flag == "--rate-limit") {
+      int rate = 0;
+      if (!int_flag(1, 1000000, rate)) return result;
+      c.messages_per_second = rate;
+      c.message_burst = 2.0 * rate;
     } else if (flag == "--snapshot-every") {
       if (!int_flag(1, 1000000, c.snapshot_every)) return result;
     } else if (flag == "--bind" || flag == "--db" || flag == "--web-root" ||

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
+#include <set>
 
 #include "json.h"
 #include "token.h"
@@ -275,6 +276,10 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     return std::nullopt;
   }
 
+  static const std::set<std::string> kGameTypes = {
+      "game.join", "game.leave", "game.start",  "game.watch",
+      "game.unwatch", "game.action", "game.undo", "chat.send"};
+  if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
   const std::int64_t game_id = int_field(msg, "game_id");
   GameRoom* room = nullptr;
   if (auto f = require_room(game_id, room)) return f;

@@ -38,6 +38,10 @@ void Listener::accept() {
       boost::system::error_code addr_ec;
       const auto remote = socket.remote_endpoint(addr_ec);
       const std::string address = addr_ec ? "unknown" : remote.address().to_string();
+      // Small request/response messages: without TCP_NODELAY, Nagle's algorithm and delayed
+      // ACKs add ~40 ms to every action round trip.
+      boost::system::error_code nodelay_ec;
+      socket.set_option(net::ip::tcp::no_delay(true), nodelay_ec);
       if (auto guard = context_.limiter.try_acquire(address)) {
         start_http_session(std::move(socket), context_, std::move(guard));
       } else {

@@ -51,7 +51,10 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   void deliver(Message message) override {
     auto self = weak_from_this().lock();
     if (!self) return;  // being destroyed
-    net::post(ws_.get_executor(), [self, message = std::move(message)]() mutable {
+    // Move `self` into the handler: if the handler ran and finished before we return, a copy
+    // left here would be the last reference, and the destructor (which takes the Hub's lock)
+    // would run inside the Hub's lock.
+    net::post(ws_.get_executor(), [self = std::move(self), message = std::move(message)]() mutable {
       self->enqueue(std::move(message));
     });
   }
@@ -59,7 +62,7 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   void close(std::string_view reason) override {
     auto self = weak_from_this().lock();
     if (!self) return;
-    net::post(ws_.get_executor(), [self, reason = std::string(reason)] {
+    net::post(ws_.get_executor(), [self = std::move(self), reason = std::string(reason)] {
       self->begin_close(websocket::close_code::policy_error, reason);
     });
   }
@@ -67,7 +70,7 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   void shutdown() override {
     auto self = weak_from_this().lock();
     if (!self) return;
-    net::post(ws_.get_executor(), [self] {
+    net::post(ws_.get_executor(), [self = std::move(self)] {
       self->begin_close(websocket::close_code::going_away, "server shutting down");
     });
   }

@@ -34,6 +34,11 @@ TEST(Config, FlagsBeatEnvironmentWhichBeatsDefaults) {
   EXPECT_EQ(p.config->bind, "0.0.0.0");
   EXPECT_EQ(p.config->db, "x.db");
   EXPECT_EQ(p.config->public_url, "https://example.org");  // trailing slash dropped
+  auto limited = parse({"--rate-limit", "100"});
+  ASSERT_TRUE(limited.config);
+  EXPECT_EQ(limited.config->messages_per_second, 100);
+  EXPECT_EQ(limited.config->message_burst, 200);
+  EXPECT_FALSE(parse({"--rate-limit", "0"}).config);
 }
 
 TEST(Config, ErrorsAndHelp) {

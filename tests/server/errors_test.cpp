@@ -134,6 +134,7 @@ TEST_F(Errors, OversizedMessageClosesTheConnection) {
 }
 
 TEST_F(Errors, RateLimitDropsFloods) {
+  start_server({"--rate-limit", "20"});  // the production default
   WsClient ws;
   ws.connect(server->port());
   for (int i = 0; i < 120; ++i) ws.send(json{{"type", "ping"}});

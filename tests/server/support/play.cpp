@@ -39,7 +39,7 @@ std::int64_t start_game(const std::vector<WsClient*>& clients, std::vector<Seen>
   const std::int64_t game_id = created.at("game_id");
   clients[0]->wait_type("ack");
   for (std::size_t i = 1; i < clients.size(); ++i) {
-    json join{{"type", "game.join"}, {"game_id", game_id}};
+    json join{{"type", "game.join"}, {"game_id", game_id}, {"seat", i}};  // seat == index
     if (created.contains("invite")) join["invite"] = created["invite"];
     clients[i]->send(join);
   }

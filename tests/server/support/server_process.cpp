@@ -22,6 +22,13 @@ ServerProcess::ServerProcess(const std::string& db, const std::string& web_root,
   std::vector<std::string> args = {VIKTORY_SERVER_BINARY, "--port",  "0",  "--bind",
                                    "127.0.0.1",           "--db",    db,   "--web-root",
                                    web_root,              "--log-level", "debug"};
+  // Bots act far faster than people: lift the per-connection rate limit unless a test sets it.
+  bool sets_rate = false;
+  for (const auto& a : extra_args) sets_rate = sets_rate || a == "--rate-limit";
+  if (!sets_rate) {
+    args.push_back("--rate-limit");
+    args.push_back("100000");
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");

@@ -80,6 +80,7 @@ void WsClient::connect(int port, const std::string& path) {
   net::ip::tcp::resolver resolver(impl_->ioc);
   auto endpoints = resolver.resolve("127.0.0.1", std::to_string(port));
   beast::get_lowest_layer(impl_->ws).connect(endpoints);
+  beast::get_lowest_layer(impl_->ws).socket().set_option(net::ip::tcp::no_delay(true));
   impl_->ws.read_message_max(16 * 1024 * 1024);
   impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path);
   impl_->work.emplace(impl_->ioc.get_executor());
