@@ -232,6 +232,23 @@ TEST(Battle, R12_3_Step0_PreBattleLossesLeaveAtOnce) {
   EXPECT_EQ(count_of(ev2, EventKind::kUnitLost), 1);
 }
 
+TEST(Battle, R12_3_Step0_OnTwoOrThreeTheDefenderPicksHisLoss) {
+  Field f;
+  const int def_inf = f.defender(UnitType::kInfantry);
+  const int def_cav = f.defender(UnitType::kCavalry);
+  const int art = f.attacker(UnitType::kArtillery, "E4");
+  f.advance({art});
+  f.p.dice({3});
+  f.p.apply_ok(act::start_battle(0, f.hex));
+  ASSERT_TRUE(f.p.state.battle.has_value());
+  EXPECT_EQ(decider(f.p.state), 1);
+  EXPECT_EQ(f.p.apply_error(act::choose_casualty(0, def_cav)), "not_your_decision");
+  f.p.dice({6, 6, 6});
+  f.p.apply_ok(act::choose_casualty(1, def_inf));
+  EXPECT_EQ(f.p.u(def_inf).place, UnitPlace::kReserve);
+  EXPECT_EQ(f.p.u(def_cav).hex, f.hex);
+}
+
 TEST(Battle, R12_3_Step0_AllDefendersKilledOutsideATownEndsTheBattle) {
   Field f;
   f.defender(UnitType::kInfantry);
@@ -247,6 +264,20 @@ TEST(Battle, R12_3_Step0_AllDefendersKilledOutsideATownEndsTheBattle) {
   ASSERT_EQ(ended.size(), 1u);
   EXPECT_EQ(ended[0].player, 0);
   EXPECT_EQ(f.p.reserve_count(1, UnitType::kInfantry), 4);
+}
+
+TEST(Battle, R12_3_Step0_NoDefenceDiceAfterAPreBattleRoutOutsideATown) {
+  // Even on a Mountain with Naval Support: the defender loses at once, rolling nothing.
+  Field f(Terrain::kMountain);
+  f.support();
+  f.defender(UnitType::kInfantry);
+  const int art = f.attacker(UnitType::kArtillery, "E4");
+  f.advance({art});
+  const auto ev = f.fight({1});
+  EXPECT_TRUE(rolls(ev, RollPurpose::kDefenderFire).empty());
+  EXPECT_TRUE(rolls(ev, RollPurpose::kAttackerFire).empty());
+  EXPECT_EQ(f.p.u(art).place, UnitPlace::kMap);
+  EXPECT_EQ(events_of(ev, EventKind::kBattleEnded).at(0).player, 0);
 }
 
 TEST(Battle, R12_3_Step0_InATownTheBattleGoesOn) {
@@ -362,6 +393,27 @@ TEST(Battle, R12_3_Step3_RetreatOnlyToEntryHexes) {
   EXPECT_EQ(ended[0].player, kNoPlayer);  // the defender prevails
   // Retreated units moved for free but their movement is over.
   EXPECT_NE(f.p.apply_error(act::move(0, a, f.p.at("D6"))), "accepted");
+}
+
+TEST(Battle, R12_3_Step3_EntriesOfOtherBattlesDoNotCount) {
+  Field f;
+  f.p.unit(1, UnitType::kInfantry, f.p.at("F5"));
+  f.defender(UnitType::kInfantry);
+  const int first = f.attacker(UnitType::kCavalry, "G5");
+  const int second = f.attacker(UnitType::kInfantry, "E4");
+  f.p.start_turn(0, Phase::kMovement);
+  // A first Battle at F5, entered from G5, won.
+  f.p.apply_ok(act::move(0, first, f.p.at("F5")));
+  f.p.dice({1, 6, 6});
+  f.p.apply_ok(act::start_battle(0, f.p.at("F5")));
+  ASSERT_FALSE(f.p.state.battle.has_value());
+  // A second at E5, entered from E4 only: G5 and F5 were no entries of this Battle.
+  f.p.apply_ok(act::move(0, second, f.hex));
+  f.fight({6, 6});
+  ASSERT_EQ(f.p.state.battle->stage, BattleStage::kRetreatOption);
+  EXPECT_EQ(f.p.apply_error(act::retreat(0, second, f.p.at("G5"))), "bad_retreat");
+  EXPECT_EQ(f.p.apply_error(act::retreat(0, second, f.p.at("F5"))), "bad_retreat");
+  f.p.apply_ok(act::retreat(0, second, f.p.at("E4")));
 }
 
 TEST(Battle, R12_3_Step3_FightOnInsteadOfRetreating) {

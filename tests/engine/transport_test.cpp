@@ -58,6 +58,33 @@ TEST(Transport, R9_42_EmbarkOnlyOntoAnAdjacentOwnFrigate) {
   p.apply_ok(act::embark(0, inf, frigate));
 }
 
+TEST(Transport, R9_42_PickUpsFromSeveralPlaces) {
+  Position p = harbour();
+  const int frigate = p.unit(0, UnitType::kFrigate, p.at("E8"));
+  const int first = p.unit(0, UnitType::kInfantry, p.at("D7"));
+  const int second = p.unit(0, UnitType::kInfantry, p.at("D5"));
+  p.start_turn(0, Phase::kMovement);
+  p.apply_ok(act::embark(0, first, frigate));  // next to E8
+  p.apply_ok(act::move(0, frigate, p.at("E7")));
+  p.apply_ok(act::move(0, frigate, p.at("E6")));
+  p.apply_ok(act::embark(0, second, frigate));  // next to E6
+  EXPECT_EQ(p.u(frigate).moves_left, 3);
+  p.apply_ok(act::move(0, frigate, p.at("E7")));
+  EXPECT_EQ(p.u(first).hex, p.at("E7"));
+  EXPECT_EQ(p.u(second).hex, p.at("E7"));
+}
+
+TEST(Transport, R9_44_ArtilleryThatBombardedCannotBeTransported) {
+  Position p = harbour();
+  const int frigate = p.unit(0, UnitType::kFrigate, p.at("E6"));
+  const int art = p.unit(0, UnitType::kArtillery, p.at("D6"));
+  p.unit(1, UnitType::kInfantry, p.at("C6"));
+  p.start_turn(0, Phase::kMovement);
+  p.dice({6});
+  p.apply_ok(act::bombard(0, art, p.at("C6")));
+  EXPECT_EQ(p.apply_error(act::embark(0, art, frigate)), "moved");
+}
+
 TEST(Transport, R9_41_ThreeUnitsAtOnce) {
   Position p = harbour();
   const int frigate = p.unit(0, UnitType::kFrigate, p.at("E6"));
