@@ -61,9 +61,20 @@ int Board::distance_from_centre(int hex) const { return axial_distance(coords_[h
 
 std::vector<int> Board::ring_around(int hex, int d) const {
   std::vector<int> out;
-  for (int h = 0; h < size(); ++h) {
-    if (distance(hex, h) == d) out.push_back(h);
+  if (d <= 0) {
+    if (d == 0) out.push_back(hex);
+    return out;
   }
+  // Walk the 6 * d positions of the ring instead of testing every hex of the board; sorted,
+  // so callers see the hexes in index order as before.
+  Axial cur{coords_[hex].q + kDirections[4].q * d, coords_[hex].r + kDirections[4].r * d};
+  for (int side = 0; side < 6; ++side) {
+    for (int step = 0; step < d; ++step) {
+      if (const int h = index_of(cur); h != kNoHex) out.push_back(h);
+      cur = {cur.q + kDirections[side].q, cur.r + kDirections[side].r};
+    }
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

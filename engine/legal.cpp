@@ -57,8 +57,12 @@ std::vector<Action> legal_actions(const GameState& s, int player) {
                 if (n != Board::kNoHex) consider(act::move(player, u.id, n));
               }
               if (is_land_unit(u.type) && owns_town(s, player, u.hex)) {
-                for (int h : b.ring_around(u.hex, 2)) consider(act::move(player, u.id, h));
-                for (int h : b.ring_around(u.hex, 3)) consider(act::move(player, u.id, h));
+                // Road moves [9.13] end in one of his own Towns/Cities: try only those.
+                for (int d = 2; d <= 3; ++d) {
+                  for (int h : b.ring_around(u.hex, d)) {
+                    if (owns_town(s, player, h)) consider(act::move(player, u.id, h));
+                  }
+                }
               }
             }
             if (is_land_unit(u.type) && !u.has_moved) {
@@ -70,8 +74,12 @@ std::vector<Action> legal_actions(const GameState& s, int player) {
               }
             }
             if ((u.type == UnitType::kArtillery || u.type == UnitType::kFrigate) && !u.attacked) {
-              for (int h : b.ring_around(u.hex, 1)) consider(act::bombard(player, u.id, h));
-              for (int h : b.ring_around(u.hex, 2)) consider(act::bombard(player, u.id, h));
+              // A Bombard needs enemy units in the target hex [11.0]: try only those hexes.
+              for (int d = 1; d <= 2; ++d) {
+                for (int h : b.ring_around(u.hex, d)) {
+                  if (enemy_units_at(s, player, h)) consider(act::bombard(player, u.id, h));
+                }
+              }
             }
           }
           for (int h : pending_battles(s)) consider(act::start_battle(player, h));
