@@ -148,6 +148,31 @@ TEST_F(Errors, RateLimitDropsFloods) {
   EXPECT_EQ(pongs + limited, 120);
 }
 
+// A client that does not read would make the server hold its messages forever: once its send
+// queue passes the limit (4 MiB or 1024 messages) it is disconnected; others are unaffected.
+TEST_F(Errors, SlowClientIsDisconnected) {
+  WsClient a, b;
+  a.connect(server->port());
+  b.connect(server->port());
+  sign_in(a, alice);
+  sign_in(b, bob);
+  std::vector<Seen> seen;
+  const std::int64_t id = start_game({&a, &b}, seen);
+  WsClient slow;
+  slow.connect(server->port(), "/ws", /*start_reading=*/false);
+  slow.send(json{{"type", "auth"}, {"token", carol.token}});
+  for (int i = 0; i < 3000; ++i) slow.send(json{{"type", "game.watch"}, {"game_id", id}});
+  bool dropped = false;
+  for (int i = 0; i < 200 && !dropped; ++i) {
+    const std::string metrics = http_request(server->port(), "GET", "/metrics").body;
+    dropped = metrics.find("viktory_slow_clients_dropped_total 1") != std::string::npos;
+    if (!dropped) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(dropped);
+  a.send(json{{"type", "ping"}});
+  EXPECT_EQ(a.wait_type("pong")["type"], "pong");
+}
+
 TEST_F(Errors, ConnectionsPerAddressAreLimited) {
   start_server({"--max-connections-per-address", "2"});
   WsClient one, two, three;

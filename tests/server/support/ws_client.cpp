@@ -76,7 +76,7 @@ WsClient::~WsClient() {
   if (impl_->thread.joinable()) drop();
 }
 
-void WsClient::connect(int port, const std::string& path) {
+void WsClient::connect(int port, const std::string& path, bool start_reading) {
   net::ip::tcp::resolver resolver(impl_->ioc);
   auto endpoints = resolver.resolve("127.0.0.1", std::to_string(port));
   beast::get_lowest_layer(impl_->ws).connect(endpoints);
@@ -84,7 +84,7 @@ void WsClient::connect(int port, const std::string& path) {
   impl_->ws.read_message_max(16 * 1024 * 1024);
   impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path);
   impl_->work.emplace(impl_->ioc.get_executor());
-  impl_->read();
+  if (start_reading) impl_->read();
   impl_->thread = std::thread([this] { impl_->ioc.run(); });
 }
 

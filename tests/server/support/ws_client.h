@@ -21,7 +21,8 @@ class WsClient {
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;
 
-  void connect(int port, const std::string& path = "/ws");  // throws on failure
+  // Throws on failure. Without `start_reading` the client never reads: a slow client.
+  void connect(int port, const std::string& path = "/ws", bool start_reading = true);
   void send(const nlohmann::json& message);
   void send_raw(const std::string& text, bool binary = false);
 
