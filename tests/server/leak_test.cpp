@@ -6,6 +6,7 @@
 
 #include <random>
 #include <regex>
+#include <map>
 #include <set>
 #include <unordered_set>
 #include <cctype>
@@ -98,6 +99,7 @@ class LeakCheck {
 
   const std::set<std::string>& secrets() const { return secrets_; }
   int checked_hexes() const { return checked_hexes_; }
+  std::map<std::string, int> event_counts;  // by kind; "tile_revealed/hidden" for filtered ones
 
   // Checks one received message of this game for `viewer`.
   void check(const json& m, int viewer) {
@@ -120,6 +122,8 @@ class LeakCheck {
     }
     if (m.contains("events")) {
       for (const json& e : m["events"]) {
+        const std::string kind = e.value("kind", "");
+        ++event_counts[kind == "tile_revealed" && !e.contains("terrain") ? kind + "/hidden" : kind];
         if (e.contains("terrain") && e.contains("hex")) {
           EXPECT_TRUE(viewer_knows(at, viewer, e["hex"]))
               << "event names the terrain of an unknown hex: " << e.dump();
@@ -154,20 +158,22 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   std::mt19937 rng(77);
 
   const std::vector<GamePlan> plans = {
-      {2, false, "standard"}, {2, true, "standard"}, {3, true, "islands"},
-      {4, true, "land_rich"}, {3, false, "standard"}, {2, true, "islands"}};
-  const int max_actions = 120;
+      {2, false, "standard"}, {2, true, "standard"},   {3, true, "islands"},
+      {4, true, "land_rich"}, {3, false, "standard"},  {2, true, "islands"},
+      {6, true, "standard"},  {5, false, "land_rich"}};
+  const int max_actions = 150;
+  constexpr int kAccounts = 6;
 
-  std::vector<Client> everyone(4);
-  const char* names[] = {"Ann", "Ben", "Cid", "Dee"};
-  for (int i = 0; i < 4; ++i) {
+  std::vector<Client> everyone(kAccounts);
+  const char* names[] = {"Ann", "Ben", "Cid", "Dee", "Eli", "Fay"};
+  for (int i = 0; i < kAccounts; ++i) {
     everyone[i].account = sign_up(server->port(), names[i]);
     everyone[i].ws = std::make_unique<WsClient>();
     everyone[i].ws->connect(server->port());
     sign_in(*everyone[i].ws, everyone[i].account);
   }
   Client spectator;
-  spectator.account = sign_up(server->port(), "Eve");
+  spectator.account = sign_up(server->port(), "Spectator");
   spectator.ws = std::make_unique<WsClient>();
   spectator.ws->connect(server->port());
   sign_in(*spectator.ws, spectator.account);
@@ -182,7 +188,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     std::vector<int> indexes;
     // Rotate who sits where so every client plays several seats.
     for (int s = 0; s < plan.players; ++s) {
-      const int idx = (s + static_cast<int>(played.size())) % 4;
+      const int idx = (s + static_cast<int>(played.size())) % kAccounts;
       indexes.push_back(idx);
       seated.push_back(Client{everyone[idx].account, std::move(everyone[idx].ws), s});
     }
@@ -199,6 +205,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
 
   Store store(db);
   int messages = 0, hexes = 0;
+  std::map<std::string, int> events;
   std::set<std::string> all_secrets;
   for (const Played& game : played) {
     LeakCheck check(store, game.id);
@@ -214,9 +221,14 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
       ++messages;
     }
     hexes += check.checked_hexes();
+    for (auto& [kind, n] : check.event_counts) events[kind] += n;
     EXPECT_GT(store.game(game.id)->seq, 10) << "game " << game.id << " barely moved";
   }
   EXPECT_GT(hexes, 1000) << "the check looked at too little";
+  // The filter was exercised both ways: reveals with terrain for those who know the hex, and
+  // reveals without it for those who do not (independent exploration).
+  EXPECT_GT(events["tile_revealed"], 0);
+  EXPECT_GT(events["tile_revealed/hidden"], 0);
 
   // Not a single received byte spells the seed or a generator word. Every substring of every
   // run of letters, digits and '-' with a secret's length is looked up (fast, and exhaustive:
@@ -260,6 +272,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   }
   std::cout << "leak check: " << played.size() << " games, " << messages << " messages, " << hexes
             << " known hexes checked\n";
+  for (auto& [kind, n] : events) std::cout << "  events " << kind << ": " << n << "\n";
 }
 
 }  // namespace
