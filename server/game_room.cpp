@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <spdlog/spdlog.h>
+
 #include "json.h"
 #include "log_text.h"
 #include "token.h"
@@ -173,6 +175,7 @@ Outcome GameRoom::leave(std::int64_t player_id) {
   if (player_id == record_.creator.id) {
     store_.cancel_game(record_.id);
     set_status(GameStatus::kCancelled);
+    spdlog::info("game_cancelled game={}", record_.id);
     broadcast_seats();
     return std::nullopt;
   }
@@ -212,6 +215,7 @@ void GameRoom::begin_game() {
   record_.status = GameStatus::kOpen;  // set_status adjusts the gauges from here
   set_status(GameStatus::kRunning);
   state_ = std::move(state);
+  spdlog::info("game_started game={} players={}", record_.id, record_.options.players);
   broadcast_seats();
   broadcast_states();
 }
@@ -351,9 +355,14 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   record_.last_move_at = record.at;
   ++metrics_.actions;
   remember(Step{record.seq, std::move(events)});
+  // Actions name only public things (seats, unit ids, hex indexes); never log state or events.
+  spdlog::debug("action game={} seq={} seat={} kind={} sealed={}", record_.id, record.seq, *seat,
+                to_string(action.kind), record.sealed);
   if (finished) {
     record_.result = commit.finished;
     set_status(GameStatus::kFinished);
+    spdlog::info("game_finished game={} seq={} result={}", record_.id, record.seq,
+                 commit.finished->dump());
   }
   broadcast_update(recent_.back(), received);
   if (finished) broadcast_seats();
@@ -405,6 +414,7 @@ Outcome GameRoom::undo(std::int64_t player_id, int client_seq) {
   record_.seq = target;
   record_.current_seat = current;
   ++metrics_.undos;
+  spdlog::debug("undo game={} seq={} seat={}", record_.id, record_.seq, *seat);
   broadcast_states();
   return std::nullopt;
 }

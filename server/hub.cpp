@@ -186,7 +186,7 @@ void Hub::on_message(Client* client, std::string_view text) {
     outcome = fail("bad_message", std::string("bad action: ") + e.what());
   } catch (const std::exception& e) {
     // Details go to the log only; they may name internals the client has no business seeing.
-    spdlog::error("request '{}' failed: {}", type, e.what());
+    spdlog::error("request_failed type={} error={}", type, e.what());
     outcome = fail("internal", "the server could not handle this request");
   }
   if (outcome && outcome->code.empty()) return;  // answered already (stale: error + state)
@@ -224,6 +224,7 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
       return fail("auth_failed", "unknown token");
     }
     state.player = player;
+    spdlog::debug("signed_in player={}", player->id);
     client->deliver(make_message(json{
         {"type", "welcome"}, {"player_id", std::to_string(player->id)}, {"name", player->name}}));
     return std::nullopt;
@@ -271,8 +272,8 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     client->deliver(make_message(reply));
     room->watch(client, me.id);
     lobby_.changed();
-    spdlog::info("game {} created by player {} ({} seats)", room->id(), me.id,
-                 room->record().options.players);
+    spdlog::info("game_created game={} player={} seats={} private={}", room->id(), me.id,
+                 room->record().options.players, room->record().is_private);
     return std::nullopt;
   }
 
@@ -391,7 +392,7 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target,
       if (!name) return api_error(400, "bad_name", "a name has 1 to 32 characters");
       const std::string token = new_token();
       const PlayerRecord player = store_.create_player(*name, token_hash(token), now_ms());
-      spdlog::info("player {} signed up", player.id);
+      spdlog::info("player_created player={}", player.id);
       return api_json(
           json{{"player_id", std::to_string(player.id)}, {"name", player.name}, {"token", token}});
     }
@@ -436,7 +437,7 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target,
     }
     return api_error(404, "not_found", "no such path");
   } catch (const std::exception& e) {
-    spdlog::error("API {} failed: {}", path, e.what());
+    spdlog::error("api_failed error={}", e.what());
     return api_error(500, "internal", "the server could not handle this request");
   }
 }
