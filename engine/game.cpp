@@ -574,9 +574,13 @@ std::string_view phase_words(Phase p) {
 }
 
 Check wrong_phase(const GameState& s, const Action& a) {
-  return error("wrong_phase", std::string("'") + std::string(to_string(a.kind)) +
-                                  "' is not possible during " + std::string(phase_words(s.phase)) +
-                                  " [6.0].");
+  // Built in steps: g++ 12 reports a false -Wrestrict on one long chain of + here.
+  std::string message = "'";
+  message += to_string(a.kind);
+  message += "' is not possible during ";
+  message += phase_words(s.phase);
+  message += " [6.0].";
+  return error("wrong_phase", std::move(message));
 }
 
 }  // namespace

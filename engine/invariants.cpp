@@ -40,8 +40,10 @@ std::optional<std::string> check_invariants(const GameState& s) {
     } else if (is_land_unit(u.type)) {
       if (!is_land(t)) return "land unit on water at " + b.label(u.hex);  // [9.1]
     } else if (t != Terrain::kWater) {
-      // Only a Frigate passing through a port may stand on land, and only while it moves.
-      if (!(s.active_unit == u.id && s.hexes[u.hex].town_owner == u.owner)) {
+      // Only a Frigate passing through a port may stand on land, and only while it moves (or
+      // when the game ended mid-move, e.g. because another player conceded).
+      const bool in_own_port = s.hexes[u.hex].town_owner == u.owner;
+      if (!(in_own_port && (s.active_unit == u.id || s.phase == Phase::kGameOver))) {
         return "Frigate on land at " + b.label(u.hex);
       }
     }
