@@ -501,6 +501,7 @@ void do_retreat(GameState& s, const Action& a, Events& ev) {
     u.carrier = ship;
   }
   u.hex = a.hex;
+  for (int c : cargo_of(s, a.unit)) s.units[c].hex = a.hex;  // cargo sails with its Frigate [9.45]
   Event e = make_event(EventKind::kUnitRetreated);
   e.player = u.owner;
   e.unit = a.unit;
