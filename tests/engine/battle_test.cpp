@@ -512,6 +512,24 @@ TEST(Battle, R12_3_NavalBattleOneDieEach) {
   EXPECT_EQ(p.u(target).hex, p.at("E5"));
 }
 
+TEST(Battle, R12_3_Step3_ARetreatingFrigateTakesItsCargo) {
+  Position p = open_sea();
+  const int frigate = p.unit(0, UnitType::kFrigate, p.at("E4"));
+  const int inf = p.cargo(0, UnitType::kInfantry, frigate);
+  p.unit(1, UnitType::kFrigate, p.at("E5"));
+  p.start_turn(0, Phase::kMovement);
+  p.apply_ok(act::move(0, frigate, p.at("E5")));
+  EXPECT_EQ(p.u(inf).hex, p.at("E5"));
+  p.dice({6, 6});
+  p.apply_ok(act::start_battle(0, p.at("E5")));
+  ASSERT_EQ(p.state.battle->stage, BattleStage::kRetreatOption);
+  p.apply_ok(act::retreat(0, frigate, p.at("E4")));
+  EXPECT_EQ(p.u(frigate).hex, p.at("E4"));
+  EXPECT_EQ(p.u(inf).hex, p.at("E4"));
+  EXPECT_EQ(p.u(inf).carrier, frigate);
+  EXPECT_CONSISTENT(p);
+}
+
 TEST(Battle, R9_45_CargoTakesNoPartInNavalBattles) {
   Position p = open_sea();
   const int frigate = p.unit(0, UnitType::kFrigate, p.at("E4"));
