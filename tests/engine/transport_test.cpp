@@ -293,6 +293,27 @@ TEST(Transport, R9_47_FullLoadMayRetreatBackAboard) {
   EXPECT_FALSE(p.state.battle.has_value());
 }
 
+TEST(Transport, R9_47_FerryAfterWinningANavalBattle) {
+  // [9.47 example] Move into a Naval Battle, win it, then ferry land units from one land hex
+  // next to that water hex to another.
+  Position p = harbour();
+  p.terrain(p.at("D7"), Terrain::kForest).city(1, p.at("D7"));
+  const int frigate = p.unit(0, UnitType::kFrigate, p.at("E8"));
+  const int enemy = p.unit(1, UnitType::kFrigate, p.at("E6"));
+  const int inf = p.unit(0, UnitType::kInfantry, p.at("D5"));
+  p.start_turn(0, Phase::kMovement);
+  p.apply_ok(act::move(0, frigate, p.at("E7")));
+  p.apply_ok(act::move(0, frigate, p.at("E6")));
+  p.dice({2, 6});
+  p.apply_ok(act::start_battle(0, p.at("E6")));
+  ASSERT_EQ(p.u(enemy).place, UnitPlace::kReserve);
+  EXPECT_TRUE(p.u(frigate).attacked);
+  p.apply_ok(act::embark(0, inf, frigate));
+  p.apply_ok(act::disembark(0, inf, p.at("F5")));
+  EXPECT_EQ(p.u(inf).hex, p.at("F5"));
+  EXPECT_CONSISTENT(p);
+}
+
 TEST(Transport, R11_3_FrigateMayFerryAfterBombarding) {
   Position p = harbour();
   const int frigate = p.unit(0, UnitType::kFrigate, p.at("E6"));
