@@ -74,8 +74,8 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
     auto int_flag = [&](int lo, int hi, int& out) {
       v = value();
       if (!v || !parse_int(*v, lo, hi, out)) {
-        result.error = flag + " needs a number from " + std::to_string(lo) + " to " +
-                       std::to_string(hi);
+        result.error =
+            flag + " needs a number from " + std::to_string(lo) + " to " + std::to_string(hi);
         return false;
       }
       return true;

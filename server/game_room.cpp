@@ -1,9 +1,9 @@
 #include "game_room.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <stdexcept>
-
-#include <spdlog/spdlog.h>
 
 #include "json.h"
 #include "log_text.h"
@@ -19,9 +19,8 @@ json player_id_json(std::int64_t id) { return std::to_string(id); }
 
 // Counts Unicode code points of valid UTF-8 (continuation bytes are not counted).
 std::size_t code_points(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 // Control characters other than newline and tab become spaces; surrounding blanks go.
@@ -38,12 +37,9 @@ std::string clean_chat_text(const std::string& text) {
 }
 
 json chat_json(std::int64_t game_id, const ChatRecord& c) {
-  return json{{"type", "chat"},
-              {"game_id", game_id},
-              {"from_seat", c.seat ? json(*c.seat) : json(nullptr)},
-              {"name", c.name},
-              {"text", c.text},
-              {"at", c.at}};
+  return json{
+      {"type", "chat"}, {"game_id", game_id}, {"from_seat", c.seat ? json(*c.seat) : json(nullptr)},
+      {"name", c.name}, {"text", c.text},     {"at", c.at}};
 }
 
 json events_json(const std::vector<Event>& events) {
@@ -281,8 +277,7 @@ json GameRoom::common_view_fields(int viewer) const {
               {"can_undo", can_undo(viewer)}};
 }
 
-void GameRoom::broadcast_update(const Step& step,
-                                std::chrono::steady_clock::time_point received) {
+void GameRoom::broadcast_update(const Step& step, std::chrono::steady_clock::time_point received) {
   std::map<int, Message> by_viewer;
   for (auto& [subscriber, player] : subscribers_) {
     const int viewer = viewer_for(player);
@@ -376,14 +371,14 @@ bool GameRoom::can_undo(int seat) const {
   const ActionRecord& last = log_.back();
   // Only one's own last action, within one's own Player Turn, while no hidden information
   // came out (seals_turn) and while it is still one's own decision.
-  return last.action.player == seat && !last.sealed &&
-         last.action.kind != ActionKind::kConcede && last.turn == state_->turn &&
-         state_->current == seat && decider(*state_) == seat;
+  return last.action.player == seat && !last.sealed && last.action.kind != ActionKind::kConcede &&
+         last.turn == state_->turn && state_->current == seat && decider(*state_) == seat;
 }
 
 Outcome GameRoom::undo(std::int64_t player_id, int client_seq) {
   if (record_.status == GameStatus::kFinished) return fail("game_over", "the game is over");
-  if (record_.status != GameStatus::kRunning) return fail("not_running", "the game has not started");
+  if (record_.status != GameStatus::kRunning)
+    return fail("not_running", "the game has not started");
   const std::optional<int> seat = seat_of(player_id);
   if (!seat) return fail("not_seated", "you hold no seat in this game");
   if (client_seq != record_.seq) {
@@ -392,14 +387,16 @@ Outcome GameRoom::undo(std::int64_t player_id, int client_seq) {
     return f;
   }
   if (!can_undo(*seat)) {
-    return fail("cannot_undo", "only your own last action of this turn, before anything was "
-                               "revealed or rolled, can be taken back");
+    return fail("cannot_undo",
+                "only your own last action of this turn, before anything was "
+                "revealed or rolled, can be taken back");
   }
   // Rebuild the state before the last action: deterministic replay from the seed (or the
   // latest snapshot before it) and the action log.
   const int target = record_.seq - 1;
   std::optional<std::pair<int, GameState>> snapshot = store_.latest_snapshot(record_.id, target);
-  GameState state = snapshot ? std::move(snapshot->second) : new_game(record_.options, record_.seed);
+  GameState state =
+      snapshot ? std::move(snapshot->second) : new_game(record_.options, record_.seed);
   for (int i = snapshot ? snapshot->first : 0; i < target; ++i) {
     if (auto error = apply_in_place(state, log_[static_cast<std::size_t>(i)].action)) {
       throw std::runtime_error("undo replay failed at action " + std::to_string(i + 1));
@@ -424,8 +421,8 @@ Outcome GameRoom::chat(const PlayerRecord& player, const std::string& text) {
   const std::string clean = clean_chat_text(text);
   if (clean.empty()) return fail("chat_empty", "the message is empty");
   if (code_points(clean) > static_cast<std::size_t>(limits_.chat_max_chars)) {
-    return fail("chat_too_long", "at most " + std::to_string(limits_.chat_max_chars) +
-                                     " characters per message");
+    return fail("chat_too_long",
+                "at most " + std::to_string(limits_.chat_max_chars) + " characters per message");
   }
   ChatRecord c;
   c.at = now_ms();
@@ -466,21 +463,20 @@ json GameRoom::seats_message() const {
 }
 
 json GameRoom::summary_of(const GameRecord& record) {
-  return json{
-      {"game_id", record.id},
-      {"status", to_string(record.status)},
-      {"private", record.is_private},
-      {"options", protocol::options_to_json(record.options)},
-      {"seats", seats_json(record)},
-      {"creator",
-       json{{"player_id", player_id_json(record.creator.id)}, {"name", record.creator.name}}},
-      {"created_at", record.created},
-      {"last_move_at", record.last_move_at ? json(*record.last_move_at) : json(nullptr)},
-      {"current_seat", record.status == GameStatus::kRunning && record.current_seat >= 0
-                           ? json(record.current_seat)
-                           : json(nullptr)},
-      {"seq", record.seq},
-      {"result", record.result ? *record.result : json(nullptr)}};
+  return json{{"game_id", record.id},
+              {"status", to_string(record.status)},
+              {"private", record.is_private},
+              {"options", protocol::options_to_json(record.options)},
+              {"seats", seats_json(record)},
+              {"creator", json{{"player_id", player_id_json(record.creator.id)},
+                               {"name", record.creator.name}}},
+              {"created_at", record.created},
+              {"last_move_at", record.last_move_at ? json(*record.last_move_at) : json(nullptr)},
+              {"current_seat", record.status == GameStatus::kRunning && record.current_seat >= 0
+                                   ? json(record.current_seat)
+                                   : json(nullptr)},
+              {"seq", record.seq},
+              {"result", record.result ? *record.result : json(nullptr)}};
 }
 
 json GameRoom::replay(Store& store, const GameRecord& record, int viewer) {

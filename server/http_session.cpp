@@ -155,9 +155,9 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     handle(std::move(req));
   }
 
-  http::response<http::string_body> text_response(http::status status, std::string body,
-                                                  unsigned version, bool keep_alive,
-                                                  std::string_view type = "text/plain; charset=utf-8") {
+  http::response<http::string_body> text_response(
+      http::status status, std::string body, unsigned version, bool keep_alive,
+      std::string_view type = "text/plain; charset=utf-8") {
     http::response<http::string_body> res{status, version};
     res.set(http::field::server, "viktory-server");
     res.set(http::field::content_type, beast::string_view(type.data(), type.size()));
@@ -186,8 +186,8 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       const auto auth = req[http::field::authorization];
       ApiResponse api = context_.hub.handle_api(method, target, req.body(),
                                                 std::string_view(auth.data(), auth.size()));
-      return send(text_response(static_cast<http::status>(api.status), std::move(api.body),
-                                version, keep, api.content_type));
+      return send(text_response(static_cast<http::status>(api.status), std::move(api.body), version,
+                                keep, api.content_type));
     }
     if (req.method() != http::verb::get && !head) {
       return send(text_response(http::status::method_not_allowed, "use GET\n", version, keep));
@@ -207,7 +207,8 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       res.set("X-Content-Type-Options", "nosniff");
       res.set("Referrer-Policy", "no-referrer");
       res.set(http::field::cache_control, "no-cache");
-      if (type.substr(0, 9) == "text/html") res.set("Content-Security-Policy", kContentSecurityPolicy);
+      if (type.substr(0, 9) == "text/html")
+        res.set("Content-Security-Policy", kContentSecurityPolicy);
       res.content_length(size);
       res.keep_alive(keep);
     };
@@ -226,16 +227,15 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
   void send(http::response<Body>&& response) {
     auto res = std::make_shared<http::response<Body>>(std::move(response));
     const bool close = res->need_eof();
-    http::async_write(stream_, *res,
-                      [self = shared_from_this(), res, close](beast::error_code ec, std::size_t) {
-                        if (ec || close) {
-                          beast::error_code ignored;
-                          self->stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send,
-                                                          ignored);
-                          return;
-                        }
-                        self->read();
-                      });
+    http::async_write(
+        stream_, *res, [self = shared_from_this(), res, close](beast::error_code ec, std::size_t) {
+          if (ec || close) {
+            beast::error_code ignored;
+            self->stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ignored);
+            return;
+          }
+          self->read();
+        });
   }
 
   beast::tcp_stream stream_;

@@ -107,7 +107,9 @@ std::optional<std::int64_t> parse_id(std::string_view s) {
 }  // namespace
 
 Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
-    : store_(store), metrics_(metrics), options_(std::move(options)),
+    : store_(store),
+      metrics_(metrics),
+      options_(std::move(options)),
       lobby_(store, metrics, options_.room) {}
 
 void Hub::on_open(Client* client) {
@@ -277,9 +279,9 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     return std::nullopt;
   }
 
-  static const std::set<std::string> kGameTypes = {
-      "game.join", "game.leave", "game.start",  "game.watch",
-      "game.unwatch", "game.action", "game.undo", "chat.send"};
+  static const std::set<std::string> kGameTypes = {"game.join",  "game.leave",   "game.start",
+                                                   "game.watch", "game.unwatch", "game.action",
+                                                   "game.undo",  "chat.send"};
   if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
   const std::int64_t game_id = int_field(msg, "game_id");
   GameRoom* room = nullptr;
@@ -374,8 +376,8 @@ std::optional<PlayerRecord> Hub::player_for_bearer(std::string_view authorizatio
   return store_.player_by_token_hash(token_hash(token));
 }
 
-ApiResponse Hub::handle_api(std::string_view method, std::string_view target,
-                            std::string_view body, std::string_view authorization) {
+ApiResponse Hub::handle_api(std::string_view method, std::string_view target, std::string_view body,
+                            std::string_view authorization) {
   std::lock_guard lock(mutex_);
   const auto question = target.find('?');
   const std::string_view path = target.substr(0, question);
@@ -409,7 +411,8 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target,
       const auto slash = rest.find('/');
       const auto id = parse_id(rest.substr(0, slash));
       const std::string_view what = slash == std::string_view::npos ? "" : rest.substr(slash);
-      if (!id || (what != "" && what != "/replay")) return api_error(404, "not_found", "no such path");
+      if (!id || (what != "" && what != "/replay"))
+        return api_error(404, "not_found", "no such path");
       GameRoom* room = lobby_.room(*id);
       if (room == nullptr || room->status() == GameStatus::kCancelled) {
         return api_error(404, "not_found", "no such game");

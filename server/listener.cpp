@@ -31,30 +31,30 @@ void Listener::stop() {
 
 void Listener::accept() {
   // Each connection gets its own strand: its handlers never run concurrently.
-  acceptor_.async_accept(net::make_strand(ioc_), [this](boost::system::error_code ec,
-                                                        net::ip::tcp::socket socket) {
-    if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
-    if (!ec) {
-      boost::system::error_code addr_ec;
-      const auto remote = socket.remote_endpoint(addr_ec);
-      const std::string address = addr_ec ? "unknown" : remote.address().to_string();
-      // Small request/response messages: without TCP_NODELAY, Nagle's algorithm and delayed
-      // ACKs add ~40 ms to every action round trip.
-      boost::system::error_code nodelay_ec;
-      socket.set_option(net::ip::tcp::no_delay(true), nodelay_ec);
-      if (auto guard = context_.limiter.try_acquire(address)) {
-        start_http_session(std::move(socket), context_, std::move(guard));
-      } else {
-        ++context_.metrics.connections_rejected;
-        spdlog::warn("connection limit reached for an address; connection refused");
-        boost::system::error_code ignored;
-        socket.close(ignored);
-      }
-    } else {
-      spdlog::warn("accept failed: {}", ec.message());
-    }
-    accept();
-  });
+  acceptor_.async_accept(
+      net::make_strand(ioc_), [this](boost::system::error_code ec, net::ip::tcp::socket socket) {
+        if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+        if (!ec) {
+          boost::system::error_code addr_ec;
+          const auto remote = socket.remote_endpoint(addr_ec);
+          const std::string address = addr_ec ? "unknown" : remote.address().to_string();
+          // Small request/response messages: without TCP_NODELAY, Nagle's algorithm and delayed
+          // ACKs add ~40 ms to every action round trip.
+          boost::system::error_code nodelay_ec;
+          socket.set_option(net::ip::tcp::no_delay(true), nodelay_ec);
+          if (auto guard = context_.limiter.try_acquire(address)) {
+            start_http_session(std::move(socket), context_, std::move(guard));
+          } else {
+            ++context_.metrics.connections_rejected;
+            spdlog::warn("connection limit reached for an address; connection refused");
+            boost::system::error_code ignored;
+            socket.close(ignored);
+          }
+        } else {
+          spdlog::warn("accept failed: {}", ec.message());
+        }
+        accept();
+      });
 }
 
 }  // namespace viktory::server

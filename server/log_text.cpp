@@ -16,44 +16,64 @@ std::string capitalized(std::string_view word) {
 
 const char* unit_name(UnitType t) {
   switch (t) {
-    case UnitType::kInfantry: return "Infantry";
-    case UnitType::kCavalry: return "Cavalry";
-    case UnitType::kArtillery: return "Artillery";
-    case UnitType::kFrigate: return "Frigate";
+    case UnitType::kInfantry:
+      return "Infantry";
+    case UnitType::kCavalry:
+      return "Cavalry";
+    case UnitType::kArtillery:
+      return "Artillery";
+    case UnitType::kFrigate:
+      return "Frigate";
   }
   return "unit";
 }
 
 const char* terrain_name(Terrain t) {
   switch (t) {
-    case Terrain::kWater: return "Water";
-    case Terrain::kPlains: return "Plains";
-    case Terrain::kGrassland: return "Grassland";
-    case Terrain::kForest: return "Forest";
-    case Terrain::kMountain: return "Mountain";
-    case Terrain::kNone: break;
+    case Terrain::kWater:
+      return "Water";
+    case Terrain::kPlains:
+      return "Plains";
+    case Terrain::kGrassland:
+      return "Grassland";
+    case Terrain::kForest:
+      return "Forest";
+    case Terrain::kMountain:
+      return "Mountain";
+    case Terrain::kNone:
+      break;
   }
   return "";
 }
 
 const char* phase_name(int phase) {
   switch (static_cast<Phase>(phase)) {
-    case Phase::kSetup: return "Setup";
-    case Phase::kBuild: return "Build";
-    case Phase::kMovement: return "Movement & Combat";
-    case Phase::kReserve: return "Reserve Placement";
-    case Phase::kGameOver: return "Game Over";
+    case Phase::kSetup:
+      return "Setup";
+    case Phase::kBuild:
+      return "Build";
+    case Phase::kMovement:
+      return "Movement & Combat";
+    case Phase::kReserve:
+      return "Reserve Placement";
+    case Phase::kGameOver:
+      return "Game Over";
   }
   return "?";
 }
 
 const char* roll_name(int purpose) {
   switch (static_cast<RollPurpose>(purpose)) {
-    case RollPurpose::kBombard: return "bombard";
-    case RollPurpose::kPreBattleFire: return "pre-battle fire";
-    case RollPurpose::kAttackerFire: return "attacker fire";
-    case RollPurpose::kDefenderFire: return "defender fire";
-    case RollPurpose::kDoomsday: return "Doomsday Clock";
+    case RollPurpose::kBombard:
+      return "bombard";
+    case RollPurpose::kPreBattleFire:
+      return "pre-battle fire";
+    case RollPurpose::kAttackerFire:
+      return "attacker fire";
+    case RollPurpose::kDefenderFire:
+      return "defender fire";
+    case RollPurpose::kDoomsday:
+      return "Doomsday Clock";
   }
   return "dice";
 }
@@ -106,8 +126,7 @@ class LineMaker {
         }
         return who + " explores " + hex(e.hex) + ".";
       case EventKind::kCapitalPlaced:
-        return who + " places the Capital on the " + terrain_of(e.hex) + "hex " + hex(e.hex) +
-               ".";
+        return who + " places the Capital on the " + terrain_of(e.hex) + "hex " + hex(e.hex) + ".";
       case EventKind::kTownBuilt:
         return who + " builds a Town on the " + terrain_of(e.hex) + "hex " + hex(e.hex) + ".";
       case EventKind::kCityUpgraded:

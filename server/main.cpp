@@ -22,11 +22,12 @@ using namespace viktory::server;
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  const ParsedConfig parsed = parse_config(args, [](const char* name) -> std::optional<std::string> {
-    const char* v = std::getenv(name);
-    if (v == nullptr) return std::nullopt;
-    return std::string(v);
-  });
+  const ParsedConfig parsed =
+      parse_config(args, [](const char* name) -> std::optional<std::string> {
+        const char* v = std::getenv(name);
+        if (v == nullptr) return std::nullopt;
+        return std::string(v);
+      });
   if (parsed.help) {
     std::cout << usage();
     return 0;
@@ -58,8 +59,8 @@ int main(int argc, char** argv) {
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);
-    Listener listener(ioc, net::ip::tcp::endpoint(address, static_cast<unsigned short>(config.port)),
-                      context);
+    Listener listener(
+        ioc, net::ip::tcp::endpoint(address, static_cast<unsigned short>(config.port)), context);
     listener.start();
     spdlog::info("database {} (schema {})", config.db, store.schema_version());
     spdlog::info("serving {} ", config.web_root);

@@ -28,21 +28,17 @@ void metric(std::ostringstream& out, const char* name, const char* type, const c
 
 std::string Metrics::render() const {
   std::ostringstream out;
-  metric(out, "viktory_connections_open", "gauge", "Open WebSocket connections.",
-         connections_open);
+  metric(out, "viktory_connections_open", "gauge", "Open WebSocket connections.", connections_open);
   metric(out, "viktory_connections_total", "counter", "WebSocket connections accepted.",
          connections_total);
   metric(out, "viktory_connections_rejected_total", "counter",
          "Connections refused by the per-address limit.", connections_rejected);
   metric(out, "viktory_http_requests_total", "counter", "HTTP requests served.", http_requests);
-  metric(out, "viktory_messages_in_total", "counter", "WebSocket messages received.",
-         messages_in);
+  metric(out, "viktory_messages_in_total", "counter", "WebSocket messages received.", messages_in);
   metric(out, "viktory_messages_out_total", "counter", "WebSocket messages sent.", messages_out);
   metric(out, "viktory_games_created_total", "counter", "Games created.", games_created);
-  metric(out, "viktory_games_open", "gauge", "Games waiting for players (in memory).",
-         games_open);
-  metric(out, "viktory_games_running", "gauge", "Running games loaded in memory.",
-         games_running);
+  metric(out, "viktory_games_open", "gauge", "Games waiting for players (in memory).", games_open);
+  metric(out, "viktory_games_running", "gauge", "Running games loaded in memory.", games_running);
   metric(out, "viktory_games_finished_total", "counter", "Games that ended.", games_finished);
   metric(out, "viktory_actions_total", "counter", "Actions committed.", actions);
   metric(out, "viktory_undos_total", "counter", "Actions taken back.", undos);

@@ -70,17 +70,21 @@ constexpr const char* kGameColumns =
 
 const char* to_string(GameStatus s) {
   switch (s) {
-    case GameStatus::kOpen: return "open";
-    case GameStatus::kRunning: return "running";
-    case GameStatus::kFinished: return "finished";
-    case GameStatus::kCancelled: return "cancelled";
+    case GameStatus::kOpen:
+      return "open";
+    case GameStatus::kRunning:
+      return "running";
+    case GameStatus::kFinished:
+      return "finished";
+    case GameStatus::kCancelled:
+      return "cancelled";
   }
   return "open";
 }
 
 std::optional<GameStatus> game_status_from_string(std::string_view s) {
-  for (GameStatus g : {GameStatus::kOpen, GameStatus::kRunning, GameStatus::kFinished,
-                       GameStatus::kCancelled}) {
+  for (GameStatus g :
+       {GameStatus::kOpen, GameStatus::kRunning, GameStatus::kFinished, GameStatus::kCancelled}) {
     if (s == to_string(g)) return g;
   }
   return std::nullopt;
@@ -273,7 +277,10 @@ void Store::commit_action(const ActionCommit& commit) {
 
 void Store::remove_last_action(std::int64_t game_id, int seq, int current_seat) {
   Transaction tx(db_);
-  db_.prepare("DELETE FROM actions WHERE game_id = ? AND seq = ?").bind(1, game_id).bind(2, seq).run();
+  db_.prepare("DELETE FROM actions WHERE game_id = ? AND seq = ?")
+      .bind(1, game_id)
+      .bind(2, seq)
+      .run();
   if (db_.changes() != 1) throw DbError("undo: action " + std::to_string(seq) + " not found");
   db_.prepare("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?")
       .bind(1, game_id)
@@ -305,8 +312,7 @@ std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
   return out;
 }
 
-std::optional<std::pair<int, GameState>> Store::latest_snapshot(std::int64_t game_id,
-                                                                int max_seq) {
+std::optional<std::pair<int, GameState>> Store::latest_snapshot(std::int64_t game_id, int max_seq) {
   Statement s = db_.prepare(
       "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC "
       "LIMIT 1");

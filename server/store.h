@@ -36,7 +36,7 @@ struct SeatRecord {
 
 struct GameRecord {
   std::int64_t id = 0;
-  Options options;  // options.players: the number of seats
+  Options options;         // options.players: the number of seats
   std::uint64_t seed = 0;  // chosen when the game starts
   GameStatus status = GameStatus::kOpen;
   std::int64_t created = 0;
@@ -70,9 +70,9 @@ struct ChatRecord {
 struct ActionCommit {
   std::int64_t game_id = 0;
   ActionRecord record;
-  int current_seat = -1;                      // the decider afterwards
-  const GameState* snapshot = nullptr;        // the state after the action, to store as well
-  std::optional<nlohmann::json> finished;     // result, when the action ended the game
+  int current_seat = -1;                   // the decider afterwards
+  const GameState* snapshot = nullptr;     // the state after the action, to store as well
+  std::optional<nlohmann::json> finished;  // result, when the action ended the game
 };
 
 class Store {
@@ -88,8 +88,7 @@ class Store {
 
   // Inserts the game with its seats; returns the new id (also set in `game`).
   std::int64_t create_game(GameRecord& game);
-  void replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& seats,
-                     std::int64_t now);
+  void replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& seats, std::int64_t now);
   // Open -> running: the final options (players shrunk to the seated count), seats and seed.
   void start_game(const GameRecord& game);
   void cancel_game(std::int64_t game_id);

@@ -38,9 +38,8 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
     timeouts.idle_timeout = std::chrono::seconds(context_.config.idle_timeout_seconds);
     timeouts.keep_alive_pings = true;  // ping at half the idle time; no pong -> closed
     ws_.set_option(timeouts);
-    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
-      res.set(http::field::server, "viktory-server");
-    }));
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& res) { res.set(http::field::server, "viktory-server"); }));
     // Messages up to the limit are handled; up to 4x we still answer "too_large" before
     // closing; beyond that Beast fails the connection by itself.
     ws_.read_message_max(context_.config.max_message_bytes * 4);
@@ -109,8 +108,8 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
           {"type", "error"}, {"code", "bad_message"}, {"message", "send text frames"}}));
     } else {
       const auto data = buffer_.cdata();
-      context_.hub.on_message(
-          this, std::string_view(static_cast<const char*>(data.data()), data.size()));
+      context_.hub.on_message(this,
+                              std::string_view(static_cast<const char*>(data.data()), data.size()));
     }
     buffer_.consume(buffer_.size());
     read();

@@ -16,7 +16,6 @@ namespace viktory::server {
 // Takes over the stream of an HTTP session whose request is a WebSocket upgrade.
 void start_ws_session(boost::beast::tcp_stream stream,
                       boost::beast::http::request<boost::beast::http::string_body> request,
-                      ServerContext& context,
-                      std::shared_ptr<ConnectionLimiter::Guard> guard);
+                      ServerContext& context, std::shared_ptr<ConnectionLimiter::Guard> guard);
 
 }  // namespace viktory::server

@@ -3,13 +3,15 @@
 // from sending an action to every player of that game having been told about it.
 //
 // Loopback only, bounded in games, actions and time: it stops by itself.
-#include <utility>  // before Boost.Asio 1.74, whose awaitable.hpp forgets it
-
-#include <boost/asio.hpp>
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -19,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace beast = boost::beast;
@@ -78,7 +81,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
   void close() {
     if (closed_) return;
     closed_ = true;
-    ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](beast::error_code) {});
+    ws_.async_close(websocket::close_code::normal,
+                    [self = shared_from_this()](beast::error_code) {});
   }
   int index() const { return index_; }
 
@@ -141,7 +145,8 @@ void Bot::start(int port) {
         self->ws_.read_message_max(16 * 1024 * 1024);
         self->ws_.async_handshake("127.0.0.1:" + std::to_string(port), "/ws",
                                   [self](beast::error_code hec) {
-                                    if (hec) throw std::runtime_error("handshake: " + hec.message());
+                                    if (hec)
+                                      throw std::runtime_error("handshake: " + hec.message());
                                     self->send(json{{"type", "auth"}, {"token", self->token_}});
                                     self->read();
                                   });
@@ -241,11 +246,12 @@ void Game::act(Bot& bot, const json& update) {
     finish();
     return;
   }
-  const json pick = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng_)];
+  const json pick =
+      options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng_)];
   pending_[int(update["seq"]) + 1] = Pending{Clock::now(), 0};
   ++sent_;
-  bot.send(json{{"type", "game.action"}, {"game_id", game_id_}, {"seq", update["seq"]},
-                {"action", pick}});
+  bot.send(json{
+      {"type", "game.action"}, {"game_id", game_id_}, {"seq", update["seq"]}, {"action", pick}});
 }
 
 double percentile(std::vector<double> v, double p) {
@@ -276,13 +282,20 @@ int main(int argc, char** argv) {
     if (flag == "--help") return usage(0);
     if (i + 1 >= argc) return usage(2);
     const int v = std::atoi(argv[++i]);
-    if (flag == "--port") o.port = v;
-    else if (flag == "--games") o.games = std::clamp(v, 1, 500);
-    else if (flag == "--actions") o.actions = std::clamp(v, 1, 10000);
-    else if (flag == "--players") o.players = std::clamp(v, 2, 6);
-    else if (flag == "--timeout") o.timeout_seconds = std::clamp(v, 1, 600);
-    else if (flag == "--seed") o.seed = static_cast<unsigned>(v);
-    else return usage(2);
+    if (flag == "--port")
+      o.port = v;
+    else if (flag == "--games")
+      o.games = std::clamp(v, 1, 500);
+    else if (flag == "--actions")
+      o.actions = std::clamp(v, 1, 10000);
+    else if (flag == "--players")
+      o.players = std::clamp(v, 2, 6);
+    else if (flag == "--timeout")
+      o.timeout_seconds = std::clamp(v, 1, 600);
+    else if (flag == "--seed")
+      o.seed = static_cast<unsigned>(v);
+    else
+      return usage(2);
   }
 
   Stats stats;
@@ -337,9 +350,10 @@ int main(int argc, char** argv) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::printf("games %d x %d players, %ld actions in %.2f s: %.1f actions/s\n", o.games, o.players,
               stats.actions, seconds, stats.actions / seconds);
-  std::printf("latency (action sent -> every player told) ms: p50 %.2f p90 %.2f p99 %.2f max %.2f\n",
-              percentile(stats.latencies_ms, 0.5), percentile(stats.latencies_ms, 0.9),
-              percentile(stats.latencies_ms, 0.99), percentile(stats.latencies_ms, 1.0));
+  std::printf(
+      "latency (action sent -> every player told) ms: p50 %.2f p90 %.2f p99 %.2f max %.2f\n",
+      percentile(stats.latencies_ms, 0.5), percentile(stats.latencies_ms, 0.9),
+      percentile(stats.latencies_ms, 0.99), percentile(stats.latencies_ms, 1.0));
   std::printf("messages %ld, %.1f KiB received per message, errors %ld\n", stats.messages,
               stats.messages ? stats.bytes / 1024.0 / stats.messages : 0.0, stats.errors);
   return stats.errors == 0 && stats.actions > 0 ? 0 : 1;

@@ -26,9 +26,11 @@ TEST(Config, Defaults) {
 }
 
 TEST(Config, FlagsBeatEnvironmentWhichBeatsDefaults) {
-  auto p = parse({"--port", "9000", "--db", "x.db"},
-                 {{"VIKTORY_PORT", "7000"}, {"VIKTORY_BIND", "0.0.0.0"}, {"VIKTORY_DB", "env.db"},
-                  {"VIKTORY_PUBLIC_URL", "https://example.org/"}});
+  auto p =
+      parse({"--port", "9000", "--db", "x.db"}, {{"VIKTORY_PORT", "7000"},
+                                                 {"VIKTORY_BIND", "0.0.0.0"},
+                                                 {"VIKTORY_DB", "env.db"},
+                                                 {"VIKTORY_PUBLIC_URL", "https://example.org/"}});
   ASSERT_TRUE(p.config);
   EXPECT_EQ(p.config->port, 9000);
   EXPECT_EQ(p.config->bind, "0.0.0.0");

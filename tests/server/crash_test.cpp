@@ -88,7 +88,9 @@ TEST(CrashRestart, AcknowledgedActionsSurviveKillNine) {
   const int seq = table->seen[0].seq;
   const int who = table->decider();
   auto both = table->both();
-  both[who]->send(json{{"type", "game.action"}, {"game_id", id}, {"seq", seq},
+  both[who]->send(json{{"type", "game.action"},
+                       {"game_id", id},
+                       {"seq", seq},
                        {"action", random_legal(table->seen[who], rng)}});
   server->kill9();
   table = std::make_unique<Table>();

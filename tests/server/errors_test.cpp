@@ -94,8 +94,7 @@ TEST_F(Errors, GameActionsThatMustNotApply) {
   EXPECT_EQ(illegal["code"], "illegal_action");
   EXPECT_TRUE(illegal.contains("reason"));
   EXPECT_EQ(error_for(*mover, action(0, {{"kind", "teleport"}}))["code"], "bad_message");
-  EXPECT_EQ(error_for(*mover, action(0, {{"kind", "move"}, {"unit", "x"}}))["code"],
-            "bad_message");
+  EXPECT_EQ(error_for(*mover, action(0, {{"kind", "move"}, {"unit", "x"}}))["code"], "bad_message");
   EXPECT_EQ(error_for(*mover, R"({"type":"game.action","game_id":1,"seq":0,"action":3})")["code"],
             "bad_message");
   // Stale: the error carries the current seq and a fresh state follows.
@@ -104,11 +103,14 @@ TEST_F(Errors, GameActionsThatMustNotApply) {
   EXPECT_EQ(stale["code"], "stale");
   EXPECT_EQ(stale["seq"], 0);
   EXPECT_EQ(mover->wait_type("game.state")["seq"], 0);
-  EXPECT_EQ(error_for(*mover, json{{"type", "game.undo"}, {"game_id", id}, {"seq", 0}}.dump())["code"],
-            "cannot_undo");
+  EXPECT_EQ(
+      error_for(*mover, json{{"type", "game.undo"}, {"game_id", id}, {"seq", 0}}.dump())["code"],
+      "cannot_undo");
   EXPECT_EQ(error_for(c, json{{"type", "game.leave"}, {"game_id", id}}.dump())["code"], "not_open");
-  EXPECT_EQ(error_for(a, json{{"type", "chat.send"}, {"game_id", id}, {"text", std::string(600, 'x')}}.dump())["code"],
-            "chat_too_long");
+  EXPECT_EQ(
+      error_for(a, json{{"type", "chat.send"}, {"game_id", id}, {"text", std::string(600, 'x')}}
+                       .dump())["code"],
+      "chat_too_long");
 
   // Nothing changed: still seq 0.
   c.send(json{{"type", "game.watch"}, {"game_id", id}});

@@ -65,8 +65,12 @@ TEST_F(GameFlow, TwoPlayersPlayAndEachSeesTheOthersMoves) {
   b.send(json{{"type", "lobby.subscribe"}});
   EXPECT_TRUE(b.wait_type("lobby")["games"].empty());
   const std::int64_t game_id = [&] {
-    a.send(json{{"type", "game.create"}, {"seats", 2}, {"victory", "standard"},
-                {"tile_mix", "standard"}, {"independent_exploration", false}, {"private", false}});
+    a.send(json{{"type", "game.create"},
+                {"seats", 2},
+                {"victory", "standard"},
+                {"tile_mix", "standard"},
+                {"independent_exploration", false},
+                {"private", false}});
     return std::int64_t(a.wait_type("game.created")["game_id"]);
   }();
   // Bob sees the new game in the lobby, live.
@@ -135,24 +139,29 @@ TEST_F(GameFlow, TwoPlayersPlayAndEachSeesTheOthersMoves) {
 
   // Concede: the game is over for everyone and becomes read-only; the replay is available.
   const int loser = decider_index();
-  both[loser]->send(json{{"type", "game.action"}, {"game_id", game_id}, {"seq", seen[loser].seq},
+  both[loser]->send(json{{"type", "game.action"},
+                         {"game_id", game_id},
+                         {"seq", seen[loser].seq},
                          {"action", {{"kind", "concede"}}}});
-  const json over = both[1 - loser]->wait_for(
-      [](const json& m) { return m["type"] == "game.update" && m["view"]["phase"] == "game_over"; });
+  const json over = both[1 - loser]->wait_for([](const json& m) {
+    return m["type"] == "game.update" && m["view"]["phase"] == "game_over";
+  });
   EXPECT_EQ(over["view"]["winners"], json::array({1 - loser}));
-  both[1 - loser]->send(json{{"type", "game.action"}, {"game_id", game_id},
-                             {"seq", over["seq"]}, {"action", {{"kind", "end_phase"}}}});
+  both[1 - loser]->send(json{{"type", "game.action"},
+                             {"game_id", game_id},
+                             {"seq", over["seq"]},
+                             {"action", {{"kind", "end_phase"}}}});
   EXPECT_EQ(both[1 - loser]->wait_type("error")["code"], "game_over");
-  const HttpReply replay = http_request(
-      server->port(), "GET", "/api/games/" + std::to_string(game_id) + "/replay?seat=0",
-      "", alice.token);
+  const HttpReply replay =
+      http_request(server->port(), "GET",
+                   "/api/games/" + std::to_string(game_id) + "/replay?seat=0", "", alice.token);
   ASSERT_EQ(replay.status, 200) << replay.body;
   EXPECT_EQ(replay.json()["viewer"], 0);
   EXPECT_EQ(replay.json()["steps"].size(), std::size_t(over["seq"]) + 1);
   // Someone else asking for seat 0 gets the spectator's replay.
-  const HttpReply other = http_request(
-      server->port(), "GET", "/api/games/" + std::to_string(game_id) + "/replay?seat=0",
-      "", bob.token);
+  const HttpReply other =
+      http_request(server->port(), "GET",
+                   "/api/games/" + std::to_string(game_id) + "/replay?seat=0", "", bob.token);
   EXPECT_TRUE(other.json()["viewer"].is_null());
 }
 

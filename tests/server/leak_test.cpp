@@ -4,14 +4,14 @@
 // seed or the generator words. The server's log must not contain tokens or seeds either.
 #include <gtest/gtest.h>
 
-#include <random>
-#include <regex>
-#include <map>
-#include <set>
-#include <unordered_set>
 #include <cctype>
 #include <iomanip>
+#include <map>
+#include <random>
+#include <regex>
+#include <set>
 #include <sstream>
+#include <unordered_set>
 
 #include "game.h"
 #include "store.h"
@@ -47,14 +47,14 @@ struct Client {
 };
 
 // Plays one game with random legal actions for the decider; returns its id.
-std::int64_t play_random_game(std::vector<Client>& players, Client& spectator,
-                              const GamePlan& plan, int max_actions, std::mt19937& rng) {
+std::int64_t play_random_game(std::vector<Client>& players, Client& spectator, const GamePlan& plan,
+                              int max_actions, std::mt19937& rng) {
   std::vector<WsClient*> clients;
   for (Client& c : players) clients.push_back(c.ws.get());
   std::vector<Seen> seen;
-  const std::int64_t id = start_game(
-      clients, seen,
-      json{{"independent_exploration", plan.independent}, {"tile_mix", plan.tile_mix}});
+  const std::int64_t id =
+      start_game(clients, seen,
+                 json{{"independent_exploration", plan.independent}, {"tile_mix", plan.tile_mix}});
   spectator.ws->send(json{{"type", "game.watch"}, {"game_id", id}});
   spectator.ws->wait_type("game.state");
   std::vector<WsClient*> watchers = clients;
@@ -66,7 +66,8 @@ std::int64_t play_random_game(std::vector<Client>& players, Client& spectator,
       if (a["kind"] != "concede") options.push_back(a);
     }
     if (options.empty()) break;
-    const json pick = options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
+    const json pick =
+        options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
     act_and_wait(*clients[who], id, pick, watchers, seen, who);
   }
   // Make sure the spectator got everything up to the last update before we stop listening.
@@ -157,10 +158,10 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   auto server = std::make_unique<ServerProcess>(db, dir.path().string());
   std::mt19937 rng(77);
 
-  const std::vector<GamePlan> plans = {
-      {2, false, "standard"}, {2, true, "standard"},   {3, true, "islands"},
-      {4, true, "land_rich"}, {3, false, "standard"},  {2, true, "islands"},
-      {6, true, "standard"},  {5, false, "land_rich"}};
+  const std::vector<GamePlan> plans = {{2, false, "standard"}, {2, true, "standard"},
+                                       {3, true, "islands"},   {4, true, "land_rich"},
+                                       {3, false, "standard"}, {2, true, "islands"},
+                                       {6, true, "standard"},  {5, false, "land_rich"}};
   const int max_actions = 150;
   constexpr int kAccounts = 6;
 

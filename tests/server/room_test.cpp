@@ -232,9 +232,8 @@ TEST_F(RoomTest, UndoRestoresThePositionBeforeAnUnsealedAction) {
 
 TEST_F(RoomTest, ASealedActionCannotBeUndone) {
   GameRoom* room = two_player_game();
-  auto found = play_until(room, [](const GameState& s, const Action& a) {
-    return probe(s, a).sealed;
-  });
+  auto found =
+      play_until(room, [](const GameState& s, const Action& a) { return probe(s, a).sealed; });
   ASSERT_TRUE(found) << "no sealing action found";
   const std::int64_t me = player_in_seat(room, found->player);
   ASSERT_FALSE(room->act(me, room->seq(), *found));

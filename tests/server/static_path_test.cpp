@@ -33,10 +33,10 @@ TEST_F(StaticPath, ServesFilesUnderTheRoot) {
 }
 
 TEST_F(StaticPath, RefusesTraversalHiddenFilesAndEscapes) {
-  for (const char* bad : {"/../outside.txt", "/js/../../outside.txt", "/%2e%2e/outside.txt",
-                          "/js/%2E%2E/%2E%2E/outside.txt", "/.secret", "/js\\..\\index.html",
-                          "/index.html%00.js", "//etc/passwd", "/%zz", "/missing.html",
-                          "/link.txt", "/js", "relative"}) {
+  for (const char* bad :
+       {"/../outside.txt", "/js/../../outside.txt", "/%2e%2e/outside.txt",
+        "/js/%2E%2E/%2E%2E/outside.txt", "/.secret", "/js\\..\\index.html", "/index.html%00.js",
+        "//etc/passwd", "/%zz", "/missing.html", "/link.txt", "/js", "relative"}) {
     EXPECT_FALSE(resolve_static_path(root, bad)) << bad;
   }
 }

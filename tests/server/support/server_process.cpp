@@ -1,7 +1,7 @@
 #include "support/server_process.h"
 
-#include <signal.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,9 +19,9 @@ ServerProcess::ServerProcess(const std::string& db, const std::string& web_root,
                              std::vector<std::string> extra_args) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
-  std::vector<std::string> args = {VIKTORY_SERVER_BINARY, "--port",  "0",  "--bind",
-                                   "127.0.0.1",           "--db",    db,   "--web-root",
-                                   web_root,              "--log-level", "debug"};
+  std::vector<std::string> args = {
+      VIKTORY_SERVER_BINARY, "--port", "0",           "--bind", "127.0.0.1", "--db", db,
+      "--web-root",          web_root, "--log-level", "debug"};
   // Bots act far faster than people: lift the per-connection rate limit unless a test sets it.
   bool sets_rate = false;
   for (const auto& a : extra_args) sets_rate = sets_rate || a == "--rate-limit";
