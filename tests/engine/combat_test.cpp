@@ -1,6 +1,8 @@
 // General combat rules [10.x] and Bombard Attacks [11.x].
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "fixture.h"
 
 namespace viktory {
@@ -77,6 +79,12 @@ TEST(Combat, R10_1_OnTwoOrThreeTheTargetChooses) {
     EXPECT_EQ(decider(r.p.state), 1);
     EXPECT_EQ(r.p.apply_error(act::choose_casualty(0, cav)), "not_your_decision");
     EXPECT_EQ(r.p.apply_error(act::end_phase(0)), "not_your_decision");
+    // Player 0 may only concede now; player 1 picks one of his two units.
+    EXPECT_EQ(legal_actions(r.p.state, 0), std::vector<Action>{act::concede(0)});
+    const auto choices = legal_actions(r.p.state, 1);
+    EXPECT_EQ(std::count(choices.begin(), choices.end(), act::choose_casualty(1, inf)), 1);
+    EXPECT_EQ(std::count(choices.begin(), choices.end(), act::choose_casualty(1, cav)), 1);
+    EXPECT_EQ(choices.size(), 3u);  // and concede
     const auto ev = r.p.apply_ok(act::choose_casualty(1, inf));
     EXPECT_EQ(r.p.u(inf).place, UnitPlace::kReserve);
     EXPECT_EQ(r.p.u(cav).place, UnitPlace::kMap);
