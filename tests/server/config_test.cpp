@@ -41,6 +41,8 @@ TEST(Config, FlagsBeatEnvironmentWhichBeatsDefaults) {
   EXPECT_EQ(limited.config->messages_per_second, 100);
   EXPECT_EQ(limited.config->message_burst, 200);
   EXPECT_FALSE(parse({"--rate-limit", "0"}).config);
+  EXPECT_EQ(parse({"--idle-timeout", "5"}).config->idle_timeout_seconds, 5);
+  EXPECT_FALSE(parse({"--idle-timeout", "1"}).config);
 }
 
 TEST(Config, ErrorsAndHelp) {

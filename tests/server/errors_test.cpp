@@ -175,6 +175,28 @@ TEST_F(Errors, SlowClientIsDisconnected) {
   EXPECT_EQ(a.wait_type("pong")["type"], "pong");
 }
 
+// A peer that answers no ping is closed after the idle timeout; one that does stays.
+TEST_F(Errors, SilentPeersAreClosedAfterTheIdleTimeout) {
+  start_server({"--idle-timeout", "2"});
+  WsClient deaf, alive;
+  deaf.connect(server->port(), "/ws", /*start_reading=*/false);  // never reads, never pongs
+  alive.connect(server->port());
+  auto open_connections = [&] {
+    const std::string metrics = http_request(server->port(), "GET", "/metrics").body;
+    const std::string key = "\nviktory_connections_open ";
+    return std::stoi(metrics.substr(metrics.find(key) + key.size()));
+  };
+  EXPECT_EQ(open_connections(), 2);
+  int open = 2;
+  for (int i = 0; i < 100 && open != 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    open = open_connections();
+  }
+  EXPECT_EQ(open, 1);
+  alive.send(json{{"type", "ping"}});
+  EXPECT_EQ(alive.wait_type("pong")["type"], "pong");
+}
+
 TEST_F(Errors, ConnectionsPerAddressAreLimited) {
   start_server({"--max-connections-per-address", "2"});
   WsClient one, two, three;
