@@ -42,6 +42,11 @@ TEST_F(Errors, MalformedMessages) {
   ws.connect(server->port());
   EXPECT_EQ(error_for(ws, "{not json")["code"], "bad_json");
   EXPECT_EQ(error_for(ws, "[1,2]")["code"], "bad_message");
+  // Deep nesting must neither crash the parser nor the destructor.
+  EXPECT_EQ(error_for(ws, std::string(60000, '['))["code"], "bad_json");
+  EXPECT_EQ(error_for(ws, std::string(30000, '[') + std::string(30000, ']'))["code"],
+            "bad_message");
+  EXPECT_EQ(error_for(ws, "{\"type\":\"ping\"} trailing")["code"], "bad_json");
   EXPECT_EQ(error_for(ws, R"({"no_type":1})")["code"], "bad_message");
   EXPECT_EQ(error_for(ws, R"({"type":5})")["code"], "bad_message");
   EXPECT_EQ(error_for(ws, R"({"type":"ping","req":"x"})")["code"], "bad_message");
@@ -58,6 +63,17 @@ TEST_F(Errors, MalformedMessages) {
             "bad_message");
   ws.send_raw("binary!", /*binary=*/true);
   EXPECT_EQ(ws.wait_type("error")["code"], "bad_message");
+}
+
+// RFC 6455: a text frame that is not UTF-8 fails the connection (Beast closes it, code 1007).
+TEST_F(Errors, InvalidUtf8ClosesOnlyThatConnection) {
+  WsClient bad, good;
+  bad.connect(server->port());
+  good.connect(server->port());
+  bad.send_raw("{\"type\":\"\xff\xfe\"}");
+  EXPECT_TRUE(bad.wait_closed());
+  good.send(json{{"type", "ping"}});
+  EXPECT_EQ(good.wait_type("pong")["type"], "pong");
 }
 
 TEST_F(Errors, BadTokensAndTooManyFailures) {

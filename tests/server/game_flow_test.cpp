@@ -239,6 +239,8 @@ TEST_F(GameFlow, GracefulShutdownSendsCloseFrames) {
   EXPECT_TRUE(a.wait_closed());
   EXPECT_TRUE(b.wait_closed());
   EXPECT_NE(server->log().find("bye"), std::string::npos);
+  // The database was closed cleanly: the last connection checkpointed and removed the WAL.
+  EXPECT_FALSE(std::filesystem::exists(dir.file("game.db") + "-wal"));
 }
 
 }  // namespace
