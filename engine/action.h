@@ -35,7 +35,7 @@ struct Action {
   int player = kNoPlayer;
   int hex = -1;
   int unit = -1;
-  int carrier = -1;  // kEmbark only
+  int carrier = -1;                          // kEmbark only
   UnitType unit_type = UnitType::kInfantry;  // kPlaceReserve only
   friend bool operator==(const Action&, const Action&) = default;
 };
@@ -63,13 +63,19 @@ inline Action embark(int p, int unit, int frigate) {
   a.carrier = frigate;
   return a;
 }
-inline Action disembark(int p, int unit, int hex) { return make(ActionKind::kDisembark, p, hex, unit); }
+inline Action disembark(int p, int unit, int hex) {
+  return make(ActionKind::kDisembark, p, hex, unit);
+}
 inline Action bombard(int p, int unit, int hex) { return make(ActionKind::kBombard, p, hex, unit); }
 inline Action start_battle(int p, int hex) { return make(ActionKind::kStartBattle, p, hex); }
-inline Action choose_casualty(int p, int unit) { return make(ActionKind::kChooseCasualty, p, -1, unit); }
+inline Action choose_casualty(int p, int unit) {
+  return make(ActionKind::kChooseCasualty, p, -1, unit);
+}
 inline Action retreat(int p, int unit, int hex) { return make(ActionKind::kRetreat, p, hex, unit); }
 inline Action continue_battle(int p) { return make(ActionKind::kContinueBattle, p); }
-inline Action eliminate_unit(int p, int unit) { return make(ActionKind::kEliminateUnit, p, -1, unit); }
+inline Action eliminate_unit(int p, int unit) {
+  return make(ActionKind::kEliminateUnit, p, -1, unit);
+}
 inline Action place_reserve(int p, UnitType t, int hex) {
   Action a = make(ActionKind::kPlaceReserve, p, hex);
   a.unit_type = t;

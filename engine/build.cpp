@@ -87,9 +87,9 @@ void do_build_town(GameState& s, const Action& a, Events& ev) {
   e.player = a.player;
   e.hex = a.hex;
   ev.push_back(e);
-  reveal_neighbors(s, a.hex, a.player, ev);           // [7.3]
-  gain_unit(s, a.player, UnitType::kInfantry, ev);    // [7.4, 8.1]
-  s.phase = Phase::kMovement;                         // one build per turn [7.2]
+  reveal_neighbors(s, a.hex, a.player, ev);         // [7.3]
+  gain_unit(s, a.player, UnitType::kInfantry, ev);  // [7.4, 8.1]
+  s.phase = Phase::kMovement;                       // one build per turn [7.2]
   Event ph = make_event(EventKind::kPhaseChanged);
   ph.player = a.player;
   ph.value = static_cast<int>(Phase::kMovement);
@@ -100,7 +100,8 @@ Check check_upgrade_city(const GameState& s, const Action& a) {
   if (auto e = can_build_at_all(s, a.player)) return e;
   if (a.hex < 0 || a.hex >= s.board().size()) return error("bad_hex", "No such hex.");
   const HexCell& c = s.hexes[a.hex];
-  if (c.town_owner != a.player) return error("not_your_town", "You can only upgrade your own Towns [7.23].");
+  if (c.town_owner != a.player)
+    return error("not_your_town", "You can only upgrade your own Towns [7.23].");
   if (c.city) return error("already_city", "That is already a City [7.23].");
   return std::nullopt;
 }
@@ -113,7 +114,7 @@ void do_upgrade_city(GameState& s, const Action& a, Events& ev) {
   e.hex = a.hex;
   ev.push_back(e);
   for (int h : s.board().ring_around(a.hex, 2)) reveal(s, h, a.player, ev);  // [7.3]
-  gain_unit(s, a.player, city_unit_for(c.terrain), ev);                       // [7.4, 8.2]
+  gain_unit(s, a.player, city_unit_for(c.terrain), ev);                      // [7.4, 8.2]
   s.phase = Phase::kMovement;
   Event ph = make_event(EventKind::kPhaseChanged);
   ph.player = a.player;

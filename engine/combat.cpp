@@ -75,7 +75,8 @@ void set_picks(int* by_firer, int* by_target, const std::vector<int>& dice, int 
   // [10.1] Each roll of 3 or less hits; for each '1' the firer picks the loss, then the target
   // picks his own losses for each '2' or '3'.
   const int ones = static_cast<int>(std::count(dice.begin(), dice.end(), 1));
-  const int others = static_cast<int>(std::count_if(dice.begin(), dice.end(), [](int d) { return d == 2 || d == 3; }));
+  const int others = static_cast<int>(
+      std::count_if(dice.begin(), dice.end(), [](int d) { return d == 2 || d == 3; }));
   *by_firer = std::min(ones, targets);
   *by_target = std::min(others, targets - *by_firer);
 }
@@ -91,7 +92,8 @@ bool has_type(const GameState& s, const std::vector<int>& units, UnitType t) {
 std::vector<int> retreat_hexes(const GameState& s) {
   std::vector<int> out;
   for (const BattleEntry& e : s.entries) {
-    if (e.battle_hex == s.battle->hex && std::find(out.begin(), out.end(), e.from_hex) == out.end()) {
+    if (e.battle_hex == s.battle->hex &&
+        std::find(out.begin(), out.end(), e.from_hex) == out.end()) {
       out.push_back(e.from_hex);
     }
   }
@@ -128,8 +130,8 @@ int frigate_room(const GameState& s, int player, int hex) {
     if (u.type != UnitType::kFrigate) continue;
     int new_units = kFrigateCapacity - u.carried_this_turn;
     for (int a : units_of_at(s, player, s.battle->hex)) new_units += landed_by(s, a, f) ? 1 : 0;
-    room += std::max(0, std::min(kFrigateCapacity - static_cast<int>(cargo_of(s, f).size()),
-                                 new_units));
+    room += std::max(
+        0, std::min(kFrigateCapacity - static_cast<int>(cargo_of(s, f).size()), new_units));
   }
   return room;
 }
@@ -145,7 +147,8 @@ void conclude(GameState& s, bool attacker_won, Events& ev) {
   e.other_player = attacker_won ? b.defender : b.attacker;
   ev.push_back(e);
   // [12.3 step 4] The attacker takes any Town or City there.
-  if (attacker_won && s.hexes[b.hex].town_owner == b.defender) capture(s, b.hex, b.attacker, b.defender, ev);
+  if (attacker_won && s.hexes[b.hex].town_owner == b.defender)
+    capture(s, b.hex, b.attacker, b.defender, ev);
 }
 
 void auto_eliminate(GameState& s, Events& ev) {
@@ -255,7 +258,8 @@ void defender_fire(GameState& s, Events& ev) {
     bool support = false;
     for (int n : board.neighbors(b.hex)) {
       if (n == Board::kNoHex) continue;
-      for (int f : units_of_at(s, b.defender, n)) support = support || s.units[f].type == UnitType::kFrigate;
+      for (int f : units_of_at(s, b.defender, n))
+        support = support || s.units[f].type == UnitType::kFrigate;
     }
     count += support ? 1 : 0;
     // Defensive Terrain: the single best of Mountain or City (2) and Forest or Town (1). A
@@ -270,7 +274,8 @@ void defender_fire(GameState& s, Events& ev) {
   }
   b.defender_dice = roll_dice(s, count, b.defender, b.hex, RollPurpose::kDefenderFire, ev);
   const auto attackers = units_of_at(s, b.attacker, b.hex);
-  set_picks(&b.picks_by_firer, &b.picks_by_target, b.defender_dice, static_cast<int>(attackers.size()));
+  set_picks(&b.picks_by_firer, &b.picks_by_target, b.defender_dice,
+            static_cast<int>(attackers.size()));
   auto_assign(s, ev);
 }
 
@@ -282,7 +287,9 @@ std::vector<int> hit_candidates(const GameState& s) {
   const Battle& b = *s.battle;
   const int side = b.stage == BattleStage::kAssignDefenderFire ? b.attacker : b.defender;
   auto units = units_of_at(s, side, b.hex);
-  std::erase_if(units, [&](int u) { return std::find(b.marked.begin(), b.marked.end(), u) != b.marked.end(); });
+  std::erase_if(units, [&](int u) {
+    return std::find(b.marked.begin(), b.marked.end(), u) != b.marked.end();
+  });
   return units;
 }
 
@@ -312,10 +319,12 @@ bool can_retreat_all(const GameState& s) {
   for (int u : units_of_at(s, b.attacker, b.hex)) {
     const auto dest = retreat_destinations(s, u);
     if (dest.empty()) return false;
-    const bool by_land = std::any_of(dest.begin(), dest.end(), [&](int h) { return is_land(s.hexes[h].terrain); });
+    const bool by_land =
+        std::any_of(dest.begin(), dest.end(), [&](int h) { return is_land(s.hexes[h].terrain); });
     if (is_land_unit(s.units[u].type) && !by_land) ++needs_ship;
     for (int h : dest) {
-      if (s.hexes[h].terrain == Terrain::kWater && std::find(counted.begin(), counted.end(), h) == counted.end()) {
+      if (s.hexes[h].terrain == Terrain::kWater &&
+          std::find(counted.begin(), counted.end(), h) == counted.end()) {
         counted.push_back(h);
         room += frigate_room(s, b.attacker, h);
       }
@@ -343,7 +352,8 @@ bool line_of_sight(const GameState& s, int player, int from, int to) {
   // chooses the path, so one clear hex between is enough (this covers the hexside case).
   // A hex whose terrain he does not know cannot be traced across.
   for (int c : b.common_neighbors(from, to)) {
-    if (knows(s, player, c) && !is_rough(s.hexes[c].terrain) && s.hexes[c].town_owner == kNoPlayer) {
+    if (knows(s, player, c) && !is_rough(s.hexes[c].terrain) &&
+        s.hexes[c].town_owner == kNoPlayer) {
       return true;
     }
   }
@@ -374,13 +384,15 @@ void start_battle(GameState& s, int hex, int attacker, int defender, bool placem
   // [12.3 step 0] Pre-Battle Fire: one die per attacking Artillery; losses leave at once.
   const auto attackers = units_of_at(s, attacker, hex);
   const auto defenders = units_of_at(s, defender, hex);
-  const int artillery = static_cast<int>(std::count_if(attackers.begin(), attackers.end(), [&](int u) {
-    return s.units[u].type == UnitType::kArtillery;
-  }));
+  const int artillery =
+      static_cast<int>(std::count_if(attackers.begin(), attackers.end(), [&](int u) {
+        return s.units[u].type == UnitType::kArtillery;
+      }));
   if (!b.naval && artillery > 0 && !defenders.empty()) {
     const auto dice = roll_dice(s, artillery, attacker, hex, RollPurpose::kPreBattleFire, ev);
     s.battle->attacker_dice = dice;
-    set_picks(&s.battle->picks_by_firer, &s.battle->picks_by_target, dice, static_cast<int>(defenders.size()));
+    set_picks(&s.battle->picks_by_firer, &s.battle->picks_by_target, dice,
+              static_cast<int>(defenders.size()));
     auto_assign(s, ev);
   }
   advance_battle(s, ev);
@@ -400,7 +412,9 @@ void advance_battle(GameState& s, Events& ev) {
         attacker_fire(s, ev);
         break;
       }
-      case BattleStage::kAssignAttackerFire: defender_fire(s, ev); break;
+      case BattleStage::kAssignAttackerFire:
+        defender_fire(s, ev);
+        break;
       case BattleStage::kAssignDefenderFire: {
         // Remove Casualties: both sides at once [12.3 step 2].
         const auto marked = b.marked;
@@ -424,7 +438,8 @@ void advance_battle(GameState& s, Events& ev) {
         return;
       }
       case BattleStage::kRetreatOption:
-      case BattleStage::kRetreating: return;
+      case BattleStage::kRetreating:
+        return;
     }
   }
 }
@@ -432,7 +447,8 @@ void advance_battle(GameState& s, Events& ev) {
 Check check_start_battle(const GameState& s, const Action& a) {
   if (auto e = s.active_unit >= 0 && s.units[s.active_unit].type == UnitType::kFrigate &&
                        is_land(s.hexes[s.units[s.active_unit].hex].terrain)
-                   ? std::optional(error("frigate_in_port", "The Frigate in port must sail out first [9.32]."))
+                   ? std::optional(error("frigate_in_port",
+                                         "The Frigate in port must sail out first [9.32]."))
                    : std::nullopt) {
     return e;
   }
@@ -453,7 +469,8 @@ void do_start_battle(GameState& s, const Action& a, Events& ev) {
 Check check_choose_casualty(const GameState& s, const Action& a) {
   const auto candidates = hit_candidates(s);
   if (std::find(candidates.begin(), candidates.end(), a.unit) == candidates.end()) {
-    return error("bad_casualty", "That unit cannot take this hit; choose one of the units under fire [10.1].");
+    return error("bad_casualty",
+                 "That unit cannot take this hit; choose one of the units under fire [10.1].");
   }
   return std::nullopt;
 }
@@ -473,7 +490,8 @@ void do_choose_casualty(GameState& s, const Action& a, Events& ev) {
 
 Check check_retreat(const GameState& s, const Action& a) {
   const Battle& b = *s.battle;
-  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size())) return error("bad_unit", "No such unit.");
+  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size()))
+    return error("bad_unit", "No such unit.");
   const auto mine = units_of_at(s, b.attacker, b.hex);
   if (std::find(mine.begin(), mine.end(), a.unit) == mine.end()) {
     return error("not_in_battle", "Only your units in the Battle hex can retreat [12.3].");
@@ -525,11 +543,14 @@ void do_continue_battle(GameState& s, const Action&, Events& ev) {
 }
 
 Check check_bombard(const GameState& s, const Action& a) {
-  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size())) return error("bad_unit", "No such unit.");
+  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size()))
+    return error("bad_unit", "No such unit.");
   const Unit& u = s.units[a.unit];
   const Board& b = s.board();
-  if (u.owner != a.player || u.place != UnitPlace::kMap) return error("not_your_unit", "That unit is not yours on the map.");
-  if (s.active_unit >= 0 && s.active_unit != a.unit && s.units[s.active_unit].type == UnitType::kFrigate &&
+  if (u.owner != a.player || u.place != UnitPlace::kMap)
+    return error("not_your_unit", "That unit is not yours on the map.");
+  if (s.active_unit >= 0 && s.active_unit != a.unit &&
+      s.units[s.active_unit].type == UnitType::kFrigate &&
       is_land(s.hexes[s.units[s.active_unit].hex].terrain)) {
     return error("frigate_in_port", "The Frigate in port must sail out first [9.32].");
   }
@@ -545,7 +566,8 @@ Check check_bombard(const GameState& s, const Action& a) {
     return error("in_port", "A Frigate cannot Bombard from a port [9.32].");
   }
   if (hostile_hex(s, a.player, u.hex)) {
-    return error("in_battle", "A unit facing the enemy in its own hex fights a Battle there [12.0].");
+    return error("in_battle",
+                 "A unit facing the enemy in its own hex fights a Battle there [12.0].");
   }
   if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
   const int d = b.distance(u.hex, a.hex);
@@ -562,7 +584,7 @@ Check check_bombard(const GameState& s, const Action& a) {
 void do_bombard(GameState& s, const Action& a, Events& ev) {
   if (s.active_unit >= 0 && s.active_unit != a.unit) finish_active_unit(s);
   Unit& u = s.units[a.unit];
-  u.attacked = true;  // [10.6]
+  u.attacked = true;   // [10.6]
   u.move_done = true;  // [10.7]
   u.moves_left = 0;
   u.has_moved = true;

@@ -13,33 +13,33 @@
 namespace viktory {
 
 enum class EventKind : std::uint8_t {
-  kTurnStarted,        // player; value = turn number
-  kPhaseChanged,       // player; value = (int)Phase
-  kTileRevealed,       // hex, terrain; player = who revealed it
-  kCapitalPlaced,      // player, hex
-  kTownBuilt,          // player, hex
-  kCityUpgraded,       // player, hex
-  kUnitGained,         // player, unit, unit_type (added to the Reserve) [10.3]
-  kUnitMoved,          // player, unit, from_hex -> hex; value = 1 for a road move
-  kUnitEmbarked,       // player, unit, other_unit = frigate, from_hex
-  kUnitDisembarked,    // player, unit, other_unit = frigate, hex
-  kDiceRolled,         // player (who rolled), hex, dice, value = (int)RollPurpose
-  kBombarded,          // player, unit, from_hex -> hex
-  kBattleStarted,      // player = attacker, other_player = defender, hex
-  kUnitHit,            // player = owner, unit, unit_type, hex; value = 1 when chosen by the firer
-  kUnitLost,           // player = owner, unit, unit_type, hex: to the Reserve [10.2]
-  kUnitRetreated,      // player, unit, from_hex -> hex
-  kBattleEnded,        // hex; player = winner (kNoPlayer: defender held), other_player = loser
-  kTownCaptured,       // player = new owner, other_player = old owner, hex; value = 1 City
-  kUnitEliminated,     // player, unit, unit_type: returned to stock [10.2]
-  kUnitPlaced,         // player, unit, unit_type, hex [13.0]
-  kCapitalLost,        // player = capital owner, other_player = captor, hex [14.0]
-  kCapitalRetaken,     // player, hex
-  kPlayerEliminated,   // player
-  kPlayerConceded,     // player
-  kDoomsdayStarted,    // hex of the first captured City [5.5]
-  kDoomsdayCoin,       // player: a coin now lies next to his Capital [5.5]
-  kGameOver,           // winners in dice (player indices); value = (int)VictoryCondition
+  kTurnStarted,       // player; value = turn number
+  kPhaseChanged,      // player; value = (int)Phase
+  kTileRevealed,      // hex, terrain; player = who revealed it
+  kCapitalPlaced,     // player, hex
+  kTownBuilt,         // player, hex
+  kCityUpgraded,      // player, hex
+  kUnitGained,        // player, unit, unit_type (added to the Reserve) [10.3]
+  kUnitMoved,         // player, unit, from_hex -> hex; value = 1 for a road move
+  kUnitEmbarked,      // player, unit, other_unit = frigate, from_hex
+  kUnitDisembarked,   // player, unit, other_unit = frigate, hex
+  kDiceRolled,        // player (who rolled), hex, dice, value = (int)RollPurpose
+  kBombarded,         // player, unit, from_hex -> hex
+  kBattleStarted,     // player = attacker, other_player = defender, hex
+  kUnitHit,           // player = owner, unit, unit_type, hex; value = 1 when chosen by the firer
+  kUnitLost,          // player = owner, unit, unit_type, hex: to the Reserve [10.2]
+  kUnitRetreated,     // player, unit, from_hex -> hex
+  kBattleEnded,       // hex; player = winner (kNoPlayer: defender held), other_player = loser
+  kTownCaptured,      // player = new owner, other_player = old owner, hex; value = 1 City
+  kUnitEliminated,    // player, unit, unit_type: returned to stock [10.2]
+  kUnitPlaced,        // player, unit, unit_type, hex [13.0]
+  kCapitalLost,       // player = capital owner, other_player = captor, hex [14.0]
+  kCapitalRetaken,    // player, hex
+  kPlayerEliminated,  // player
+  kPlayerConceded,    // player
+  kDoomsdayStarted,   // hex of the first captured City [5.5]
+  kDoomsdayCoin,      // player: a coin now lies next to his Capital [5.5]
+  kGameOver,          // winners in dice (player indices); value = (int)VictoryCondition
 };
 
 enum class RollPurpose : std::uint8_t {

@@ -50,7 +50,8 @@ void reveal(GameState& s, int hex, int by, Events& ev) {
     }
   }
   c.revealed = true;
-  c.known_by = static_cast<std::uint8_t>(independent ? (c.known_by | bit(by)) : (1 << kMaxPlayers) - 1);
+  c.known_by =
+      static_cast<std::uint8_t>(independent ? (c.known_by | bit(by)) : (1 << kMaxPlayers) - 1);
   Event e = make_event(EventKind::kTileRevealed);
   e.player = by;
   e.hex = hex;
@@ -90,9 +91,12 @@ std::vector<int> roll_dice(GameState& s, int count, int roller, int hex, RollPur
 
 int movement_allowance(UnitType t) {
   switch (t) {
-    case UnitType::kCavalry: return 3;  // [9.11]
-    case UnitType::kFrigate: return 5;  // [9.31]
-    default: return 2;                  // [9.11]
+    case UnitType::kCavalry:
+      return 3;  // [9.11]
+    case UnitType::kFrigate:
+      return 5;  // [9.31]
+    default:
+      return 2;  // [9.11]
   }
 }
 
@@ -309,7 +313,8 @@ void begin_turn(GameState& s, int player, Events& ev) {
   // [5.5] The Doomsday Clock: roll before building until a '1' puts a coin by his Capital.
   if (s.options.victory == VictoryCondition::kDoomsday && s.doomsday_started &&
       !s.players[player].doomsday_coin) {
-    const auto dice = roll_dice(s, 1, player, s.players[player].capital_hex, RollPurpose::kDoomsday, ev);
+    const auto dice =
+        roll_dice(s, 1, player, s.players[player].capital_hex, RollPurpose::kDoomsday, ev);
     if (dice[0] == 1) {
       s.players[player].doomsday_coin = true;
       Event c = make_event(EventKind::kDoomsdayCoin);
@@ -483,10 +488,17 @@ void do_concede(GameState& s, int player, Events& ev) {
 
 void do_end_phase(GameState& s, Events& ev) {
   switch (s.phase) {
-    case Phase::kBuild: set_phase(s, Phase::kMovement, ev); break;
-    case Phase::kMovement: enter_reserve_phase(s, ev); break;
-    case Phase::kReserve: finish_turn(s, ev); break;
-    default: break;
+    case Phase::kBuild:
+      set_phase(s, Phase::kMovement, ev);
+      break;
+    case Phase::kMovement:
+      enter_reserve_phase(s, ev);
+      break;
+    case Phase::kReserve:
+      finish_turn(s, ev);
+      break;
+    default:
+      break;
   }
 }
 
@@ -534,7 +546,8 @@ GameState new_game(const Options& options, std::uint64_t seed) {
   s.tile_bank = tile_bank_for(options.tile_mix, interior);
   s.players.assign(static_cast<std::size_t>(options.players), PlayerState{});
   s.rng = Rng(seed);
-  s.first_player = static_cast<int>(s.rng.below(static_cast<std::uint64_t>(options.players)));  // [4.0 step 1]
+  s.first_player =
+      static_cast<int>(s.rng.below(static_cast<std::uint64_t>(options.players)));  // [4.0 step 1]
   Events ignored;
   begin_setup(s, s.first_player, ignored);
   return s;
@@ -564,11 +577,16 @@ namespace {
 
 std::string_view phase_words(Phase p) {
   switch (p) {
-    case Phase::kSetup: return "the setup";
-    case Phase::kBuild: return "the Building Phase";
-    case Phase::kMovement: return "the Movement & Combat Phase";
-    case Phase::kReserve: return "the Reserve Placement Phase";
-    case Phase::kGameOver: return "a finished game";
+    case Phase::kSetup:
+      return "the setup";
+    case Phase::kBuild:
+      return "the Building Phase";
+    case Phase::kMovement:
+      return "the Movement & Combat Phase";
+    case Phase::kReserve:
+      return "the Reserve Placement Phase";
+    case Phase::kGameOver:
+      return "a finished game";
   }
   return "this phase";
 }
@@ -605,7 +623,8 @@ std::optional<ActionError> check_action(const GameState& s, const Action& a) {
     return std::nullopt;
   };
   if (s.elimination) {
-    if (auto e = only({ActionKind::kEliminateUnit}, "choose the units to eliminate [10.2]")) return e;
+    if (auto e = only({ActionKind::kEliminateUnit}, "choose the units to eliminate [10.2]"))
+      return e;
     return check_eliminate(s, a);
   }
   if (s.bombard || (s.battle && (s.battle->stage == BattleStage::kAssignPreFire ||
@@ -628,7 +647,8 @@ std::optional<ActionError> check_action(const GameState& s, const Action& a) {
       return s.phase == Phase::kBuild ? check_build_town(s, a) : wrong_phase(s, a);
     case ActionKind::kUpgradeCity:
       return s.phase == Phase::kBuild ? check_upgrade_city(s, a) : wrong_phase(s, a);
-    case ActionKind::kEndPhase: return check_end_phase(s, a);
+    case ActionKind::kEndPhase:
+      return check_end_phase(s, a);
     case ActionKind::kMove:
       return s.phase == Phase::kMovement ? check_move(s, a) : wrong_phase(s, a);
     case ActionKind::kEmbark:
@@ -648,7 +668,8 @@ std::optional<ActionError> check_action(const GameState& s, const Action& a) {
       return error("no_battle", "No Battle is waiting for a retreat decision.");
     case ActionKind::kEliminateUnit:
       return error("no_elimination", "No units are owed for a lost Town or City.");
-    case ActionKind::kConcede: break;
+    case ActionKind::kConcede:
+      break;
   }
   return error("unknown_action", "Unknown action.");
 }
@@ -660,21 +681,50 @@ std::optional<ActionError> apply_in_place(GameState& s, const Action& a, std::ve
     do_concede(s, a.player, ev);
   } else {
     switch (a.kind) {
-      case ActionKind::kPlaceCapital: do_place_capital(s, a, ev); break;
-      case ActionKind::kBuildTown: do_build_town(s, a, ev); break;
-      case ActionKind::kUpgradeCity: do_upgrade_city(s, a, ev); break;
-      case ActionKind::kEndPhase: do_end_phase(s, ev); break;
-      case ActionKind::kMove: do_move(s, a, ev); break;
-      case ActionKind::kEmbark: do_embark(s, a, ev); break;
-      case ActionKind::kDisembark: do_disembark(s, a, ev); break;
-      case ActionKind::kBombard: do_bombard(s, a, ev); break;
-      case ActionKind::kStartBattle: do_start_battle(s, a, ev); break;
-      case ActionKind::kChooseCasualty: do_choose_casualty(s, a, ev); break;
-      case ActionKind::kRetreat: do_retreat(s, a, ev); break;
-      case ActionKind::kContinueBattle: do_continue_battle(s, a, ev); break;
-      case ActionKind::kEliminateUnit: do_eliminate(s, a, ev); break;
-      case ActionKind::kPlaceReserve: do_place_reserve(s, a, ev); break;
-      case ActionKind::kConcede: break;
+      case ActionKind::kPlaceCapital:
+        do_place_capital(s, a, ev);
+        break;
+      case ActionKind::kBuildTown:
+        do_build_town(s, a, ev);
+        break;
+      case ActionKind::kUpgradeCity:
+        do_upgrade_city(s, a, ev);
+        break;
+      case ActionKind::kEndPhase:
+        do_end_phase(s, ev);
+        break;
+      case ActionKind::kMove:
+        do_move(s, a, ev);
+        break;
+      case ActionKind::kEmbark:
+        do_embark(s, a, ev);
+        break;
+      case ActionKind::kDisembark:
+        do_disembark(s, a, ev);
+        break;
+      case ActionKind::kBombard:
+        do_bombard(s, a, ev);
+        break;
+      case ActionKind::kStartBattle:
+        do_start_battle(s, a, ev);
+        break;
+      case ActionKind::kChooseCasualty:
+        do_choose_casualty(s, a, ev);
+        break;
+      case ActionKind::kRetreat:
+        do_retreat(s, a, ev);
+        break;
+      case ActionKind::kContinueBattle:
+        do_continue_battle(s, a, ev);
+        break;
+      case ActionKind::kEliminateUnit:
+        do_eliminate(s, a, ev);
+        break;
+      case ActionKind::kPlaceReserve:
+        do_place_reserve(s, a, ev);
+        break;
+      case ActionKind::kConcede:
+        break;
     }
   }
   settle(s, ev);

@@ -25,7 +25,8 @@ int board_radius_for_players(int players) {
 }
 
 Board::Board(int radius) : radius_(radius) {
-  if (radius < kMinRadius || radius > kMaxRadius) throw std::invalid_argument("board radius out of range");
+  if (radius < kMinRadius || radius > kMaxRadius)
+    throw std::invalid_argument("board radius out of range");
   const int width = 2 * radius + 1;
   index_.assign(static_cast<std::size_t>(width * width), kNoHex);
   // Row-major from the top row (r = -R) so indices and labels read like a printed map.
@@ -42,7 +43,8 @@ Board::Board(int radius) : radius_(radius) {
   neighbors_.resize(coords_.size());
   for (int h = 0; h < size(); ++h) {
     for (int d = 0; d < 6; ++d) {
-      neighbors_[h][d] = index_of({coords_[h].q + kDirections[d].q, coords_[h].r + kDirections[d].r});
+      neighbors_[h][d] =
+          index_of({coords_[h].q + kDirections[d].q, coords_[h].r + kDirections[d].r});
     }
   }
 }
@@ -96,7 +98,8 @@ std::string Board::label(int hex) const {
 
 int Board::from_label(const std::string& label) const {
   if (label.size() < 2) return kNoHex;
-  const char letter = static_cast<char>(label[0] >= 'a' && label[0] <= 'z' ? label[0] - 32 : label[0]);
+  const char letter =
+      static_cast<char>(label[0] >= 'a' && label[0] <= 'z' ? label[0] - 32 : label[0]);
   const int row = letter - 'A';
   if (row < 0 || row > 2 * radius_) return kNoHex;
   int col = 0;
@@ -149,7 +152,8 @@ const Board& Board::for_radius(int radius) {
     for (int r = kMinRadius; r <= kMaxRadius; ++r) all.emplace_back(r);
     return all;
   }();
-  if (radius < kMinRadius || radius > kMaxRadius) throw std::invalid_argument("board radius out of range");
+  if (radius < kMinRadius || radius > kMaxRadius)
+    throw std::invalid_argument("board radius out of range");
   return boards[static_cast<std::size_t>(radius - kMinRadius)];
 }
 

@@ -13,7 +13,8 @@ std::optional<std::string> check_invariants(const GameState& s) {
   if (static_cast<int>(s.hexes.size()) != b.size()) return "hex table size";
   for (int h = 0; h < b.size(); ++h) {
     const HexCell& c = s.hexes[h];
-    if (b.is_perimeter(h) && c.terrain != Terrain::kWater) return "perimeter hex not water at " + b.label(h);
+    if (b.is_perimeter(h) && c.terrain != Terrain::kWater)
+      return "perimeter hex not water at " + b.label(h);
     if (c.town_owner != kNoPlayer) {
       if (!is_land(c.terrain)) return "Town on non-land at " + b.label(h);
       for (int nb : b.neighbors(h)) {
@@ -23,7 +24,8 @@ std::optional<std::string> check_invariants(const GameState& s) {
       }
     }
   }
-  std::vector<std::array<int, kUnitTypes>> have(static_cast<std::size_t>(n)), supported(static_cast<std::size_t>(n));
+  std::vector<std::array<int, kUnitTypes>> have(static_cast<std::size_t>(n)),
+      supported(static_cast<std::size_t>(n));
   for (const Unit& u : s.units) {
     if (u.place == UnitPlace::kStock) continue;
     if (u.owner < 0 || u.owner >= n) return "unit with bad owner";
@@ -33,7 +35,8 @@ std::optional<std::string> check_invariants(const GameState& s) {
     const Terrain t = s.hexes[u.hex].terrain;
     if (u.carrier >= 0) {
       const Unit& f = s.units[u.carrier];
-      if (f.type != UnitType::kFrigate || f.place != UnitPlace::kMap || f.hex != u.hex || f.owner != u.owner) {
+      if (f.type != UnitType::kFrigate || f.place != UnitPlace::kMap || f.hex != u.hex ||
+          f.owner != u.owner) {
         return "cargo not aboard its own Frigate";
       }
       if (!is_land_unit(u.type)) return "Frigate as cargo";
@@ -47,7 +50,8 @@ std::optional<std::string> check_invariants(const GameState& s) {
         return "Frigate on land at " + b.label(u.hex);
       }
     }
-    if (u.type == UnitType::kFrigate && static_cast<int>(cargo_of(s, u.id).size()) > kFrigateCapacity) {
+    if (u.type == UnitType::kFrigate &&
+        static_cast<int>(cargo_of(s, u.id).size()) > kFrigateCapacity) {
       return "more than 3 cargo [9.41]";
     }
   }

@@ -101,7 +101,8 @@ std::vector<Action> legal_actions(const GameState& s, int player) {
           consider(act::end_phase(player));
           break;
         }
-        case Phase::kGameOver: break;
+        case Phase::kGameOver:
+          break;
       }
     }
   }

@@ -19,14 +19,17 @@ bool is_port_for(const GameState& s, int player, int hex) {
 }
 
 bool in_port(const GameState& s, const Unit& u) {
-  return u.type == UnitType::kFrigate && u.place == UnitPlace::kMap && is_land(s.hexes[u.hex].terrain);
+  return u.type == UnitType::kFrigate && u.place == UnitPlace::kMap &&
+         is_land(s.hexes[u.hex].terrain);
 }
 
 Check own_unit_on_map(const GameState& s, const Action& a, const char* verb) {
-  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size())) return error("bad_unit", "No such unit.");
+  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size()))
+    return error("bad_unit", "No such unit.");
   const Unit& u = s.units[a.unit];
   if (u.owner != a.player) return error("not_your_unit", "That unit is not yours.");
-  if (u.place != UnitPlace::kMap) return error("not_on_map", std::string("Only units on the map can ") + verb + ".");
+  if (u.place != UnitPlace::kMap)
+    return error("not_on_map", std::string("Only units on the map can ") + verb + ".");
   return std::nullopt;
 }
 
@@ -89,9 +92,11 @@ Check check_move(const GameState& s, const Action& a) {
   if (u.type == UnitType::kFrigate) {
     if (d != 1) return error("not_adjacent", "Frigates move one hex at a time [9.3].");
     if (known_water(s, a.player, a.hex)) return std::nullopt;
-    if (in_port(s, u)) return error("must_leave_port", "From a port a Frigate must sail into water [9.32].");
+    if (in_port(s, u))
+      return error("must_leave_port", "From a port a Frigate must sail into water [9.32].");
     if (!is_port_for(s, a.player, a.hex)) {
-      return error("not_water", "Frigates must stay on water hexes, except through a port [9.3, 9.32].");
+      return error("not_water",
+                   "Frigates must stay on water hexes, except through a port [9.3, 9.32].");
     }
     if (u.moves_left < 2) {
       return error("port_needs_two",
@@ -216,7 +221,8 @@ Check check_disembark(const GameState& s, const Action& a) {
     return error("bad_landing", "Units land on a land hex next to their Frigate [9.46].");
   }
   if (f.disembark_hex >= 0 && f.disembark_hex != a.hex) {
-    return error("one_landing_hex", "A Frigate can drop off units into a single hex per turn [9.46].");
+    return error("one_landing_hex",
+                 "A Frigate can drop off units into a single hex per turn [9.46].");
   }
   if (s.hexes[a.hex].battle_this_turn && hostile_hex(s, a.player, a.hex)) {
     return error("battle_fought", "Only one Battle may be fought in a hex per turn [12.2].");
@@ -253,7 +259,7 @@ void do_disembark(GameState& s, const Action& a, Events& ev) {
   e.hex = a.hex;
   ev.push_back(e);
   if (hostile_hex(s, a.player, a.hex)) s.entries.push_back({a.hex, from});  // [9.47]
-  reveal_neighbors(s, a.hex, a.player, ev);  // [9.2]
+  reveal_neighbors(s, a.hex, a.player, ev);                                 // [9.2]
 }
 
 }  // namespace viktory::detail

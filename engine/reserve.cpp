@@ -67,7 +67,8 @@ Check check_place_reserve(const GameState& s, const Action& a) {
   if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
   const bool have_capital = holds_own_capital(s, p);
   if (a.unit_type == UnitType::kFrigate) {
-    if (!known_water(s, p, a.hex)) return error("not_water", "Frigates are placed on water hexes [13.3].");
+    if (!known_water(s, p, a.hex))
+      return error("not_water", "Frigates are placed on water hexes [13.3].");
     const int cap = s.players[p].capital_hex;
     if (have_capital && b.distance(cap, a.hex) == 1) return std::nullopt;  // [13.4]
     if (forest_city_for(s, p, a.hex) >= 0) return std::nullopt;            // [13.3]
@@ -77,11 +78,13 @@ Check check_place_reserve(const GameState& s, const Action& a) {
                  "City, or next to your Capital [13.2-13.4].");
   }
   const HexCell& c = s.hexes[a.hex];
-  if (c.town_owner != p) return error("not_your_town", "Units are placed in your Towns and Cities [13.1].");
+  if (c.town_owner != p)
+    return error("not_your_town", "Units are placed in your Towns and Cities [13.1].");
   if (is_held_capital(s, p, a.hex)) return std::nullopt;  // [13.4] anything, any number
   if (enemy_adjacent(s, p, a.hex)) {
-    return error("enemy_adjacent",
-                 "You cannot place units in a Town or City while an enemy unit is next to it [13.2].");
+    return error(
+        "enemy_adjacent",
+        "You cannot place units in a Town or City while an enemy unit is next to it [13.2].");
   }
   if (!have_capital) {
     // [14.0] Without the Capital, Cities act as Towns and only Infantry leaves the Reserve.
@@ -95,7 +98,8 @@ Check check_place_reserve(const GameState& s, const Action& a) {
   if (a.unit_type == UnitType::kInfantry) {
     const int limit = c.city && c.terrain == Terrain::kPlains ? 2 : 1;  // [13.11]
     if (c.placed_infantry >= limit) {
-      return error("full", "That Town or City has taken all the Infantry it can this turn [13.11].");
+      return error("full",
+                   "That Town or City has taken all the Infantry it can this turn [13.11].");
     }
     return std::nullopt;
   }
@@ -115,7 +119,8 @@ void do_place_reserve(GameState& s, const Action& a, Events& ev) {
     const bool by_capital = holds_own_capital(s, p) && s.board().distance(cap, a.hex) == 1;
     if (!by_capital) s.hexes[forest_city_for(s, p, a.hex)].placed_other += 1;
     if (enemy_units_at(s, p, a.hex) &&
-        std::find(s.placement_battles.begin(), s.placement_battles.end(), a.hex) == s.placement_battles.end()) {
+        std::find(s.placement_battles.begin(), s.placement_battles.end(), a.hex) ==
+            s.placement_battles.end()) {
       s.placement_battles.push_back(a.hex);  // fought once everything is placed [13.5]
     }
   } else if (!is_held_capital(s, p, a.hex)) {

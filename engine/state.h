@@ -20,8 +20,8 @@ struct Unit {
   int owner = kNoPlayer;
   UnitType type = UnitType::kInfantry;
   UnitPlace place = UnitPlace::kReserve;
-  int hex = -1;       // on the map: where it stands (cargo: its Frigate's hex)
-  int carrier = -1;   // cargo: id of the Frigate carrying it [9.45]
+  int hex = -1;      // on the map: where it stands (cargo: its Frigate's hex)
+  int carrier = -1;  // cargo: id of the Frigate carrying it [9.45]
   // --- this Player Turn (reset at the start of its owner's turn) ---
   int moves_left = 0;        // Movement Points left [9.11, 9.31]
   bool has_moved = false;    // started moving (or was moved by a Frigate)
@@ -38,9 +38,9 @@ struct HexCell {
   // The tile's terrain once it exists. An interior hex has kNone until revealed unless a
   // scenario laid a face-down tile there. The perimeter is always kWater.
   Terrain terrain = Terrain::kNone;
-  bool revealed = false;             // face up on the table (known to someone)
-  std::uint8_t known_by = 0;         // bit per player: knows the terrain (independent exploration)
-  int town_owner = kNoPlayer;        // owner of the Town/City here, if any
+  bool revealed = false;       // face up on the table (known to someone)
+  std::uint8_t known_by = 0;   // bit per player: knows the terrain (independent exploration)
+  int town_owner = kNoPlayer;  // owner of the Town/City here, if any
   bool city = false;
   int capital_of = kNoPlayer;        // whose Capital marker lies here [14.0]
   bool built_this_turn = false;      // not yet a road or port [9.13, 9.32]
@@ -54,9 +54,9 @@ struct HexCell {
 struct PlayerState {
   bool eliminated = false;
   bool conceded = false;
-  int capital_hex = -1;                // where his Capital marker lies (-1 before setup)
+  int capital_hex = -1;                     // where his Capital marker lies (-1 before setup)
   bool held_capital_at_turn_start = false;  // [7.1]
-  bool doomsday_coin = false;          // [5.5]
+  bool doomsday_coin = false;               // [5.5]
   friend bool operator==(const PlayerState&, const PlayerState&) = default;
   bool in_game() const { return !eliminated && !conceded; }
 };
@@ -81,8 +81,8 @@ struct Battle {
   // then the target player for each '2' or '3' [10.1].
   int picks_by_firer = 0;
   int picks_by_target = 0;
-  std::vector<int> marked;   // units hit in this round, removed at "Remove Casualties"
-  int suppression = 0;       // [12.31]
+  std::vector<int> marked;  // units hit in this round, removed at "Remove Casualties"
+  int suppression = 0;      // [12.31]
   std::vector<int> attacker_dice, defender_dice;  // last fire, for views
   friend bool operator==(const Battle&, const Battle&) = default;
 };
@@ -137,7 +137,7 @@ struct GameState {
 
   bool doomsday_started = false;
   int capital_loser = kNoPlayer;  // [5.3] the first player whose Capital was captured
-  std::vector<int> winners;  // set when phase == kGameOver
+  std::vector<int> winners;       // set when phase == kGameOver
   VictoryCondition ended_by = VictoryCondition::kStandard;
   int action_count = 0;
 

@@ -7,9 +7,12 @@ namespace viktory {
 
 std::array<int, kTerrainKinds> tile_mix_percentages(TileMix mix) {
   switch (mix) {
-    case TileMix::kLandRich: return {15, 24, 24, 19, 18};
-    case TileMix::kIslands: return {45, 16, 15, 12, 12};
-    case TileMix::kStandard: break;
+    case TileMix::kLandRich:
+      return {15, 24, 24, 19, 18};
+    case TileMix::kIslands:
+      return {45, 16, 15, 12, 12};
+    case TileMix::kStandard:
+      break;
   }
   return {28, 20, 20, 16, 16};
 }

@@ -24,24 +24,23 @@ std::optional<E> value_of(std::string_view s, const std::array<std::string_view,
 }
 
 constexpr std::array<std::string_view, 6> kTerrainNames{"none",      "water",  "plains",
-                                                         "grassland", "forest", "mountain"};
+                                                        "grassland", "forest", "mountain"};
 constexpr std::array<std::string_view, 4> kUnitNames{"infantry", "cavalry", "artillery", "frigate"};
 constexpr std::array<std::string_view, 5> kPhaseNames{"setup", "build", "movement", "reserve",
                                                       "game_over"};
 constexpr std::array<std::string_view, 4> kVictoryNames{"standard", "shorter", "race", "doomsday"};
 constexpr std::array<std::string_view, 3> kMixNames{"standard", "land_rich", "islands"};
 constexpr std::array<std::string_view, 15> kActionNames{
-    "place_capital", "build_town", "upgrade_city",    "end_phase",      "move",
-    "embark",        "disembark",  "bombard",         "start_battle",   "choose_casualty",
+    "place_capital", "build_town",      "upgrade_city",   "end_phase",     "move",
+    "embark",        "disembark",       "bombard",        "start_battle",  "choose_casualty",
     "retreat",       "continue_battle", "eliminate_unit", "place_reserve", "concede"};
 constexpr std::array<std::string_view, 27> kEventNames{
-    "turn_started",   "phase_changed",     "tile_revealed",   "capital_placed",
-    "town_built",     "city_upgraded",     "unit_gained",     "unit_moved",
-    "unit_embarked",  "unit_disembarked",  "dice_rolled",     "bombarded",
-    "battle_started", "unit_hit",          "unit_lost",       "unit_retreated",
-    "battle_ended",   "town_captured",     "unit_eliminated", "unit_placed",
-    "capital_lost",   "capital_retaken",   "player_eliminated", "player_conceded",
-    "doomsday_started", "doomsday_coin",   "game_over"};
+    "turn_started",   "phase_changed",   "tile_revealed",     "capital_placed",  "town_built",
+    "city_upgraded",  "unit_gained",     "unit_moved",        "unit_embarked",   "unit_disembarked",
+    "dice_rolled",    "bombarded",       "battle_started",    "unit_hit",        "unit_lost",
+    "unit_retreated", "battle_ended",    "town_captured",     "unit_eliminated", "unit_placed",
+    "capital_lost",   "capital_retaken", "player_eliminated", "player_conceded", "doomsday_started",
+    "doomsday_coin",  "game_over"};
 constexpr std::array<std::string_view, 5> kRollNames{"bombard", "pre_battle_fire", "attacker_fire",
                                                      "defender_fire", "doomsday"};
 
@@ -49,10 +48,14 @@ constexpr std::array<std::string_view, 5> kRollNames{"bombard", "pre_battle_fire
 
 UnitType city_unit_for(Terrain t) {
   switch (t) {
-    case Terrain::kGrassland: return UnitType::kCavalry;
-    case Terrain::kMountain: return UnitType::kArtillery;
-    case Terrain::kForest: return UnitType::kFrigate;
-    default: return UnitType::kInfantry;  // Plains: a second Infantry [8.2]
+    case Terrain::kGrassland:
+      return UnitType::kCavalry;
+    case Terrain::kMountain:
+      return UnitType::kArtillery;
+    case Terrain::kForest:
+      return UnitType::kFrigate;
+    default:
+      return UnitType::kInfantry;  // Plains: a second Infantry [8.2]
   }
 }
 
@@ -65,13 +68,21 @@ std::string_view to_string(ActionKind k) { return name_of(k, kActionNames); }
 std::string_view to_string(EventKind k) { return name_of(k, kEventNames); }
 std::string_view to_string(RollPurpose p) { return name_of(p, kRollNames); }
 
-std::optional<Terrain> terrain_from_string(std::string_view s) { return value_of<Terrain>(s, kTerrainNames); }
-std::optional<UnitType> unit_type_from_string(std::string_view s) { return value_of<UnitType>(s, kUnitNames); }
-std::optional<Phase> phase_from_string(std::string_view s) { return value_of<Phase>(s, kPhaseNames); }
+std::optional<Terrain> terrain_from_string(std::string_view s) {
+  return value_of<Terrain>(s, kTerrainNames);
+}
+std::optional<UnitType> unit_type_from_string(std::string_view s) {
+  return value_of<UnitType>(s, kUnitNames);
+}
+std::optional<Phase> phase_from_string(std::string_view s) {
+  return value_of<Phase>(s, kPhaseNames);
+}
 std::optional<VictoryCondition> victory_from_string(std::string_view s) {
   return value_of<VictoryCondition>(s, kVictoryNames);
 }
-std::optional<TileMix> tile_mix_from_string(std::string_view s) { return value_of<TileMix>(s, kMixNames); }
+std::optional<TileMix> tile_mix_from_string(std::string_view s) {
+  return value_of<TileMix>(s, kMixNames);
+}
 std::optional<ActionKind> action_kind_from_string(std::string_view s) {
   return value_of<ActionKind>(s, kActionNames);
 }

@@ -12,7 +12,10 @@ namespace viktory {
 // normally has no terrain at all until the moment it is revealed (see tiles.h).
 enum class Terrain : std::uint8_t { kNone, kWater, kPlains, kGrassland, kForest, kMountain };
 constexpr int kTerrainKinds = 5;  // kWater..kMountain
-inline bool is_land(Terrain t) { return t == Terrain::kPlains || t == Terrain::kGrassland || t == Terrain::kForest || t == Terrain::kMountain; }
+inline bool is_land(Terrain t) {
+  return t == Terrain::kPlains || t == Terrain::kGrassland || t == Terrain::kForest ||
+         t == Terrain::kMountain;
+}
 // Forest and Mountain: slow terrain [9.12] and blocking terrain for line of sight [11.2].
 inline bool is_rough(Terrain t) { return t == Terrain::kForest || t == Terrain::kMountain; }
 
@@ -51,8 +54,8 @@ struct Options {
   friend bool operator==(const Options&, const Options&) = default;
 };
 
-constexpr int kRaceVictoryPoints = 20;        // [5.4]
-constexpr int kFrigateCapacity = 3;           // [9.41]
+constexpr int kRaceVictoryPoints = 20;  // [5.4]
+constexpr int kFrigateCapacity = 3;     // [9.41]
 constexpr int kMaxPlayers = 6;
 constexpr int kNoPlayer = -1;
 constexpr int kSpectator = -1;  // a viewer who holds no seat
