@@ -14,6 +14,7 @@
 
 #include "game.h"
 #include "json.h"
+#include "json_detail.h"
 #include "scenario.h"
 #include "view.h"
 
@@ -59,19 +60,12 @@ struct Arguments {
 };
 
 std::uint64_t parse_seed(const std::string& text) {
-  std::string_view digits = text;
-  int base = 10;
-  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-    digits.remove_prefix(2);
-    base = 16;
-  }
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
+  const auto value = protocol::detail::parse_u64(text);
+  if (!value) {
     throw UsageError("--seed expects an unsigned 64-bit integer (decimal or 0x-hex), got \"" +
                      text + "\"");
   }
-  return value;
+  return *value;
 }
 
 Arguments parse_arguments(int argc, char** argv) {

@@ -116,8 +116,7 @@ const std::string& as_string(const json& j, const std::string& path) {
   return j.get_ref<const std::string&>();
 }
 
-std::uint64_t as_u64_string(const json& j, const std::string& path) {
-  const std::string& text = as_string(j, path);
+std::optional<std::uint64_t> parse_u64(std::string_view text) {
   std::string_view digits = text;
   int base = 10;
   if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
@@ -127,9 +126,15 @@ std::uint64_t as_u64_string(const json& j, const std::string& path) {
   std::uint64_t value = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
   if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
-    fail(path, "expected an unsigned 64-bit integer as a decimal or 0x-hex string");
+    return std::nullopt;
   }
   return value;
+}
+
+std::uint64_t as_u64_string(const json& j, const std::string& path) {
+  const auto value = parse_u64(as_string(j, path));
+  if (!value) fail(path, "expected an unsigned 64-bit integer as a decimal or 0x-hex string");
+  return *value;
 }
 
 std::string u64_to_hex(std::uint64_t value) {

@@ -20,6 +20,9 @@ using nlohmann::json;
 
 [[noreturn]] void fail(const std::string& path, const std::string& message);
 
+// An unsigned 64-bit integer written in decimal or as 0x-hex; nullopt for anything else.
+std::optional<std::uint64_t> parse_u64(std::string_view text);
+
 // "a.b" or "a[3]" built from a parent path.
 std::string join(const std::string& path, std::string_view key);
 std::string join(const std::string& path, std::size_t index);
