@@ -1,0 +1,123 @@
+// The Hub without sockets: clients are recorders; JSON goes in as text, as from a WebSocket.
+#include "hub.h"
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace viktory::server {
+namespace {
+
+using nlohmann::json;
+using testing::Recorder;
+using testing::TempDir;
+
+struct FakeClient : Client {
+  void deliver(Message m) override { recorder.deliver(std::move(m)); }
+  void close(std::string_view reason) override { closed_with = std::string(reason); }
+  Recorder recorder;
+  std::string closed_with;
+};
+
+class HubTest : public ::testing::Test {
+ protected:
+  HubTest() : store(dir.file("hub.db")), hub(store, metrics, HubOptions{}) {}
+
+  // A new player through the API; returns the token.
+  std::string sign_up(const std::string& name) {
+    const ApiResponse r = hub.handle_api("POST", "/api/session", json{{"name", name}}.dump(), "");
+    EXPECT_EQ(r.status, 200) << r.body;
+    return json::parse(r.body)["token"];
+  }
+  void send(FakeClient& c, const json& m) { hub.on_message(&c, m.dump()); }
+
+  TempDir dir;
+  Store store;
+  Metrics metrics;
+  Hub hub;
+};
+
+TEST_F(HubTest, OnlyPingAndAuthBeforeSigningIn) {
+  FakeClient c;
+  hub.on_open(&c);
+  send(c, {{"type", "ping"}});
+  EXPECT_FALSE(c.recorder.last("pong").is_null());
+  send(c, {{"type", "my_games"}, {"req", 3}});
+  EXPECT_EQ(c.recorder.last("error")["code"], "unauthenticated");
+  EXPECT_EQ(c.recorder.last("error")["req"], 3);
+  const std::string token = sign_up("Alice");
+  send(c, {{"type", "auth"}, {"token", token}});
+  EXPECT_EQ(c.recorder.last("welcome")["name"], "Alice");
+  send(c, {{"type", "auth"}, {"token", token}});
+  EXPECT_EQ(c.recorder.last("error")["code"], "bad_message");  // once per connection
+  hub.on_close(&c);
+}
+
+TEST_F(HubTest, ThirdFailedSignInClosesTheConnection) {
+  FakeClient c;
+  hub.on_open(&c);
+  for (int i = 0; i < 2; ++i) send(c, {{"type", "auth"}, {"token", std::string(64, 'a')}});
+  EXPECT_TRUE(c.closed_with.empty());
+  send(c, {{"type", "auth"}, {"token", "short"}});
+  EXPECT_FALSE(c.closed_with.empty());
+  EXPECT_EQ(c.recorder.of_type("error").size(), 3u);
+  hub.on_close(&c);
+}
+
+TEST_F(HubTest, AckComesAfterEveryMessageTheRequestCaused) {
+  FakeClient a, b;
+  hub.on_open(&a);
+  hub.on_open(&b);
+  send(a, {{"type", "auth"}, {"token", sign_up("Alice")}});
+  send(b, {{"type", "auth"}, {"token", sign_up("Bob")}});
+  send(a, {{"type", "game.create"}, {"seats", 2}, {"req", 1}});
+  const std::int64_t id = a.recorder.last("game.created")["game_id"];
+  EXPECT_EQ(a.recorder.messages.back()["type"], "ack");
+  send(b, {{"type", "game.join"}, {"game_id", id}, {"req", 2}});
+  ASSERT_FALSE(b.recorder.last("game.state").is_null());
+  EXPECT_EQ(b.recorder.messages.back(), json({{"type", "ack"}, {"req", 2}}));
+
+  const json state = a.recorder.last("game.state");
+  const int decider = state["view"]["decider"];
+  FakeClient& mover = decider == 0 ? a : b;
+  const json mine = mover.recorder.last("game.state");
+  send(mover, {{"type", "game.action"},
+               {"game_id", id},
+               {"seq", 0},
+               {"action", mine["legal"][0]},
+               {"req", 7}});
+  const auto& msgs = mover.recorder.messages;
+  ASSERT_GE(msgs.size(), 2u);
+  EXPECT_EQ(msgs[msgs.size() - 2]["type"], "game.update");
+  EXPECT_EQ(msgs.back(), json({{"type", "ack"}, {"req", 7}}));
+  EXPECT_EQ(store.actions(id).size(), 1u);
+
+  // my_games over the API knows whose turn it is.
+  const std::string token = sign_up("Carol");
+  EXPECT_EQ(hub.handle_api("GET", "/api/my-games", "", "Bearer " + token).body, R"({"games":[]})");
+  EXPECT_EQ(hub.handle_api("GET", "/api/my-games", "", "Bearer nope").status, 401);
+  hub.on_close(&a);
+  hub.on_close(&b);
+}
+
+TEST_F(HubTest, ApiValidatesInput) {
+  EXPECT_EQ(hub.handle_api("POST", "/api/session", R"({"name":"   "})", "").status, 400);
+  EXPECT_EQ(hub.handle_api("POST", "/api/session", R"({"name":"a\u0001b"})", "").status, 400);
+  EXPECT_EQ(hub.handle_api("POST", "/api/session", R"({"name":42})", "").status, 400);
+  EXPECT_EQ(
+      hub.handle_api("POST", "/api/session", R"({"name":")" + std::string(33, 'x') + "\"}", "")
+          .status,
+      400);
+  EXPECT_EQ(hub.handle_api("GET", "/api/session", "", "").status, 405);
+  EXPECT_EQ(hub.handle_api("GET", "/api/games/abc", "", "").status, 404);
+  EXPECT_EQ(hub.handle_api("GET", "/api/games/1/other", "", "").status, 404);
+  // The token is stored only as its hash.
+  const std::string token = sign_up("Dora");
+  Statement s = store.db().prepare("SELECT count(*) FROM players WHERE token_hash = ?");
+  s.bind(1, token);
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.int64(0), 0);
+}
+
+}  // namespace
+}  // namespace viktory::server
