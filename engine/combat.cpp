@@ -445,13 +445,7 @@ void advance_battle(GameState& s, Events& ev) {
 }
 
 Check check_start_battle(const GameState& s, const Action& a) {
-  if (auto e = s.active_unit >= 0 && s.units[s.active_unit].type == UnitType::kFrigate &&
-                       is_land(s.hexes[s.units[s.active_unit].hex].terrain)
-                   ? std::optional(error("frigate_in_port",
-                                         "The Frigate in port must sail out first [9.32]."))
-                   : std::nullopt) {
-    return e;
-  }
+  if (auto e = port_blocks(s, -1)) return e;
   const auto pending = pending_battles(s);
   if (std::find(pending.begin(), pending.end(), a.hex) == pending.end()) {
     return error("no_battle_here", "You have no units facing an enemy in that hex [12.0].");
@@ -549,11 +543,7 @@ Check check_bombard(const GameState& s, const Action& a) {
   const Board& b = s.board();
   if (u.owner != a.player || u.place != UnitPlace::kMap)
     return error("not_your_unit", "That unit is not yours on the map.");
-  if (s.active_unit >= 0 && s.active_unit != a.unit &&
-      s.units[s.active_unit].type == UnitType::kFrigate &&
-      is_land(s.hexes[s.units[s.active_unit].hex].terrain)) {
-    return error("frigate_in_port", "The Frigate in port must sail out first [9.32].");
-  }
+  if (auto e = port_blocks(s, a.unit)) return e;
   if (u.type != UnitType::kArtillery && u.type != UnitType::kFrigate) {
     return error("cannot_bombard", "Only Artillery and Frigates can Bombard [10.4].");
   }

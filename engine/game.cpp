@@ -512,10 +512,7 @@ Check check_end_phase(const GameState& s, const Action&) {
                    "Units of yours share a hex with the enemy: start that Battle before ending "
                    "the phase [12.0].");
     }
-    if (s.active_unit >= 0 && is_land(s.hexes[s.units[s.active_unit].hex].terrain) &&
-        s.units[s.active_unit].type == UnitType::kFrigate) {
-      return error("frigate_in_port", "A Frigate cannot end its move in a port [9.32].");
-    }
+    if (auto e = port_blocks(s, -1)) return e;  // it cannot end its move in a port
   }
   return std::nullopt;
 }

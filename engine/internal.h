@@ -57,6 +57,10 @@ void lose_unit(GameState& s, int unit, Events& ev);
 // Returns a unit to stock [10.2]; its cargo goes to the Reserve.
 void eliminate_unit(GameState& s, int unit, Events& ev);
 
+// An error while a Frigate passing through a port (other than `acting_unit`) has not sailed
+// out yet: nothing else may happen until it does [9.32]. Pass -1 for actions of no unit.
+Check port_blocks(const GameState& s, int acting_unit);
+
 // Ends the movement of the unit currently moving, if any [9.0 Procedure].
 void finish_active_unit(GameState& s);
 

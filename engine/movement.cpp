@@ -33,6 +33,8 @@ Check own_unit_on_map(const GameState& s, const Action& a, const char* verb) {
   return std::nullopt;
 }
 
+}  // namespace
+
 // A unit in a port must leave it before anything else happens [9.32].
 Check port_blocks(const GameState& s, int acting_unit) {
   if (s.active_unit >= 0 && s.active_unit != acting_unit && in_port(s, s.units[s.active_unit])) {
@@ -40,8 +42,6 @@ Check port_blocks(const GameState& s, int acting_unit) {
   }
   return std::nullopt;
 }
-
-}  // namespace
 
 bool road_connected(const GameState& s, int player, int from, int to) {
   // [9.13] Two of the player's Towns/Cities (neither built this turn) 2 or 3 land hexes apart
