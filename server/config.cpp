@@ -37,6 +37,8 @@ Usage: viktory-server [options]
   --max-connections-per-address N   WebSocket connections per client address (default 64)
   --snapshot-every N   store a whole game state every N actions (default 50)
   --rate-limit N       WebSocket messages per second per connection, burst 2N (default 20)
+  --signups-per-minute N   new players (POST /api/session) per client address, burst 2N
+                       (default 30)
   --idle-timeout N     seconds of silence before a WebSocket is pinged and then closed if the
                        ping is not answered (default 60; pings go out after N/2)
   --help               this text
@@ -88,6 +90,8 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 64, c.threads)) return result;
     } else if (flag == "--max-connections-per-address") {
       if (!int_flag(1, 100000, c.max_connections_per_address)) return result;
+    } else if (flag == "--signups-per-minute") {
+      if (!int_flag(1, 1000000, c.signups_per_minute)) return result;
     } else if (flag == "--idle-timeout") {
       if (!int_flag(2, 3600, c.idle_timeout_seconds)) return result;
     } else if (flag == "--rate-limit") {

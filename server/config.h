@@ -25,6 +25,7 @@ struct Config {
   int idle_timeout_seconds = 60;
   double messages_per_second = 20;
   double message_burst = 40;
+  int signups_per_minute = 30;
   int snapshot_every = 50;
 };
 

@@ -184,8 +184,9 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     if (path.substr(0, 5) == "/api/") {
       const std::string_view method(req.method_string().data(), req.method_string().size());
       const auto auth = req[http::field::authorization];
-      ApiResponse api = context_.hub.handle_api(method, target, req.body(),
-                                                std::string_view(auth.data(), auth.size()));
+      ApiResponse api =
+          context_.hub.handle_api(method, target, req.body(),
+                                  std::string_view(auth.data(), auth.size()), guard_->address());
       return send(text_response(static_cast<http::status>(api.status), std::move(api.body), version,
                                 keep, api.content_type));
     }

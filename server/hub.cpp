@@ -127,12 +127,11 @@ void Hub::on_close(Client* client) {
   lobby_.evict_idle();
 }
 
-bool Hub::take_token(TokenBucket& bucket) {
+bool Hub::take_token(TokenBucket& bucket, double per_second, double burst) {
   const auto now = std::chrono::steady_clock::now();
   const double elapsed = std::chrono::duration<double>(now - bucket.last).count();
   bucket.last = now;
-  bucket.tokens =
-      std::min(options_.message_burst, bucket.tokens + elapsed * options_.messages_per_second);
+  bucket.tokens = std::min(burst, bucket.tokens + elapsed * per_second);
   if (bucket.tokens < 1) return false;
   bucket.tokens -= 1;
   return true;
@@ -153,7 +152,7 @@ void Hub::on_message(Client* client, std::string_view text) {
   if (found == clients_.end()) return;
   ClientState& state = found->second;
 
-  if (!take_token(state.bucket)) {
+  if (!take_token(state.bucket, options_.messages_per_second, options_.message_burst)) {
     send_error(client, fail("rate_limited", "too many messages; slow down"), nullptr);
     return;
   }
@@ -377,7 +376,7 @@ std::optional<PlayerRecord> Hub::player_for_bearer(std::string_view authorizatio
 }
 
 ApiResponse Hub::handle_api(std::string_view method, std::string_view target, std::string_view body,
-                            std::string_view authorization) {
+                            std::string_view authorization, std::string_view address) {
   std::lock_guard lock(mutex_);
   const auto question = target.find('?');
   const std::string_view path = target.substr(0, question);
@@ -386,6 +385,23 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
   try {
     if (path == "/api/session") {
       if (method != "POST") return api_error(405, "method", "use POST");
+      // Sign-ups write to the database: limit them per address. Full buckets are forgotten
+      // when the table grows, so it stays small.
+      const double per_second = options_.signups_per_minute / 60.0;
+      const double burst = 2 * options_.signups_per_minute;
+      if (signup_buckets_.size() > 10000) {
+        for (auto it = signup_buckets_.begin(); it != signup_buckets_.end();) {
+          TokenBucket probe = it->second;
+          take_token(probe, per_second, burst);
+          it = probe.tokens >= burst - 1 ? signup_buckets_.erase(it) : std::next(it);
+        }
+      }
+      auto [bucket, fresh] = signup_buckets_.try_emplace(std::string(address));
+      if (fresh) bucket->second = TokenBucket{burst, std::chrono::steady_clock::now()};
+      if (!take_token(bucket->second, per_second, burst)) {
+        metrics_.count_error("rate_limited");
+        return api_error(429, "rate_limited", "too many new players from this address");
+      }
       json j = json::parse(body, nullptr, false);
       if (j.is_discarded() || !j.is_object() || !j.contains("name") || !j["name"].is_string()) {
         return api_error(400, "bad_message", "send {\"name\":\"...\"}");

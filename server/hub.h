@@ -32,6 +32,7 @@ struct HubOptions {
   double messages_per_second = 20;  // token bucket per connection
   double message_burst = 40;
   int max_auth_failures = 3;
+  double signups_per_minute = 30;  // POST /api/session per client address, burst 2x
 };
 
 struct ApiResponse {
@@ -48,9 +49,10 @@ class Hub {
   void on_message(Client* client, std::string_view text);
   void on_close(Client* client);
 
-  // Everything under /api. `target` is the request target (path and query).
+  // Everything under /api. `target` is the request target (path and query); `address` is the
+  // client's address (sign-ups are rate limited per address).
   ApiResponse handle_api(std::string_view method, std::string_view target, std::string_view body,
-                         std::string_view authorization);
+                         std::string_view authorization, std::string_view address = "");
 
  private:
   struct TokenBucket {
@@ -67,7 +69,7 @@ class Hub {
                    const std::string& type);
   Outcome require_room(std::int64_t game_id, GameRoom*& room);
   void send_error(Client* client, const Failure& failure, const nlohmann::json& req);
-  bool take_token(TokenBucket& bucket);
+  static bool take_token(TokenBucket& bucket, double per_second, double burst);
   nlohmann::json my_games(std::int64_t player_id);
   std::optional<PlayerRecord> player_for_bearer(std::string_view authorization);
 
@@ -77,6 +79,7 @@ class Hub {
   HubOptions options_;
   Lobby lobby_;
   std::map<Client*, ClientState> clients_;
+  std::map<std::string, TokenBucket, std::less<>> signup_buckets_;
 };
 
 }  // namespace viktory::server

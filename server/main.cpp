@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
     hub_options.public_url = config.public_url;
     hub_options.messages_per_second = config.messages_per_second;
     hub_options.message_burst = config.message_burst;
+    hub_options.signups_per_minute = config.signups_per_minute;
     Hub hub(store, metrics, hub_options);
     ConnectionLimiter limiter(config.max_connections_per_address);
     SessionRegistry registry;

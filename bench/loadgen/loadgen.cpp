@@ -269,7 +269,8 @@ int usage(int code) {
                "  --players P    seats per game, 2..6 (default 2)\n"
                "  --timeout S    stop after S seconds whatever happens (default 120, at most 600)\n"
                "  --seed N       bots' random seed (default 1)\n"
-               "The server needs --max-connections-per-address >= games * players.\n";
+               "Start the server with --max-connections-per-address >= games * players,\n"
+               "--signups-per-minute >= games * players and --rate-limit 100000.\n";
   return code;
 }
 

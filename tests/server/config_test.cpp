@@ -43,6 +43,7 @@ TEST(Config, FlagsBeatEnvironmentWhichBeatsDefaults) {
   EXPECT_FALSE(parse({"--rate-limit", "0"}).config);
   EXPECT_EQ(parse({"--idle-timeout", "5"}).config->idle_timeout_seconds, 5);
   EXPECT_FALSE(parse({"--idle-timeout", "1"}).config);
+  EXPECT_EQ(parse({"--signups-per-minute", "600"}).config->signups_per_minute, 600);
 }
 
 TEST(Config, ErrorsAndHelp) {

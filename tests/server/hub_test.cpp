@@ -121,3 +121,28 @@ TEST_F(HubTest, ApiValidatesInput) {
 
 }  // namespace
 }  // namespace viktory::server
+
+namespace viktory::server {
+namespace {
+
+TEST(HubSignups, AreRateLimitedPerAddress) {
+  testing::TempDir dir;
+  Store store(dir.file("signups.db"));
+  Metrics metrics;
+  HubOptions options;
+  options.signups_per_minute = 1;  // burst 2
+  Hub hub(store, metrics, options);
+  const std::string body = R"({"name":"Bot"})";
+  EXPECT_EQ(hub.handle_api("POST", "/api/session", body, "", "10.0.0.1").status, 200);
+  EXPECT_EQ(hub.handle_api("POST", "/api/session", body, "", "10.0.0.1").status, 200);
+  const ApiResponse third = hub.handle_api("POST", "/api/session", body, "", "10.0.0.1");
+  EXPECT_EQ(third.status, 429);
+  EXPECT_NE(third.body.find("rate_limited"), std::string::npos);
+  EXPECT_EQ(hub.handle_api("POST", "/api/session", body, "", "10.0.0.2").status, 200);
+  Statement count = store.db().prepare("SELECT count(*) FROM players");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.int64(0), 3);
+}
+
+}  // namespace
+}  // namespace viktory::server

@@ -29,6 +29,8 @@ ServerProcess::ServerProcess(const std::string& db, const std::string& web_root,
     args.push_back("--rate-limit");
     args.push_back("100000");
   }
+  args.push_back("--signups-per-minute");
+  args.push_back("600");
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
