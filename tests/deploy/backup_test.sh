@@ -3,12 +3,13 @@
 #
 #   tests/deploy/backup_test.sh [DEPLOY_DIR]     (registered with CTest as deploy_backup_restore)
 #
-# A WAL-mode database of 32 MB gets a writer that commits 5000 small transactions, each adding
-# a move and bumping a counter in the same transaction. While it writes, backups are taken; each
-# must pass PRAGMA integrity_check, hold rows, and be transaction-consistent (counter == number of
+# A WAL-mode database of 32 MB gets a writer that commits small transactions without pause, each
+# adding a move and bumping a counter in the same transaction, until the test tells it to stop
+# (bounded: at most 1000000 transactions or 90 s). While it writes, backups are taken; each must
+# pass PRAGMA integrity_check, hold rows, and be transaction-consistent (counter == number of
 # moves), and the first must finish while the writer is still going (a plain `.backup` restarts on
-# every concurrent commit and would only finish once the writes stop). Then restore.sh must refuse
-# while a process holds the database open, and restore correctly once nothing does.
+# every concurrent commit and would only finish once the writer gives up). Then restore.sh must
+# refuse while a process holds the database open, and restore correctly once nothing does.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -44,7 +45,8 @@ q() { sqlite3 -bail -cmd ".timeout 10000" "$@"; }
 
 live="$work/live.db"
 backups="$work/backups"
-moves_total=5000
+max_moves=1000000 # the writer's bounds; the test stops it long before either
+max_seconds=90
 filler_rows=32000
 
 q "$live" >/dev/null <<SQL
@@ -66,14 +68,16 @@ grep -q "does not exist" "$work/err" || fail "backup.sh gave no clear error for 
 [ ! -e "$work/missing.db" ] || fail "backup.sh created the missing database"
 ok "backup.sh refuses a missing database and creates nothing"
 
-# --- a bounded writer: $moves_total transactions, each keeping games.move_count == count(moves) --
+# --- a writer: transactions that keep games.move_count == count(moves), until $work/stop ------
 # No pauses: a commit lands every fraction of a millisecond, far more often than a copy of the
-# whole file takes, so a backup that restarts on concurrent commits cannot finish before the
-# writer does.
+# whole file takes, so a backup that restarts on concurrent commits cannot finish while the
+# writer runs. It stops when told to (the file $work/stop) and records how many it sent.
 (
-  for ((i = 1; i <= moves_total; i++)); do
-    echo "BEGIN; INSERT INTO moves(game, payload) VALUES (1, randomblob(200));"
+  for ((i = 1; i <= max_moves; i++)); do
+    if [ -e "$work/stop" ] || [ $SECONDS -ge $max_seconds ]; then break; fi
+    echo "BEGIN; INSERT INTO moves(game, payload) VALUES (1, randomblob(16));"
     echo "UPDATE games SET move_count = move_count + 1 WHERE id = 1; COMMIT;"
+    echo $i >"$work/sent.tmp"
   done | q "$live"
 ) &
 writer_pid=$!
@@ -109,7 +113,6 @@ first=$("$backup" "$live" "$backups")
 kill -0 "$writer_pid" 2>/dev/null ||
   fail "the writer had finished before the first backup did: the backup waited for the writes to stop"
 first_moves=$(check_backup "$first")
-[ "$first_moves" -lt "$moves_total" ] || fail "first backup was not taken during the writes"
 ok "backup during writes: integrity ok, $first_moves moves, counter consistent, writer still running"
 
 wait_for_moves $((first_moves + 200))
@@ -121,10 +124,20 @@ third=$("$backup" "$live" "$backups")
 third_moves=$(check_backup "$third")
 ok "third backup: $third_moves moves"
 
+third_alive=0
+kill -0 "$writer_pid" 2>/dev/null && third_alive=1
+touch "$work/stop"
 wait "$writer_pid" || fail "the writer failed (busy or locked by a backup?)"
 writer_pid=""
-[ "$(moves_now)" = "$moves_total" ] || fail "live database has $(moves_now) moves, expected $moves_total"
-ok "writer committed all $moves_total transactions while backups ran"
+moves_total=$(cat "$work/sent.tmp")
+[ "$moves_total" -lt "$max_moves" ] || fail "the writer ran to its bound before the backups were done"
+[ "$(moves_now)" = "$moves_total" ] || fail "live database has $(moves_now) moves, the writer sent $moves_total"
+[ "$(q "$live" 'SELECT move_count FROM games WHERE id = 1;')" = "$moves_total" ] ||
+  fail "live database counter does not match its moves"
+if [ "$third_alive" != 1 ] || [ "$third_moves" -ge "$moves_total" ]; then
+  fail "the third backup was not taken while the writer ran"
+fi
+ok "writer committed all $moves_total transactions it sent while three backups ran"
 
 mapfile -t kept < <(find "$backups" -maxdepth 1 -type f | sort)
 [ ${#kept[@]} = 2 ] || fail "VIKTORY_BACKUP_KEEP=2 left ${#kept[@]} files: ${kept[*]}"
