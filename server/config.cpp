@@ -34,7 +34,8 @@ Usage: viktory-server [options]
   --log-level LEVEL    trace|debug|info|warn|error|critical|off (env VIKTORY_LOG_LEVEL, default info)
   --public-url URL     the URL players use, for invite links (env VIKTORY_PUBLIC_URL)
   --threads N          network threads (default 2)
-  --max-connections-per-address N   WebSocket connections per client address (default 64)
+  --max-connections-per-address N   WebSocket connections per client address
+                       (env VIKTORY_MAX_CONNECTIONS_PER_ADDRESS, default 64)
   --snapshot-every N   store a whole game state every N actions (default 50)
   --rate-limit N       WebSocket messages per second per connection, burst 2N (default 20)
   --signups-per-minute N   new players (POST /api/session) per client address, burst 2N
@@ -63,6 +64,13 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
   if (auto v = getenv("VIKTORY_WEB_ROOT")) c.web_root = *v;
   if (auto v = getenv("VIKTORY_LOG_LEVEL")) c.log_level = *v;
   if (auto v = getenv("VIKTORY_PUBLIC_URL")) c.public_url = *v;
+  // Behind a reverse proxy every player arrives from the proxy's address, so self-hosters need
+  // to raise this limit without editing the command line of an image.
+  if (auto v = getenv("VIKTORY_MAX_CONNECTIONS_PER_ADDRESS")) {
+    if (!parse_int(*v, 1, 100000, c.max_connections_per_address)) {
+      return env_error("VIKTORY_MAX_CONNECTIONS_PER_ADDRESS");
+    }
+  }
 
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& flag = args[i];

@@ -46,6 +46,17 @@ TEST(Config, FlagsBeatEnvironmentWhichBeatsDefaults) {
   EXPECT_EQ(parse({"--signups-per-minute", "600"}).config->signups_per_minute, 600);
 }
 
+TEST(Config, ConnectionLimitFromEnvironmentForProxiedSetups) {
+  auto p = parse({}, {{"VIKTORY_MAX_CONNECTIONS_PER_ADDRESS", "5000"}});
+  ASSERT_TRUE(p.config);
+  EXPECT_EQ(p.config->max_connections_per_address, 5000);
+  EXPECT_EQ(parse({"--max-connections-per-address", "7"},
+                  {{"VIKTORY_MAX_CONNECTIONS_PER_ADDRESS", "5000"}})
+                .config->max_connections_per_address,
+            7);
+  EXPECT_FALSE(parse({}, {{"VIKTORY_MAX_CONNECTIONS_PER_ADDRESS", "0"}}).config);
+}
+
 TEST(Config, ErrorsAndHelp) {
   EXPECT_TRUE(parse({"--help"}).help);
   EXPECT_FALSE(parse({"--port", "70000"}).config);
