@@ -457,16 +457,14 @@ void settle(GameState& s, Events& ev) {
 void do_concede(GameState& s, int player, Events& ev) {
   PlayerState& ps = s.players[player];
   // A conceding player's pieces leave the map (docs/rules-notes.md); a Capital marker of his
-  // that someone else holds stays where it is.
+  // that someone else holds stays where it is. Cargo is always its Frigate's owner's, so it
+  // leaves with him.
   for (Unit& u : s.units) {
     if (u.owner == player && u.place != UnitPlace::kStock) {
       u.place = UnitPlace::kStock;
       u.hex = -1;
       u.carrier = -1;
     }
-  }
-  for (Unit& u : s.units) {  // cargo of his that rode on nobody else's ship: none; keep simple
-    if (u.carrier >= 0 && s.units[u.carrier].place == UnitPlace::kStock) u.carrier = -1;
   }
   for (HexCell& c : s.hexes) {
     if (c.town_owner == player) {
