@@ -27,6 +27,7 @@ struct HexView {
   int capital_of = kNoPlayer;
   bool built_this_turn = false;
   bool battle_this_turn = false;
+  friend bool operator==(const HexView&, const HexView&) = default;
 };
 
 struct UnitView {
@@ -40,6 +41,7 @@ struct UnitView {
   bool move_done = false;
   bool attacked = false;
   bool transported = false;
+  friend bool operator==(const UnitView&, const UnitView&) = default;
 };
 
 struct PlayerView {
@@ -51,6 +53,7 @@ struct PlayerView {
   bool doomsday_coin = false;
   int victory_points = 0;
   std::array<int, kUnitTypes> reserve{};  // units in the Reserve by type
+  friend bool operator==(const PlayerView&, const PlayerView&) = default;
 };
 
 struct GameView {
@@ -75,6 +78,8 @@ struct GameView {
   std::vector<int> winners;
   VictoryCondition ended_by = VictoryCondition::kStandard;
   int action_count = 0;
+  // Every field, so that view deltas (protocol/view_delta.h) notice a field they do not know.
+  friend bool operator==(const GameView&, const GameView&) = default;
 };
 
 // viewer: a player index, or kSpectator. A spectator sees every face-up tile (under

@@ -709,7 +709,6 @@ Event event_from_json(const json& j) {
 // ---------------------------------------------------------------------------------------------
 // Views: what one viewer may know. No generator, no tile bank, no unknown terrain.
 
-namespace {
 json hex_view_to_json(const HexView& h) {
   json out = {{"hex", h.hex},
               {"q", h.coord.q},
@@ -740,6 +739,7 @@ json unit_view_to_json(const UnitView& u) {
           {"transported", u.transported}};
 }
 
+namespace {
 json reserve_to_json(const std::array<int, kUnitTypes>& reserve) {
   json out = json::object();
   for (int i = 0; i < kUnitTypes; ++i) {
@@ -747,6 +747,7 @@ json reserve_to_json(const std::array<int, kUnitTypes>& reserve) {
   }
   return out;
 }
+}  // namespace
 
 json player_view_to_json(const PlayerView& p) {
   return {{"index", p.index},
@@ -758,7 +759,6 @@ json player_view_to_json(const PlayerView& p) {
           {"victory_points", p.victory_points},
           {"reserve", reserve_to_json(p.reserve)}};
 }
-}  // namespace
 
 json view_to_json(const GameView& v) {
   json hexes = json::array();
