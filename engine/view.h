@@ -82,8 +82,9 @@ struct GameView {
   friend bool operator==(const GameView&, const GameView&) = default;
 };
 
-// viewer: a player index, or kSpectator. A spectator sees every face-up tile (under
-// independent exploration: every hex some player knows).
+// viewer: a player index, or kSpectator. A spectator sees every face-up tile; under
+// independent exploration, while the game runs, only the hexes every player still in the game
+// knows, and never the capital choices.
 GameView view_for(const GameState& state, int viewer);
 
 // Whether `viewer` knows the terrain of `hex` in `state`.
