@@ -219,41 +219,48 @@ Failure Hub::storage_failed(std::int64_t game_id, const DbError& error) {
   storage_ok_ = false;
   storage_problem_ = error.what();
   spdlog::error("storage_failure game={} error=\"{}\"", game_id, error.what());
-  // SQLite may have written part of the failed transaction to the WAL; after a crash it could
-  // come back. Empty the WAL now so that what the database holds is what it says it holds.
+  // SQLite may have written part of the failed transaction to the WAL, and after a crash it
+  // could come back. Emptying the WAL (a checkpoint) settles what the database holds; until
+  // that works, nobody can know which position will survive, so the game is not shown.
   bool settled = false;
   try {
     settled = store_.checkpoint_truncate();
   } catch (const DbError& e) {
     spdlog::error("storage_failure checkpoint failed: {}", e.what());
   }
-  if (!settled) spdlog::error("storage_failure game={} the WAL could not be emptied", game_id);
-  std::string text =
-      "The server could not save the last change to this game, so it reloaded the game from "
-      "its database: what you see now is what is stored.";
-  if (game_id != 0) {
-    std::map<Subscriber*, std::int64_t> dropped;
-    if (GameRoom* fresh = lobby_.reload(game_id, &dropped)) {
-      fresh->broadcast(make_message(json{{"type", "game.notice"},
-                                         {"game_id", game_id},
-                                         {"code", "storage_error"},
-                                         {"message", text}}));
-    } else {
-      text =
-          "The server could not save the last change to this game and cannot load it "
-          "again now; it is unavailable.";
-      const Message notice = make_message(json{{"type", "game.notice"},
-                                               {"game_id", game_id},
-                                               {"code", "game_unavailable"},
-                                               {"message", text}});
-      for (auto& [subscriber, player] : dropped) subscriber->deliver(notice);
-    }
-    lobby_.changed();
+  if (game_id == 0) {
+    return fail("storage_error", "the server could not save this; nothing was changed");
   }
-  return fail("storage_error", "the server could not save this; " +
-                                   std::string(game_id != 0 ? "the game was reloaded from its "
-                                                              "database"
-                                                            : "nothing was changed"));
+  std::map<Subscriber*, std::int64_t> dropped;
+  if (settled) {
+    if (GameRoom* fresh = lobby_.reload(game_id, &dropped)) {
+      fresh->broadcast(make_message(
+          json{{"type", "game.notice"},
+               {"game_id", game_id},
+               {"code", "storage_error"},
+               {"message",
+                "The server could not save the last change to this game, so it reloaded the game "
+                "from its database: what you see now is what is stored."}}));
+      lobby_.changed();
+      return fail("storage_error",
+                  "the server could not save this; the game was reloaded from its database");
+    }
+  } else {
+    spdlog::error("storage_failure game={} is unavailable until the database can be written",
+                  game_id);
+    lobby_.set_unavailable(game_id, &dropped);
+  }
+  const Message notice = make_message(json{
+      {"type", "game.notice"},
+      {"game_id", game_id},
+      {"code", "game_unavailable"},
+      {"message",
+       "The server could not save the last change to this game and cannot tell yet what its "
+       "storage kept. The game is unavailable until the storage works again; then it continues "
+       "from what is stored."}});
+  for (auto& [subscriber, player] : dropped) subscriber->deliver(notice);
+  lobby_.changed();
+  return fail("game_unavailable", "the server's storage failed; this game is unavailable for now");
 }
 
 void Hub::on_message(Client* client, std::string_view text) {
@@ -325,6 +332,19 @@ void Hub::on_message(Client* client, std::string_view text) {
 }
 
 Outcome Hub::require_room(std::int64_t game_id, GameRoom*& room) {
+  if (lobby_.unavailable(game_id)) {
+    // Once the WAL can be emptied, what the database holds is settled: the game comes back.
+    bool settled = false;
+    try {
+      settled = store_.checkpoint_truncate();
+    } catch (const DbError&) {
+    }
+    if (!settled) {
+      return fail("game_unavailable",
+                  "the server's storage failed; this game is unavailable for now");
+    }
+    lobby_.set_available(game_id);
+  }
   room = lobby_.room(game_id);
   if (room == nullptr && lobby_.damaged(game_id)) {
     return fail("game_damaged", "this game's stored data is damaged; it cannot be opened");
@@ -552,8 +572,8 @@ Health Hub::health() {
   std::lock_guard lock(mutex_);
   const auto now = std::chrono::steady_clock::now();
   const auto since = now - last_probe_;
-  if ((!storage_ok_ && since >= std::chrono::seconds(5)) ||
-      (storage_ok_ && since >= std::chrono::seconds(60))) {
+  if ((!storage_ok_ && since >= std::chrono::seconds(options_.health_retry_seconds)) ||
+      (storage_ok_ && since >= std::chrono::seconds(options_.health_probe_seconds))) {
     last_probe_ = now;
     try {
       store_.check_writable();
@@ -627,6 +647,9 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
       return api_json(json{{"games", my_games(player->id)}});
     }
     if (id) {
+      if (lobby_.unavailable(*id)) {
+        return api_error(503, "game_unavailable", "the server's storage failed; try again later");
+      }
       GameRoom* room = lobby_.room(*id);
       if (room == nullptr && lobby_.damaged(*id)) {
         return api_error(503, "game_damaged", "this game's stored data is damaged");

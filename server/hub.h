@@ -41,6 +41,10 @@ struct HubOptions {
   int max_auth_failures = 3;
   double signups_per_minute = 30;  // POST /api/session per client address, burst 2x
   int max_watched_games = 16;      // games one connection may watch at once
+  // GET /healthz writes to the database at most this often (seconds): while it fails, and
+  // while it works.
+  int health_retry_seconds = 5;
+  int health_probe_seconds = 60;
 };
 
 // What GET /healthz reports.

@@ -60,7 +60,7 @@ std::variant<GameRoom*, Failure> Lobby::create(const PlayerRecord& creator,
 GameRoom* Lobby::room(std::int64_t game_id) {
   auto it = rooms_.find(game_id);
   if (it != rooms_.end()) return it->second.get();
-  if (damaged_.count(game_id)) return nullptr;
+  if (damaged_.count(game_id) || unavailable_.count(game_id)) return nullptr;
   std::unique_ptr<GameRoom> loaded;
   try {
     loaded = GameRoom::load(store_, metrics_, game_id, limits_);
@@ -78,6 +78,14 @@ std::optional<std::string> Lobby::damaged(std::int64_t game_id) const {
   auto it = damaged_.find(game_id);
   if (it == damaged_.end()) return std::nullopt;
   return it->second;
+}
+
+void Lobby::set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {
+  if (auto it = rooms_.find(game_id); it != rooms_.end()) {
+    if (dropped != nullptr) *dropped = it->second->take_subscribers();
+    rooms_.erase(it);
+  }
+  unavailable_.insert(game_id);
 }
 
 GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {

@@ -43,6 +43,11 @@ class Lobby {
   // now) and gives it the old room's subscribers, each with a fresh full state. Returns the
   // new room, or nullptr when the game can no longer be loaded (its subscribers are dropped).
   GameRoom* reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped = nullptr);
+  // After a storage failure that left the stored state uncertain: forgets the room (its
+  // subscribers go to `dropped`) and refuses the game until set_available().
+  void set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped);
+  bool unavailable(std::int64_t game_id) const { return unavailable_.count(game_id) != 0; }
+  void set_available(std::int64_t game_id) { unavailable_.erase(game_id); }
 
   void subscribe(Subscriber* subscriber);  // sends the list now and after each change
   void unsubscribe(Subscriber* subscriber);
@@ -62,6 +67,7 @@ class Lobby {
   RoomLimits limits_;
   std::map<std::int64_t, std::unique_ptr<GameRoom>> rooms_;
   std::map<std::int64_t, std::string> damaged_;
+  std::set<std::int64_t> unavailable_;
   std::set<Subscriber*> subscribers_;
   std::string last_sent_;
 };

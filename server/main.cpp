@@ -45,14 +45,9 @@ int main(int argc, char** argv) {
   spdlog::flush_on(spdlog::level::info);
 
   try {
+    // Refuses a database it cannot write: better not to start than to accept players whose
+    // every move would fail.
     Store store(config.db);
-    try {
-      store.check_writable();
-    } catch (const DbError& e) {
-      // Better to refuse to start than to accept players whose every move would fail.
-      spdlog::critical("the database {} cannot be written: {}", config.db, e.what());
-      return 1;
-    }
     Metrics metrics;
     HubOptions hub_options;
     hub_options.room.snapshot_every = config.snapshot_every;

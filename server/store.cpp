@@ -146,6 +146,13 @@ Store::Store(const std::string& path) : db_(path) {
   db_.exec("PRAGMA synchronous=FULL");
   db_.exec("PRAGMA foreign_keys=ON");
   migrate();
+  // SQLite opens a file it may not write read-only without a word, and every write would
+  // fail later: better to refuse now, with a clear message.
+  try {
+    check_writable();
+  } catch (const DbError& e) {
+    throw DbError("the database " + path + " cannot be written: " + e.what(), e.code);
+  }
 }
 
 Store::Store(const std::string& path, ReadOnly) : db_(path, /*read_only=*/true) {

@@ -103,6 +103,8 @@ class Store {
  public:
   static constexpr int kSchemaVersion = 2;
 
+  // Opens (creating it if missing), migrates, and proves with a real write that the database
+  // can be written: throws DbError otherwise.
   explicit Store(const std::string& path);
   // A second, read-only connection to a database another Store has opened (and migrated): for
   // work outside the game lock, such as replays (WAL lets it read while the other writes).
