@@ -96,11 +96,27 @@ class GamePage {
       this.render();
     });
     this.on(this.channel, 'chat', () => this.renderChat());
+    this.on(this.channel, 'notice', (e) => {
+      if (e.detail.code === 'game_unavailable') {
+        this.fatal = e.detail.message;
+        this.state = null;
+        this.render();
+      }
+      toast(e.detail.message, 'error');
+    });
     this.on(this.channel, 'error', (e) => {
       const code = e.detail.code;
-      if (!this.state && (code === 'not_found' || code === 'forbidden')) {
-        // Nothing to show: an unknown game, or a private one without its invitation.
-        this.fatal = code === 'forbidden' ? 'This game is private: you need its invitation link to see it.' : 'There is no such game.';
+      const fatal = {
+        // A private game without its invitation answers like a game that does not exist.
+        not_found: 'There is no such game. (A private game needs its invitation link.)',
+        forbidden: 'This game is private: you need its invitation link to see it.',
+        no_spectators: 'The creator of this game allows no spectators while it runs. Come back for the replay when it is over.',
+        game_damaged: "This game's stored data is damaged, so the server cannot open it.",
+        game_unavailable: "The server's storage failed; this game is unavailable for now. Try again later.",
+      }[code];
+      if (fatal && (!this.state || code === 'no_spectators')) {
+        this.fatal = fatal;
+        this.state = null;
         this.render();
         return;
       }
@@ -173,7 +189,7 @@ class GamePage {
       e.selection,
       e.battle,
       h('details', { class: 'panel log-panel', open: true }, h('summary', {}, 'Game log'), e.log),
-      h('details', { class: 'panel chat-panel', open: true }, h('summary', {}, 'Chat'), e.chatList, e.chatForm),
+      h('details', { class: 'panel chat-panel', open: true }, (e.chatTitle = h('summary', { id: 'chat-title' }, 'Chat')), e.chatList, e.chatForm),
       e.meta,
     );
     e.waiting = h('section', { class: 'waiting-room', id: 'waiting' });
@@ -723,13 +739,19 @@ class GamePage {
   renderChat() {
     const list = this.els.chatList;
     const chat = this.channel.chat || [];
+    // Players chat among themselves; spectators read that and have a chat of their own, which
+    // the players never see (a spectator could otherwise pass on tips).
+    const spectator = this.seatFromSeats() === null;
+    this.els.chatTitle.textContent = spectator ? 'Chat (you write to the spectators)' : 'Chat';
+    this.els.chatInput.placeholder = spectator ? 'Say something to the other spectators…' : 'Say something…';
     list.replaceChildren(
       ...chat.map((m) =>
         h(
           'li',
-          {},
+          { class: m.channel === 'spectators' ? 'chat-spectator' : null },
           m.from_seat !== null && m.from_seat !== undefined ? h('span', { class: 'swatch', style: `background:${seatStyle(m.from_seat).fill};border-color:${seatStyle(m.from_seat).edge}` }) : null,
           h('b', {}, m.name || 'spectator'),
+          m.channel === 'spectators' ? h('span', { class: 'subtle' }, ' (spectator)') : null,
           ': ',
           h('span', { class: 'chat-text' }, m.text),
           h('span', { class: 'subtle chat-time' }, ` ${timeAgo(m.at)}`),
@@ -752,6 +774,12 @@ class GamePage {
     }
     if (c.concede && this.view.phase !== 'game_over') {
       row.append(h('button', { type: 'button', class: 'btn btn-small btn-danger', id: 'concede', onclick: () => this.concede(c.concede) }, 'Concede'));
+    }
+    // A private game's creator may invite spectators while it runs, too.
+    const me = this.ctx.session ? this.ctx.session.player_id : null;
+    if (this.seats && this.seats.private && this.seats.creator === me && this.view.phase !== 'game_over') {
+      row.append(h('button', { type: 'button', class: 'btn btn-small', id: 'new-invite', onclick: () => this.newInvite() }, 'New invitation link'));
+      if (this.invite) panel.append(this.inviteBox(this.seats, false));
     }
     row.append(h('a', { class: 'btn btn-small', href: '#/' }, 'Lobby'));
     panel.append(row);
@@ -945,17 +973,36 @@ class GamePage {
     }
     row.append(h('a', { class: 'btn', href: '#/' }, 'Lobby'));
     box.append(row);
-    if (status === 'open') {
-      const link = this.invite ? `${location.origin}${location.pathname}#/join/${this.gameId}/${this.invite}` : `${location.origin}${location.pathname}#/game/${this.gameId}`;
-      const input = h('input', { type: 'text', readonly: true, value: link, class: 'invite-link', id: 'invite-link', 'aria-label': 'Invitation link' });
-      box.append(
-        h(
-          'div',
-          { class: 'invite' },
-          h('label', { for: 'invite-link' }, seats.private ? 'Invitation link (only people with this link can join):' : 'Link to this game:'),
-          h('div', { class: 'invite-row' }, input, h('button', { type: 'button', class: 'btn btn-small', onclick: () => copyText(input) }, 'Copy')),
-        ),
-      );
+    if (status === 'open') box.append(this.inviteBox(seats, isCreator));
+  }
+
+  // The link to share. The server keeps only a hash of a private game's invitation, so the
+  // code is known where it was received (this browser remembers it); the creator may always
+  // make a new one (the old link then stops working).
+  inviteBox(seats, isCreator) {
+    const renew = isCreator && seats.private ? h('button', { type: 'button', class: 'btn btn-small', id: 'new-invite', onclick: () => this.newInvite() }, this.invite ? 'New link' : 'Make a link') : null;
+    if (seats.private && !this.invite) {
+      return h('div', { class: 'invite' }, h('p', { class: 'subtle' }, isCreator ? 'The invitation link is shown only in the browser that created the game. Make a new one here (any older link stops working).' : 'This game is private.'), renew);
+    }
+    const link = this.invite ? `${location.origin}${location.pathname}#/join/${this.gameId}/${this.invite}` : `${location.origin}${location.pathname}#/game/${this.gameId}`;
+    const input = h('input', { type: 'text', readonly: true, value: link, class: 'invite-link', id: 'invite-link', 'aria-label': 'Invitation link' });
+    return h(
+      'div',
+      { class: 'invite' },
+      h('label', { for: 'invite-link' }, seats.private ? 'Invitation link (only people with this link can join or watch):' : 'Link to this game:'),
+      h('div', { class: 'invite-row' }, input, h('button', { type: 'button', class: 'btn btn-small', onclick: () => copyText(input) }, 'Copy'), renew),
+    );
+  }
+
+  async newInvite() {
+    if (this.invite && !(await confirmDialog('Make a new invitation link?', 'The link you shared so far stops working.', { ok: 'New link' }))) return;
+    try {
+      this.invite = await this.channel.newInvite();
+      saveInvite(this.gameId, this.invite);
+      this.render();
+      toast('A new invitation link is ready.');
+    } catch (err) {
+      toast(err.message || String(err), 'error');
     }
   }
 
@@ -1187,7 +1234,7 @@ export function saveInvite(gameId, invite) {
   }
 }
 
-function loadInvite(gameId) {
+export function loadInvite(gameId) {
   try {
     return localStorage.getItem(`viktory.invite.${gameId}`);
   } catch {
