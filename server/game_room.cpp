@@ -434,36 +434,51 @@ GameRoom::ViewerCache& GameRoom::cached(int viewer) {
   return c;
 }
 
-Message GameRoom::state_message(int viewer) {
-  ViewerCache& c = cached(viewer);
-  if (c.state && c.state_chat == chat_version_) return c.state;
-  const GameState& s = viewer == kSpectator ? spectator_state() : *state_;
-  json log = json::array();
-  for (const Step& step : recent_) {
-    if (step.seq > c.seq) break;
-    for (std::string& line : log_lines(s, filter_events_for(s, step.events, viewer), viewer)) {
-      log.push_back(json{{"seq", step.seq}, {"text", std::move(line)}});
-    }
-  }
+const std::string& GameRoom::recent_chat_json(bool spectator) {
+  ChatCache& c = chat_cache_[spectator ? 1 : 0];
+  const bool hear = spectators_hear_players();
+  if (c.version == chat_version_ && c.spectators_hear_players == hear) return c.text;
   std::vector<ChatRecord> lines;
-  if (viewer != kSpectator || spectators_hear_players()) {
-    lines = store_.recent_chat(record_.id, limits_.chat_keep, /*spectators=*/false);
-  }
-  if (viewer == kSpectator) {
-    for (ChatRecord& c2 : store_.recent_chat(record_.id, limits_.chat_keep, /*spectators=*/true)) {
-      lines.push_back(std::move(c2));
+  if (!spectator || hear) lines = store_.recent_chat(record_.id, limits_.chat_keep, false);
+  if (spectator) {
+    for (ChatRecord& line : store_.recent_chat(record_.id, limits_.chat_keep, true)) {
+      lines.push_back(std::move(line));
     }
     std::stable_sort(lines.begin(), lines.end(), [](auto& a, auto& b) { return a.at < b.at; });
   }
   json chat = json::array();
   for (const ChatRecord& line : lines) chat.push_back(chat_json(record_.id, line));
-  const json head{
-      {"type", "game.state"},   {"game_id", record_.id},
-      {"seq", c.seq},           {"you", json{{"seat", viewer >= 0 ? json(viewer) : json(nullptr)}}},
-      {"can_undo", c.can_undo}, {"log", std::move(log)},
-      {"chat", std::move(chat)}};
-  c.state =
-      std::make_shared<const std::string>(splice(head, {{"view", &c.view}, {"legal", &c.legal}}));
+  c.version = chat_version_;
+  c.spectators_hear_players = hear;
+  c.text = chat.dump(-1, ' ', false, json::error_handler_t::replace);
+  return c.text;
+}
+
+Message GameRoom::state_message(int viewer) {
+  ViewerCache& c = cached(viewer);
+  if (c.state && c.state_chat == chat_version_) return c.state;
+  if (c.log.empty()) {
+    const GameState& s = viewer == kSpectator ? spectator_state() : *state_;
+    json log = json::array();
+    for (const Step& step : recent_) {
+      if (step.seq > c.seq) break;
+      for (std::string& line : log_lines(s, filter_events_for(s, step.events, viewer), viewer)) {
+        log.push_back(json{{"seq", step.seq}, {"text", std::move(line)}});
+      }
+    }
+    c.log = log.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  const json head{{"type", "game.state"},
+                  {"game_id", record_.id},
+                  {"seq", c.seq},
+                  {"you", json{{"seat", viewer >= 0 ? json(viewer) : json(nullptr)}}},
+                  {"can_undo", c.can_undo}};
+  // The log and the chat change independently: a chat line rebuilds only the chat part.
+  c.state = std::make_shared<const std::string>(
+      splice(head, {{"view", &c.view},
+                    {"legal", &c.legal},
+                    {"log", &c.log},
+                    {"chat", &recent_chat_json(viewer == kSpectator)}}));
   c.state_chat = chat_version_;
   return c.state;
 }

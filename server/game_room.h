@@ -99,9 +99,17 @@ class GameRoom {
     std::string view;   // view_to_json, serialised
     std::string legal;  // the legal actions, serialised
     bool can_undo = false;
-    Message state;  // game.state, built on demand, for chat version `state_chat`
+    std::string log;  // the recent log lines, serialised, built on demand ("" until then)
+    Message state;    // game.state, built on demand, for chat version `state_chat`
     std::uint64_t state_chat = 0;
   };
+  // The recent chat a full state carries, serialised, per audience (players; spectators).
+  struct ChatCache {
+    std::uint64_t version = 0;
+    bool spectators_hear_players = true;
+    std::string text;
+  };
+  const std::string& recent_chat_json(bool spectator);
 
   void broadcast_seats();
   void broadcast_states();
@@ -133,6 +141,7 @@ class GameRoom {
   std::deque<Step> recent_;        // the last log_keep actions' events, for log lines
   std::map<Subscriber*, std::int64_t> subscribers_;
   std::map<int, ViewerCache> cache_;
+  ChatCache chat_cache_[2];  // [0] players, [1] spectators
   std::uint64_t chat_version_ = 1;
   std::int64_t views_built_ = 0;
   // SpectatorMode::kDelayed: the position spectators see, and its seq.
