@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "connections.h"
 #include "failing_vfs.h"
 #include "game.h"
 #include "hub.h"
@@ -630,6 +631,26 @@ TEST(Amplification, AConnectionWatchesABoundedNumberOfGames) {
   f.send(b, {{"type", "game.unwatch"}, {"game_id", games[0]}});
   f.send(b, {{"type", "game.watch"}, {"game_id", games[3]}, {"req", 2}});
   EXPECT_EQ(b.messages.back(), json({{"type", "ack"}, {"req", 2}}));
+}
+
+TEST(Amplification, AllConnectionsOfOneAddressPinABoundedNumberOfQueuedBytes) {
+  ConnectionLimiter limiter(10, /*max_queued_bytes_per_address=*/1000);
+  auto a = limiter.try_acquire("10.0.0.1");
+  auto b = limiter.try_acquire("10.0.0.1");
+  auto other = limiter.try_acquire("10.0.0.2");
+  EXPECT_TRUE(a->reserve_bytes(600));
+  EXPECT_FALSE(b->reserve_bytes(600));  // the two connections together would pass 1000
+  EXPECT_TRUE(other->reserve_bytes(600));
+  EXPECT_TRUE(b->reserve_bytes(400));
+  a->release_bytes(600);
+  EXPECT_TRUE(b->reserve_bytes(600));
+  // A trusted proxy's own connections are counted but never refused.
+  ConnectionLimiter one(1);
+  auto first = one.try_acquire("127.0.0.1", /*unlimited=*/true);
+  auto second = one.try_acquire("127.0.0.1", /*unlimited=*/true);
+  EXPECT_TRUE(first && second);
+  EXPECT_EQ(one.count("127.0.0.1"), 2);
+  EXPECT_FALSE(one.try_acquire("127.0.0.1"));
 }
 
 // ------------------------------------------------------------------ spectators [item 2]
