@@ -38,30 +38,33 @@ int main() {
     std::vector<GameView> views;
     for (int v : viewers) {
       views.push_back(view_for(state, v));
-      std::cout << json{{"game", game}, {"viewer", v}, {"seq", 0},
+      std::cout << json{{"game", game},
+                        {"viewer", v},
+                        {"seq", 0},
                         {"view", protocol::view_to_json(views.back())}}
                 << '\n';
     }
     testing::Chooser chooser(seed);
-    testing::play_random_game(state, chooser, sample.actions,
-                              [&](const GameState& after, const Action&, const auto&) {
-                                for (std::size_t i = 0; i < viewers.size(); ++i) {
-                                  GameView next = view_for(after, viewers[i]);
-                                  json line{{"game", game},
-                                            {"viewer", viewers[i]},
-                                            {"seq", after.action_count},
-                                            {"delta", protocol::view_delta_to_json(views[i], next)}};
-                                  if (after.action_count % 4 == 0 ||
-                                      after.phase == Phase::kGameOver) {
-                                    line["view"] = protocol::view_to_json(next);
-                                  }
-                                  std::cout << line << '\n';
-                                  views[i] = std::move(next);
-                                }
-                              });
+    testing::play_random_game(
+        state, chooser, sample.actions, [&](const GameState& after, const Action&, const auto&) {
+          for (std::size_t i = 0; i < viewers.size(); ++i) {
+            GameView next = view_for(after, viewers[i]);
+            json line{{"game", game},
+                      {"viewer", viewers[i]},
+                      {"seq", after.action_count},
+                      {"delta", protocol::view_delta_to_json(views[i], next)}};
+            if (after.action_count % 4 == 0 || after.phase == Phase::kGameOver) {
+              line["view"] = protocol::view_to_json(next);
+            }
+            std::cout << line << '\n';
+            views[i] = std::move(next);
+          }
+        });
     // The last view of each game and viewer, whatever the step.
     for (std::size_t i = 0; i < viewers.size(); ++i) {
-      std::cout << json{{"game", game}, {"viewer", viewers[i]}, {"seq", state.action_count},
+      std::cout << json{{"game", game},
+                        {"viewer", viewers[i]},
+                        {"seq", state.action_count},
                         {"final", protocol::view_to_json(views[i])}}
                 << '\n';
     }
