@@ -45,6 +45,7 @@ struct ApiResponse {
   int status = 200;
   std::string body;
   std::string content_type = "application/json";
+  int retry_after_seconds = 0;  // > 0: sent as Retry-After
 };
 
 inline ApiResponse api_error(int status, const std::string& code, const std::string& message) {

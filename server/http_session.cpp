@@ -231,8 +231,12 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       const auto auth = req[http::field::authorization];
       ApiResponse api = context_.hub.handle_api(
           method, target, req.body(), std::string_view(auth.data(), auth.size()), client_of(req));
-      return send(text_response(static_cast<http::status>(api.status), std::move(api.body), version,
-                                keep, api.content_type));
+      auto res = text_response(static_cast<http::status>(api.status), std::move(api.body), version,
+                               keep, api.content_type);
+      if (api.retry_after_seconds > 0) {
+        res.set(http::field::retry_after, std::to_string(api.retry_after_seconds));
+      }
+      return send(std::move(res));
     }
     if (req.method() != http::verb::get && !head) {
       return send(text_response(http::status::method_not_allowed, "use GET\n", version, keep));

@@ -126,61 +126,76 @@ ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, st
   const std::optional<int> to_wanted = query_int(query, "to");
   const std::string invite = query.count("invite") ? query.at("invite") : std::string();
 
-  std::lock_guard build(build_mutex_);
-  try {
-    if (!reader_) reader_.emplace(db_path_, Store::ReadOnly{});
-    std::optional<GameRecord> record;
+  std::optional<GameRecord> record;
+  std::int64_t player_id = 0;
+  {
+    std::lock_guard lookup(lookup_mutex_);
     try {
-      record = reader_->game(game_id);
+      if (!lookup_) lookup_.emplace(db_path_, Store::ReadOnly{});
+      record = lookup_->game(game_id);
+      constexpr std::string_view kBearer = "Bearer ";
+      if (authorization.substr(0, kBearer.size()) == kBearer) {
+        const std::string token(authorization.substr(kBearer.size()));
+        if (looks_like_hex_secret(token, 64)) {
+          if (auto player = lookup_->player_by_token_hash(token_hash(token)))
+            player_id = player->id;
+        }
+      }
     } catch (const DamagedGame& e) {
       spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
       return api_error(503, "game_damaged", "this game's stored data is damaged");
+    } catch (const std::exception& e) {
+      spdlog::error("replay_failed game={} error=\"{}\"", game_id, e.what());
+      lookup_.reset();  // a fresh connection next time
+      return api_error(500, "internal", "the server could not build this replay");
     }
-    std::int64_t player_id = 0;
-    constexpr std::string_view kBearer = "Bearer ";
-    if (authorization.substr(0, kBearer.size()) == kBearer) {
-      const std::string token(authorization.substr(kBearer.size()));
-      if (looks_like_hex_secret(token, 64)) {
-        if (auto player = reader_->player_by_token_hash(token_hash(token))) player_id = player->id;
-      }
+  }
+  // A private game without its invite answers exactly like a game that does not exist.
+  if (!record || record->status == GameStatus::kCancelled ||
+      !GameRoom::may_view(*record, player_id, invite)) {
+    return api_error(404, "not_found", "no such game");
+  }
+  if (record->status != GameStatus::kFinished) {
+    return api_error(409, "not_finished", "replays exist only for finished games");
+  }
+  int viewer = kSpectator;
+  if (seat_wanted) {
+    // A seat's own view only for the player holding it; everyone else sees the spectator's.
+    for (const SeatRecord& seat : record->seats) {
+      if (seat.player_id == player_id && seat.seat == *seat_wanted) viewer = seat.seat;
     }
-    // A private game without its invite answers exactly like a game that does not exist.
-    if (!record || record->status == GameStatus::kCancelled ||
-        !GameRoom::may_view(*record, player_id, invite)) {
-      return api_error(404, "not_found", "no such game");
-    }
-    if (record->status != GameStatus::kFinished) {
-      return api_error(409, "not_finished", "replays exist only for finished games");
-    }
-    int viewer = kSpectator;
-    if (seat_wanted) {
-      // A seat's own view only for the player holding it; everyone else sees the spectator's.
-      for (const SeatRecord& s : record->seats) {
-        if (s.player_id == player_id && s.seat == *seat_wanted) viewer = s.seat;
-      }
-    }
-    const int last = record->seq;
-    const int from = from_wanted.value_or(0);
-    int to = to_wanted.value_or(std::min(last, from + limits_.page_steps));
-    if (from < 0 || from > last || to < from || to > last) {
-      return api_error(400, "bad_range", "from and to must satisfy 0 <= from <= to <= last_seq");
-    }
-    to = std::min(to, from + limits_.page_steps);
+  }
+  const int last = record->seq;
+  const int from = from_wanted.value_or(0);
+  int to = to_wanted.value_or(std::min(last, from + limits_.page_steps));
+  if (from < 0 || from > last || to < from || to > last) {
+    return api_error(400, "bad_range", "from and to must satisfy 0 <= from <= to <= last_seq");
+  }
+  to = std::min(to, from + limits_.page_steps);
 
-    const std::string key = std::to_string(game_id) + "/" + std::to_string(viewer) + "/" +
-                            std::to_string(from) + "/" + std::to_string(to);
-    {
-      std::lock_guard lock(cache_mutex_);
-      if (Page page = cached(key)) {
-        ++metrics_.replay_cache_hits;
-        return ApiResponse{200, *page};
-      }
+  const std::string key = std::to_string(game_id) + "/" + std::to_string(viewer) + "/" +
+                          std::to_string(from) + "/" + std::to_string(to);
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (Page page = cached(key)) {
+      ++metrics_.replay_cache_hits;
+      return ApiResponse{200, *page};
     }
+  }
+  std::unique_lock build(build_mutex_, std::try_to_lock);
+  if (!build.owns_lock()) {
+    metrics_.count_error("busy");
+    ApiResponse busy = api_error(503, "busy", "another replay page is being built; try again");
+    busy.retry_after_seconds = 1;
+    return busy;
+  }
+  try {
+    if (!builder_) builder_.emplace(db_path_, Store::ReadOnly{});
     if (on_build_for_tests) on_build_for_tests();
     Page page;
     try {
       page = std::make_shared<const std::string>(
-          build_page(*reader_, *record, viewer, from, to)
+          build_page(*builder_, *record, viewer, from, to)
               .dump(-1, ' ', false, json::error_handler_t::replace));
     } catch (const DamagedGame& e) {
       spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
@@ -194,7 +209,7 @@ ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, st
     return ApiResponse{200, *page};
   } catch (const std::exception& e) {
     spdlog::error("replay_failed game={} error=\"{}\"", game_id, e.what());
-    reader_.reset();  // a fresh connection next time
+    builder_.reset();  // a fresh connection next time
     return api_error(500, "internal", "the server could not build this replay");
   }
 }

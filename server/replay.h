@@ -54,8 +54,14 @@ class Replays {
   Metrics& metrics_;
   ReplayLimits limits_;
 
-  std::mutex build_mutex_;       // the reader connection; one page is built at a time
-  std::optional<Store> reader_;  // opened on first use
+  // Two read-only connections (opened on first use): one for the short look-ups every request
+  // makes (token, game row), one for building pages. One page is built at a time; a request
+  // that would have to wait for another build is told to come back (503 busy) instead of
+  // holding a network thread.
+  std::mutex lookup_mutex_;
+  std::optional<Store> lookup_;
+  std::mutex build_mutex_;
+  std::optional<Store> builder_;
 
   std::mutex cache_mutex_;                       // the cache and the rate limit
   std::list<std::pair<std::string, Page>> lru_;  // most recently used first

@@ -788,6 +788,16 @@ TEST(Replays, AreBuiltOutsideTheHubLock) {
     std::unique_lock lock(m);
     EXPECT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return pinged; }))
         << "a ping waited for a replay being built";
+  }
+  // Another page is not built meanwhile: it is to be asked for again, not waited for on a
+  // network thread.
+  const ApiResponse busy =
+      f.hub.handle_api("GET", "/api/games/" + std::to_string(id) + "/replay?from=1", "", "");
+  EXPECT_EQ(busy.status, 503);
+  EXPECT_EQ(busy.retry_after_seconds, 1);
+  EXPECT_NE(busy.body.find("busy"), std::string::npos);
+  {
+    std::lock_guard lock(m);
     go_on = true;
     cv.notify_all();
   }

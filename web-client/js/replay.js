@@ -70,7 +70,7 @@ class Replay {
       const token = this.ctx.session ? this.ctx.session.token : null;
       const options = { seat: this.mySeat(), from, invite: this.invite };
       if (this.pages.size > 0) options.to = Math.min(from + this.pageSize, this.lastSeq);
-      const promise = api.replay(this.gameId, token, options).then((page) => {
+      const promise = this.fetchWithRetry(token, options).then((page) => {
         this.pages.set(page.from, page);
         return page;
       });
@@ -78,6 +78,18 @@ class Replay {
       this.loading.set(from, promise);
     }
     return this.loading.get(from);
+  }
+
+  // The server builds one page at a time and asks the others to come back (503 "busy").
+  async fetchWithRetry(token, options) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await api.replay(this.gameId, token, options);
+      } catch (err) {
+        if (err.code !== 'busy' || attempt >= 8 || this.destroyed) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt + Math.random() * 250));
+      }
+    }
   }
 
   // Fetches the remaining pages one after the other, so that the log is complete.
