@@ -1,62 +1,30 @@
 // The game page: the map, what to do now, the players, the battle, log and chat.
 //
 // The page is thin: the server's view says what is on the table, the server's "legal" list says
-// what this player may do. Every highlight and button below is made from that list; the page
-// never decides a rule. (The one display convention it knows is that a die of 3 or less is a
-// hit [10.1], to colour dice faces.)
+// what this player may do. Every highlight and button is made from that list; the page never
+// decides a rule. (The one display convention it knows is that a die of 3 or less is a hit
+// [10.1], to colour dice faces.)
+//
+// This file holds the page's state and the flow (state in, clicks out); each panel lives in its
+// own module under game/ and is drawn by a function that takes the page.
 
-import { Board, HIGHLIGHT_STYLE, describeHex, diceRow } from './board.js';
+import { Board, describeHex } from './board.js';
 import { DecisionCard, confirmDialog, choiceDialog, modal } from './dialogs.js';
-import {
-  h,
-  seatStyle,
-  toast,
-  plural,
-  timeAgo,
-  UNIT_NAME,
-  UNIT_LETTER,
-  UNIT_TYPES,
-  TERRAIN_NAME,
-  PHASE_NAME,
-  VICTORY_NAME,
-  TILE_MIX_NAME,
-} from './util.js';
+import { h, seatStyle, toast, PHASE_NAME, TERRAIN_NAME } from './util.js';
+import { classifyLegal } from './game/legal.js';
+import { describeAction, resultText } from './game/text.js';
+import { renderPrompt } from './game/prompt.js';
+import { renderActions } from './game/actions.js';
+import { renderPlayers } from './game/players.js';
+import { renderSelection } from './game/selection.js';
+import { renderBattle } from './game/battle.js';
+import { renderDecision } from './game/decisions.js';
+import { renderLog, renderChat } from './game/log.js';
+import { renderMeta } from './game/meta.js';
+import { renderWaitingRoom } from './game/waiting.js';
 
-const UNIT_ACTION_KINDS = new Set(['move', 'embark', 'disembark', 'bombard']);
-const HEX_ACTION_KINDS = new Set(['place_capital', 'build_town', 'upgrade_city', 'start_battle']);
-
-// Splits the legal actions by how the player reaches them in the UI.
-export function classifyLegal(legal) {
-  const c = {
-    unit: new Map(), // unit id -> [move/embark/disembark/bombard]
-    hex: new Map(), // hex -> [place_capital/build_town/upgrade_city/start_battle]
-    place: new Map(), // unit type -> [place_reserve]
-    casualty: [],
-    retreat: [],
-    eliminate: [],
-    continueBattle: null,
-    endPhase: null,
-    concede: null,
-    count: 0,
-  };
-  const push = (map, key, a) => {
-    if (!map.has(key)) map.set(key, []);
-    map.get(key).push(a);
-  };
-  for (const a of legal || []) {
-    if (UNIT_ACTION_KINDS.has(a.kind)) push(c.unit, a.unit, a);
-    else if (HEX_ACTION_KINDS.has(a.kind)) push(c.hex, a.hex, a);
-    else if (a.kind === 'place_reserve') push(c.place, a.unit_type, a);
-    else if (a.kind === 'choose_casualty') c.casualty.push(a);
-    else if (a.kind === 'retreat') c.retreat.push(a);
-    else if (a.kind === 'eliminate_unit') c.eliminate.push(a);
-    else if (a.kind === 'continue_battle') c.continueBattle = a;
-    else if (a.kind === 'end_phase') c.endPhase = a;
-    else if (a.kind === 'concede') c.concede = a;
-    if (a.kind !== 'concede') c.count += 1;
-  }
-  return c;
-}
+export { classifyLegal } from './game/legal.js';
+export { stageText } from './game/text.js';
 
 export function mountGame(root, ctx, { gameId, invite }) {
   const page = new GamePage(root, ctx, Number(gameId), invite);
@@ -95,7 +63,7 @@ class GamePage {
       this.seats = e.detail;
       this.render();
     });
-    this.on(this.channel, 'chat', () => this.renderChat());
+    this.on(this.channel, 'chat', () => renderChat(this));
     this.on(this.channel, 'error', (e) => {
       const code = e.detail.code;
       if (!this.state && (code === 'not_found' || code === 'forbidden')) {
@@ -307,21 +275,21 @@ class GamePage {
     this.els.waiting.hidden = started;
     this.els.pageGrid.hidden = !started;
     if (!started) {
-      this.renderWaitingRoom(status);
+      renderWaitingRoom(this, status);
       document.title = 'VIKTORY II';
       return;
     }
     const c = classifyLegal(this.state.legal);
     this.renderBoard(c);
-    this.renderPrompt(c);
-    this.renderActions(c);
-    this.renderPlayers();
-    this.renderSelection(c);
-    this.renderBattle();
-    this.renderLog();
-    this.renderChat();
-    this.renderMeta(c);
-    this.renderDecision(c);
+    renderPrompt(this, c);
+    renderActions(this, c);
+    renderPlayers(this);
+    renderSelection(this, c);
+    renderBattle(this);
+    renderLog(this);
+    renderChat(this);
+    renderMeta(this, c);
+    renderDecision(this, c);
     this.renderHover();
     this.renderGameOver();
     document.title = `${this.isMyMove(c) ? '▶ Your move · ' : ''}VIKTORY II · Game ${this.gameId}`;
@@ -403,358 +371,10 @@ class GamePage {
     });
   }
 
-  renderPrompt(c) {
-    const view = this.view;
-    const me = this.mySeat;
-    const p = this.els.prompt;
-    p.replaceChildren();
-    p.className = 'prompt';
-    const phaseLine = h(
-      'div',
-      { class: 'phase-line' },
-      view.phase === 'setup' ? '' : `Turn ${view.turn} · `,
-      PHASE_NAME[view.phase] || view.phase,
-      view.phase === 'game_over' ? '' : [' · playing: ', this.who(view.current)],
-    );
-    let title;
-    let text = '';
-    if (view.phase === 'game_over') {
-      p.classList.add('over');
-      title = this.resultText();
-      text = 'The game is over. You can watch the replay step by step.';
-    } else if (this.isMyMove(c)) {
-      p.classList.add('mine');
-      ({ title, text } = this.instructions(c));
-    } else if (me === null) {
-      title = 'You are watching this game.';
-      text = `Waiting for ${this.whoText(view.decider)}.`;
-    } else {
-      title = `Waiting for ${this.whoText(view.decider)}`;
-      text = this.waitingReason();
-    }
-    p.append(phaseLine, h('div', { class: 'prompt-title', id: 'prompt-title' }, title), text ? h('div', { class: 'prompt-text' }, text) : null);
-  }
-
-  resultText() {
-    const w = this.view.winners || [];
-    const how = VICTORY_NAME[this.view.ended_by] || this.view.ended_by;
-    if (w.length === 0) return `Game over (${how}).`;
-    const names = w.map((s) => this.whoText(s));
-    const verb = w.length === 1 && w[0] === this.mySeat ? 'win' : w.length === 1 ? 'wins' : 'win';
-    return `${names.join(' and ')} ${verb} — ${how}.`;
-  }
-
-  waitingReason() {
-    const view = this.view;
-    if (view.battle) return `Battle at ${this.label(view.battle.hex)}: ${stageText(view.battle.stage)}.`;
-    if (view.bombard) return `Bombardment of ${this.label(view.bombard.hex)}: hits are being assigned.`;
-    if (view.elimination) return `${this.whoText(view.elimination.player)} must return units to stock after losing a Town.`;
-    if (view.phase === 'setup') return 'Players place their Capitals in turn.';
-    return `${PHASE_NAME[view.phase] || view.phase}.`;
-  }
-
-  instructions(c) {
-    const view = this.view;
-    if (c.casualty.length) return { title: 'Choose a casualty', text: 'Make your choice in the box at the bottom of the map.' };
-    if (c.continueBattle || c.retreat.length) return { title: 'Retreat or fight on?', text: 'Make your choice in the box at the bottom of the map.' };
-    if (c.eliminate.length) return { title: 'Return units to stock', text: 'You lost a Town or City: choose the units it supported.' };
-    const hexKinds = new Set([...c.hex.values()].flat().map((a) => a.kind));
-    if (hexKinds.has('place_capital')) return { title: 'Place your Capital', text: 'Click one of the highlighted hexes (★).' };
-    if (view.phase === 'build') {
-      const parts = [];
-      if (hexKinds.has('build_town')) parts.push('build a Town (house mark)');
-      if (hexKinds.has('upgrade_city')) parts.push('upgrade a Town to a City (tower mark)');
-      if (parts.length) return { title: 'Your Build phase', text: `Click a highlighted hex to ${parts.join(' or ')} — or end the Build phase.` };
-      return { title: 'Your Build phase', text: 'Nothing to build now. End the Build phase to move your units.' };
-    }
-    if (view.phase === 'movement') {
-      const battles = [...c.hex.values()].flat().filter((a) => a.kind === 'start_battle').length;
-      const selected = this.ui.selectedUnit !== null ? this.unitsById().get(this.ui.selectedUnit) : null;
-      if (selected) {
-        return { title: `${UNIT_NAME[selected.type]} selected`, text: 'Click a highlighted hex to act with it, or click another of your units.' };
-      }
-      let text = c.unit.size ? 'Click one of your units (dashed outline) to see where it can go.' : 'No unit can move any more.';
-      if (battles) text += ` ${plural(battles, 'battle')} to fight: click a ⚔ hex or a “Fight” button.`;
-      else text += ' End the phase when you are done.';
-      return { title: 'Move and fight', text };
-    }
-    if (view.phase === 'reserve') {
-      if (c.place.size) return { title: 'Place your Reserve', text: 'Click a highlighted hex (+) to place a unit there, or pick a type first. Units you keep stay in the Reserve.' };
-      return { title: 'Reserve placement', text: 'Nothing to place. End your turn.' };
-    }
-    return { title: 'Your move', text: '' };
-  }
-
-  renderActions(c) {
-    const bar = this.els.actions;
-    bar.replaceChildren();
-    const view = this.view;
-    if (view.phase === 'game_over') {
-      bar.append(h('a', { class: 'btn btn-primary', href: `#/replay/${this.gameId}` }, 'Watch the replay'), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
-      return;
-    }
-    const mine = this.isMyMove(c);
-    const hexActs = [...c.hex.values()].flat();
-    const modeBtn = (mode, label, count) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          class: `btn${this.ui.mode === mode ? ' btn-active' : ''}`,
-          'aria-pressed': this.ui.mode === mode ? 'true' : 'false',
-          onclick: () => {
-            this.ui.mode = this.ui.mode === mode ? null : mode;
-            this.ui.selectedUnit = null;
-            this.render();
-          },
-        },
-        label,
-        count !== undefined ? h('span', { class: 'badge' }, String(count)) : null,
-      );
-    if (mine) {
-      const towns = hexActs.filter((a) => a.kind === 'build_town').length;
-      const cities = hexActs.filter((a) => a.kind === 'upgrade_city').length;
-      if (towns) bar.append(modeBtn('build_town', 'Build Town', towns));
-      if (cities) bar.append(modeBtn('upgrade_city', 'Upgrade to City', cities));
-      for (const a of hexActs.filter((x) => x.kind === 'start_battle')) {
-        bar.append(
-          h('button', { type: 'button', class: 'btn btn-danger', dataset: { battleHex: a.hex }, onclick: () => this.send(a) }, `⚔ Fight at ${this.label(a.hex)}`),
-        );
-      }
-      for (const type of UNIT_TYPES) {
-        if (!c.place.has(type)) continue;
-        const have = this.view.players[this.mySeat] ? this.view.players[this.mySeat].reserve[type] : '';
-        bar.append(modeBtn(`place:${type}`, `Place ${UNIT_NAME[type]}`, have));
-      }
-      if (c.endPhase) {
-        const label = { build: 'End Build phase', movement: 'End Movement phase', reserve: 'End turn', setup: 'Done' }[view.phase] || 'End phase';
-        bar.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'end-phase', onclick: () => this.endPhase(c) }, label));
-      }
-    }
-    if (this.mySeat !== null) {
-      bar.append(
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'btn',
-            id: 'undo',
-            disabled: !this.state.can_undo || this.ui.busy,
-            title: this.state.can_undo ? 'Take back your last action' : 'Nothing to undo (revealed tiles and dice cannot be taken back)',
-            onclick: () => this.undo(),
-          },
-          '↶ Undo',
-        ),
-      );
-    }
-  }
-
-  renderPlayers() {
-    const view = this.view;
-    const panel = this.els.players;
-    const opts = view.options || {};
-    panel.replaceChildren(
-      h('h2', {}, `Game ${this.gameId}`, h('span', { class: 'subtle' }, ` · ${VICTORY_NAME[opts.victory] || opts.victory || ''}${opts.independent_exploration ? ' · independent exploration' : ''}`)),
-    );
-    const list = h('ol', { class: 'player-list' });
-    // Turn order: clockwise from the first player [4.0].
-    const n = view.players.length;
-    for (let k = 0; k < n; k += 1) {
-      const seat = (view.first_player + k) % n;
-      const p = view.players[seat];
-      if (!p) continue;
-      const st = seatStyle(seat);
-      const flags = [];
-      if (view.current === seat && view.phase !== 'game_over') flags.push(h('span', { class: 'tag tag-turn' }, 'turn'));
-      if (view.decider === seat && view.decider !== view.current) flags.push(h('span', { class: 'tag tag-decide' }, 'deciding'));
-      if (p.eliminated) flags.push(h('span', { class: 'tag tag-out' }, 'eliminated'));
-      if (p.conceded) flags.push(h('span', { class: 'tag tag-out' }, 'conceded'));
-      if (p.capital_hex >= 0 && !p.holds_capital && !p.eliminated) flags.push(h('span', { class: 'tag tag-warn' }, 'capital lost'));
-      if (p.doomsday_coin) flags.push(h('span', { class: 'tag' }, 'doomsday coin'));
-      if ((view.winners || []).includes(seat)) flags.push(h('span', { class: 'tag tag-win' }, 'winner'));
-      const reserve = UNIT_TYPES.filter((t) => p.reserve && p.reserve[t] > 0).map((t) =>
-        h('span', { class: 'mini-counter', style: `background:${st.fill};color:${st.ink};border-color:${st.edge}`, title: `${p.reserve[t]} ${UNIT_NAME[t]} in Reserve` }, `${UNIT_LETTER[t]}×${p.reserve[t]}`),
-      );
-      list.append(
-        h(
-          'li',
-          { class: `player${view.current === seat ? ' current' : ''}${p.eliminated || p.conceded ? ' out' : ''}`, dataset: { seat } },
-          h('div', { class: 'player-head' }, view.current === seat ? h('span', { class: 'turn-arrow', 'aria-hidden': 'true' }, '▶') : h('span', { class: 'turn-arrow' }), this.who(seat), h('span', { class: 'vp', title: 'Victory points: 1 per Town, 2 per City' }, `${p.victory_points} VP`)),
-          h('div', { class: 'player-sub' }, flags, reserve.length ? h('span', { class: 'reserve' }, 'Reserve: ', reserve) : h('span', { class: 'reserve subtle' }, 'Reserve empty')),
-        ),
-      );
-    }
-    panel.append(list);
-  }
-
-  renderSelection(c) {
-    const panel = this.els.selection;
-    panel.replaceChildren();
-    const units = this.unitsById();
-    const selected = this.ui.selectedUnit !== null ? units.get(this.ui.selectedUnit) : null;
-    const hex = selected ? selected.hex : this.ui.selectedHex;
-    if (hex === null || hex === undefined || hex < 0) {
-      panel.hidden = true;
-      return;
-    }
-    panel.hidden = false;
-    const hx = this.hexInfo(hex);
-    panel.append(h('h2', {}, `Hex ${hx.label}`, h('span', { class: 'subtle' }, ` · ${hx.known && hx.terrain ? TERRAIN_NAME[hx.terrain] : 'unexplored'}`)));
-    if (hx.town_owner !== undefined && hx.town_owner >= 0) {
-      panel.append(h('p', {}, this.who(hx.town_owner), ` ${hx.city ? 'City' : 'Town'}${hx.capital_of !== undefined && hx.capital_of >= 0 ? ` · ${this.playerName(hx.capital_of)}'s Capital` : ''}${hx.built_this_turn ? ' · built this turn' : ''}`));
-    }
-    const here = this.view.units.filter((u) => u.place === 'map' && u.hex === hex);
-    if (!here.length) {
-      panel.append(h('p', { class: 'subtle' }, 'No units here.'));
-    }
-    const list = h('ul', { class: 'unit-chips' });
-    const order = (u) => (u.carrier >= 0 ? u.carrier * 10 + 5 : u.id * 10);
-    for (const u of here.sort((a, b) => a.owner - b.owner || order(a) - order(b))) {
-      const st = seatStyle(u.owner);
-      const can = c.unit.has(u.id);
-      const status = [];
-      if (u.owner === this.mySeat || u.owner === this.view.current) {
-        status.push(`${u.moves_left} MP`);
-        if (u.move_done) status.push('done');
-        if (u.attacked) status.push('fought');
-        if (u.transported) status.push('shipped');
-      }
-      if (u.carrier >= 0) status.push('aboard');
-      const chip = h(
-        can ? 'button' : 'span',
-        {
-          type: can ? 'button' : undefined,
-          class: `unit-chip${u.id === this.ui.selectedUnit ? ' selected' : ''}${can ? ' can-act' : ''}${u.carrier >= 0 ? ' cargo' : ''}`,
-          dataset: { unit: u.id },
-          onclick: can
-            ? () => {
-                this.ui.selectedUnit = u.id;
-                this.ui.mode = null;
-                this.render();
-              }
-            : undefined,
-        },
-        h('span', { class: 'mini-counter', style: `background:${st.fill};color:${st.ink};border-color:${st.edge}` }, UNIT_LETTER[u.type]),
-        ` ${UNIT_NAME[u.type]}`,
-        status.length ? h('span', { class: 'subtle' }, ` · ${status.join(' · ')}`) : null,
-      );
-      list.append(h('li', {}, chip));
-    }
-    panel.append(list);
-    if (selected) {
-      const acts = c.unit.get(selected.id) || [];
-      const kinds = [...new Set(acts.map((a) => a.kind))];
-      const names = { move: 'move', embark: 'board a Frigate', disembark: 'land', bombard: 'bombard' };
-      panel.append(h('p', { class: 'hint' }, `This ${UNIT_NAME[selected.type]} can ${kinds.map((k) => names[k]).join(', ')}: ${plural(new Set(acts.map((a) => this.targetHex(a, units))).size, 'highlighted hex', 'highlighted hexes')}.`));
-      panel.append(h('button', { type: 'button', class: 'btn btn-small', onclick: () => this.clearSelection() }, 'Deselect'));
-    }
-  }
-
   clearSelection() {
     this.ui.selectedUnit = null;
     this.ui.selectedHex = null;
     this.render();
-  }
-
-  renderBattle() {
-    const panel = this.els.battle;
-    panel.replaceChildren();
-    const view = this.view;
-    const b = view.battle;
-    const bombard = view.bombard;
-    if (!b && !bombard && !this.lastRoll) {
-      panel.hidden = true;
-      return;
-    }
-    panel.hidden = false;
-    if (b) {
-      panel.append(
-        h('h2', {}, `${b.naval ? 'Naval battle' : 'Battle'} at ${this.label(b.hex)}`, h('span', { class: 'subtle' }, ` · round ${b.round}`)),
-        h('p', {}, this.who(b.attacker), ' attacks ', this.who(b.defender)),
-        h('p', { class: 'stage' }, stageText(b.stage)),
-      );
-      if (b.attacker_dice && b.attacker_dice.length) panel.append(h('div', { class: 'dice-line' }, h('span', {}, 'Attacker: '), diceRow(b.attacker_dice)));
-      if (b.defender_dice && b.defender_dice.length) panel.append(h('div', { class: 'dice-line' }, h('span', {}, 'Defender: '), diceRow(b.defender_dice)));
-      if (b.picks_by_firer || b.picks_by_target) {
-        panel.append(h('p', {}, `Hits to assign: ${b.picks_by_firer} chosen by the firer (1s), ${b.picks_by_target} by the target.`));
-      }
-      if (b.suppression) panel.append(h('p', {}, `Defender suppressed: ${b.suppression} fewer dice [12.31].`));
-      if (b.marked && b.marked.length) panel.append(h('p', {}, 'Hit this round: ', this.unitList(b.marked)));
-    } else if (bombard) {
-      panel.append(
-        h('h2', {}, `Bombardment of ${this.label(bombard.hex)}`),
-        h('p', {}, this.who(bombard.firer), ' fires at ', this.who(bombard.target)),
-        h('p', {}, `Hits to assign: ${bombard.picks_by_firer} chosen by the firer, ${bombard.picks_by_target} by the target.`),
-      );
-    }
-    if (this.lastRoll && (!b || !(b.attacker_dice || []).length)) {
-      const r = this.lastRoll;
-      panel.append(h('div', { class: 'dice-line last-roll' }, h('span', {}, `Last roll (${this.whoText(r.player)}, ${rollPurpose(r.purpose)}${r.hex >= 0 ? ` at ${this.label(r.hex)}` : ''}): `), diceRow(r.dice)));
-    }
-    panel.append(h('p', { class: 'subtle legend' }, 'Dice of 3 or less hit (red); a 1 lets the firer choose the casualty (gold).'));
-  }
-
-  unitList(ids) {
-    const units = this.unitsById();
-    const counts = new Map();
-    for (const id of ids) {
-      const u = units.get(id);
-      if (!u) continue;
-      const key = `${u.owner}:${u.type}`;
-      counts.set(key, (counts.get(key) || 0) + 1);
-    }
-    return [...counts].map(([key, n]) => {
-      const [owner, type] = key.split(':');
-      return `${n}× ${seatStyle(Number(owner)).name} ${UNIT_NAME[type]}`;
-    }).join(', ');
-  }
-
-  renderLog() {
-    const list = this.els.log;
-    const log = this.state.log || [];
-    const wasAtBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
-    list.replaceChildren(...log.map((line) => h('li', { dataset: { seq: line.seq } }, line.text)));
-    if (wasAtBottom || list.dataset.scrolled !== '1') {
-      list.scrollTop = list.scrollHeight;
-      list.dataset.scrolled = '1';
-    }
-  }
-
-  renderChat() {
-    const list = this.els.chatList;
-    const chat = this.channel.chat || [];
-    list.replaceChildren(
-      ...chat.map((m) =>
-        h(
-          'li',
-          {},
-          m.from_seat !== null && m.from_seat !== undefined ? h('span', { class: 'swatch', style: `background:${seatStyle(m.from_seat).fill};border-color:${seatStyle(m.from_seat).edge}` }) : null,
-          h('b', {}, m.name || 'spectator'),
-          ': ',
-          h('span', { class: 'chat-text' }, m.text),
-          h('span', { class: 'subtle chat-time' }, ` ${timeAgo(m.at)}`),
-        ),
-      ),
-    );
-    list.scrollTop = list.scrollHeight;
-  }
-
-  renderMeta(c) {
-    const panel = this.els.meta;
-    panel.replaceChildren();
-    const opts = this.view.options || {};
-    panel.append(
-      h('p', { class: 'subtle' }, `${opts.players} players · ${VICTORY_NAME[opts.victory] || opts.victory} · ${TILE_MIX_NAME[opts.tile_mix] || opts.tile_mix} tiles${opts.independent_exploration ? ' · independent exploration' : ''}`),
-    );
-    const row = h('div', { class: 'meta-buttons' });
-    if ('Notification' in window && Notification.permission === 'default' && this.mySeat !== null) {
-      row.append(h('button', { type: 'button', class: 'btn btn-small', onclick: () => Notification.requestPermission().then(() => this.render()) }, 'Notify me on my turn'));
-    }
-    if (c.concede && this.view.phase !== 'game_over') {
-      row.append(h('button', { type: 'button', class: 'btn btn-small btn-danger', id: 'concede', onclick: () => this.concede(c.concede) }, 'Concede'));
-    }
-    row.append(h('a', { class: 'btn btn-small', href: '#/' }, 'Lobby'));
-    panel.append(row);
   }
 
   renderHover() {
@@ -777,7 +397,7 @@ class GamePage {
     const mine = (this.view.winners || []).includes(this.mySeat);
     modal({
       title: mine ? 'Victory!' : 'Game over',
-      body: [h('p', {}, this.resultText())],
+      body: [h('p', {}, resultText(this))],
       buttons: [
         { label: 'Close', value: 'close', kind: 'plain' },
         { label: 'Watch the replay', value: 'replay', kind: 'primary' },
@@ -786,177 +406,6 @@ class GamePage {
     }).then((v) => {
       if (v === 'replay') location.hash = `#/replay/${this.gameId}`;
     });
-  }
-
-  // The decision card for choices the rules give a player, also out of turn.
-  renderDecision(c) {
-    const view = this.view;
-    const units = this.unitsById();
-    const preview = (hex) => (on) => {
-      this.ui.previewHex = on ? hex : null;
-      this.renderBoard(classifyLegal(this.state.legal));
-    };
-    if (c.casualty.length) {
-      const ctxt = view.battle || view.bombard;
-      const where = ctxt ? this.label(ctxt.hex) : '';
-      const owners = new Set(c.casualty.map((a) => (units.get(a.unit) || {}).owner));
-      const ownLosses = owners.size === 1 && owners.has(this.mySeat);
-      const picks = view.battle ? view.battle : view.bombard;
-      const lines = [];
-      if (ownLosses) lines.push(`Your units were hit. Choose which unit is lost${picks ? ` (${picks.picks_by_target} to choose)` : ''}.`);
-      else lines.push(`A roll of 1 is a tactical victory: you choose which enemy unit is lost${picks ? ` (${picks.picks_by_firer} to choose)` : ''}.`);
-      if (view.battle) {
-        const diceBox = h('div', { class: 'dice-lines' });
-        if ((view.battle.attacker_dice || []).length) diceBox.append(h('div', { class: 'dice-line' }, h('span', {}, 'Attacker: '), diceRow(view.battle.attacker_dice)));
-        if ((view.battle.defender_dice || []).length) diceBox.append(h('div', { class: 'dice-line' }, h('span', {}, 'Defender: '), diceRow(view.battle.defender_dice)));
-        lines.push(diceBox);
-      } else if (this.lastRoll) {
-        lines.push(h('div', { class: 'dice-line' }, h('span', {}, 'Roll: '), diceRow(this.lastRoll.dice)));
-      }
-      const groups = groupUnits(c.casualty, units, (u) => `${u.owner}|${u.type}|${u.hex}|${u.carrier >= 0 ? 'c' : ''}`);
-      this.card.show({
-        key: `casualty-${this.state.seq}`,
-        kind: 'choose_casualty',
-        title: `${view.battle ? 'Battle' : 'Bombardment'} at ${where}: choose a casualty`,
-        lines,
-        groups: [
-          {
-            options: groups.map((g) => ({
-              label: `${seatStyle(g.unit.owner).name} ${UNIT_NAME[g.unit.type]}${g.unit.carrier >= 0 ? ' (aboard)' : ''}`,
-              detail: g.actions.length > 1 ? `${g.actions.length} of them` : '',
-              onClick: () => this.send(g.actions[0]),
-              onHover: preview(g.unit.hex),
-              data: { unitType: g.unit.type, owner: g.unit.owner },
-            })),
-          },
-        ],
-      });
-      return;
-    }
-    if (c.continueBattle || c.retreat.length) {
-      const b = view.battle;
-      const lines = [];
-      if (b) {
-        lines.push(`Battle at ${this.label(b.hex)}, round ${b.round}. Both sides still have units.`);
-        if ((b.attacker_dice || []).length || (b.defender_dice || []).length) {
-          lines.push(
-            h('div', { class: 'dice-lines' },
-              (b.attacker_dice || []).length ? h('div', { class: 'dice-line' }, h('span', {}, 'You rolled: '), diceRow(b.attacker_dice)) : null,
-              (b.defender_dice || []).length ? h('div', { class: 'dice-line' }, h('span', {}, 'Defender rolled: '), diceRow(b.defender_dice)) : null),
-          );
-        }
-      }
-      const groups = [];
-      if (c.continueBattle) {
-        groups.push({ options: [{ label: '⚔ Fight another round', kind: 'danger', onClick: () => this.send(c.continueBattle), data: { choice: 'continue' } }] });
-      }
-      if (c.retreat.length) {
-        const byTypeHex = groupUnits(c.retreat, units, (u, a) => `${u.type}|${a.hex}`);
-        groups.push({
-          heading: c.continueBattle ? 'Or retreat, unit by unit:' : 'Retreat your units, one by one:',
-          options: byTypeHex.map((g) => ({
-            label: `${UNIT_NAME[g.unit.type]} → ${this.label(g.actions[0].hex)}`,
-            detail: g.actions.length > 1 ? `${g.actions.length} can go` : '',
-            onClick: () => this.send(g.actions[0]),
-            onHover: preview(g.actions[0].hex),
-            data: { choice: 'retreat' },
-          })),
-        });
-      }
-      this.card.show({ key: `retreat-${b ? b.hex : ''}-${b ? b.round : ''}`, kind: 'retreat', title: c.continueBattle ? 'Retreat or fight on?' : 'Retreat', lines, groups });
-      return;
-    }
-    if (c.eliminate.length) {
-      const owed = view.elimination ? view.elimination.owed : [];
-      const groups = groupUnits(c.eliminate, units, (u) => `${u.type}|${u.place}|${u.place === 'map' ? u.hex : ''}`);
-      this.card.show({
-        key: 'eliminate',
-        kind: 'eliminate_unit',
-        title: 'You lost a Town: return units to stock',
-        lines: [`Still owed: ${owed.map((t) => UNIT_NAME[t]).join(', ') || '—'}. Units in your Reserve go first if you like; units on the map can be chosen too.`],
-        groups: [
-          {
-            options: groups.map((g) => ({
-              label: `${UNIT_NAME[g.unit.type]} ${g.unit.place === 'reserve' ? 'from your Reserve' : `at ${this.label(g.unit.hex)}`}`,
-              detail: g.actions.length > 1 ? `${g.actions.length} there` : '',
-              onClick: () => this.send(g.actions[0]),
-              onHover: g.unit.place === 'map' ? preview(g.unit.hex) : undefined,
-              data: { unitType: g.unit.type },
-            })),
-          },
-        ],
-      });
-      return;
-    }
-    this.card.hide();
-  }
-
-  renderWaitingRoom(status) {
-    const box = this.els.waiting;
-    box.replaceChildren();
-    if (this.fatal) {
-      box.append(h('h1', {}, `Game ${this.gameId}`), h('p', { class: 'form-error', id: 'game-error' }, this.fatal), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
-      return;
-    }
-    if (!this.seats) {
-      box.append(h('p', { class: 'loading' }, 'Loading the game…'));
-      return;
-    }
-    const seats = this.seats;
-    const me = this.ctx.session ? this.ctx.session.player_id : null;
-    const seated = seats.seats.some((x) => x.player_id === me);
-    const isCreator = seats.creator === me;
-    const opts = seats.options || {};
-    box.append(h('h1', {}, `Game ${this.gameId}`));
-    if (status === 'cancelled') {
-      box.append(h('p', {}, 'This game was cancelled by its creator.'), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
-      return;
-    }
-    box.append(
-      h('p', { class: 'subtle' }, `${opts.players || seats.seats.length} seats · ${VICTORY_NAME[opts.victory] || ''} · ${TILE_MIX_NAME[opts.tile_mix] || ''} tiles${opts.independent_exploration ? ' · independent exploration' : ''}${seats.private ? ' · private' : ' · public'}`),
-      h('p', {}, status === 'open' ? 'Waiting for players. The game starts when every seat is taken, or when the creator starts it.' : 'Starting…'),
-    );
-    const list = h('ol', { class: 'seat-list' });
-    for (const seat of seats.seats) {
-      const st = seatStyle(seat.seat);
-      list.append(
-        h(
-          'li',
-          { class: seat.player_id ? 'taken' : 'free', dataset: { seat: seat.seat } },
-          h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }),
-          h('b', {}, st.name),
-          ' — ',
-          seat.name ? h('span', {}, seat.name, seat.player_id === me ? ' (you)' : '', seat.player_id === seats.creator ? ' · creator' : '') : h('span', { class: 'subtle' }, 'free seat'),
-        ),
-      );
-    }
-    box.append(list);
-    const row = h('div', { class: 'button-row' });
-    const free = seats.seats.some((x) => !x.player_id);
-    if (!seated && free && status === 'open') {
-      row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'join-game', onclick: () => this.join() }, 'Join this game'));
-    }
-    if (seated && isCreator && status === 'open') {
-      const count = seats.seats.filter((x) => x.player_id).length;
-      row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'start-game', disabled: count < 2, title: count < 2 ? 'At least 2 players are needed' : '', onclick: () => this.startGame() }, count < 2 ? 'Start now (needs 2 players)' : `Start now with ${count} players`));
-    }
-    if (seated && status === 'open') {
-      row.append(h('button', { type: 'button', class: 'btn', onclick: () => this.leave() }, isCreator ? 'Cancel game' : 'Leave seat'));
-    }
-    row.append(h('a', { class: 'btn', href: '#/' }, 'Lobby'));
-    box.append(row);
-    if (status === 'open') {
-      const link = this.invite ? `${location.origin}${location.pathname}#/join/${this.gameId}/${this.invite}` : `${location.origin}${location.pathname}#/game/${this.gameId}`;
-      const input = h('input', { type: 'text', readonly: true, value: link, class: 'invite-link', id: 'invite-link', 'aria-label': 'Invitation link' });
-      box.append(
-        h(
-          'div',
-          { class: 'invite' },
-          h('label', { for: 'invite-link' }, seats.private ? 'Invitation link (only people with this link can join):' : 'Link to this game:'),
-          h('div', { class: 'invite-row' }, input, h('button', { type: 'button', class: 'btn btn-small', onclick: () => copyText(input) }, 'Copy')),
-        ),
-      );
-    }
   }
 
   // ----------------------------------------------------------------------------------------
@@ -980,7 +429,7 @@ class GamePage {
     if (mode === 'upgrade_city') hexActs = hexActs.filter((a) => a.kind === 'upgrade_city');
     if (hexActs.length) {
       if (!this.hasOwnActingUnits(hex, c)) return this.chooseAndSend(hexActs, hex);
-      const options = hexActs.map((a) => ({ label: this.describeAction(a, units), value: a }));
+      const options = hexActs.map((a) => ({ label: describeAction(this, a, units), value: a }));
       options.push({ label: 'Select one of your units here', value: 'select' });
       return choiceDialog(`What to do at ${this.label(hex)}?`, '', options).then((picked) => {
         if (picked === 'select') this.selectUnitAt(hex, c, mode);
@@ -1029,31 +478,13 @@ class GamePage {
     // Units that look the same (e.g. three Infantry retreating to one hex) make one choice.
     const byLabel = new Map();
     for (const a of actions) {
-      const label = this.describeAction(a, units);
+      const label = describeAction(this, a, units);
       if (!byLabel.has(label)) byLabel.set(label, a);
     }
     if (byLabel.size === 1) return this.send(actions[0]);
     const options = [...byLabel].map(([label, a]) => ({ label, value: a }));
     const picked = await choiceDialog(`What to do at ${this.label(hex)}?`, '', options);
     if (picked) this.send(picked);
-  }
-
-  describeAction(a, units) {
-    const u = a.unit !== undefined ? units.get(a.unit) : null;
-    const name = u ? UNIT_NAME[u.type] : '';
-    switch (a.kind) {
-      case 'move': return this.enemyAt(a.hex) ? `${name}: move in and fight at ${this.label(a.hex)}` : `${name}: move to ${this.label(a.hex)}`;
-      case 'embark': return `${name}: board the Frigate at ${this.label(this.targetHex(a, units))}`;
-      case 'disembark': return `${name}: land at ${this.label(a.hex)}`;
-      case 'bombard': return `${name}: bombard ${this.label(a.hex)}`;
-      case 'retreat': return `${name}: retreat to ${this.label(a.hex)}`;
-      case 'build_town': return `Build a Town at ${this.label(a.hex)}`;
-      case 'upgrade_city': return `Upgrade the Town at ${this.label(a.hex)} to a City`;
-      case 'start_battle': return `Start the battle at ${this.label(a.hex)}`;
-      case 'place_capital': return `Place your Capital at ${this.label(a.hex)}`;
-      case 'place_reserve': return `Place ${UNIT_NAME[a.unit_type]} at ${this.label(a.hex)}`;
-      default: return HIGHLIGHT_STYLE[a.kind] ? HIGHLIGHT_STYLE[a.kind].text : a.kind;
-    }
   }
 
   async send(action) {
@@ -1073,22 +504,6 @@ class GamePage {
       this.els.pageGrid.classList.remove('busy');
       if (this.state) this.render();
     }
-  }
-
-  async endPhase(c) {
-    const view = this.view;
-    const hexKinds = new Set([...c.hex.values()].flat().map((a) => a.kind));
-    if (view.phase === 'build' && (hexKinds.has('build_town') || hexKinds.has('upgrade_city'))) {
-      const ok = await confirmDialog('End the Build phase?', 'You have not built this turn. Skip building?', { ok: 'Skip building' });
-      if (!ok) return;
-    }
-    if (view.phase === 'reserve' && c.place.size) {
-      const ok = await confirmDialog('End your turn?', 'Units you did not place stay in your Reserve until a later turn.', { ok: 'End turn' });
-      if (!ok) return;
-    }
-    this.ui.selectedUnit = null;
-    this.ui.mode = null;
-    this.send(c.endPhase);
   }
 
   async undo() {
@@ -1139,43 +554,6 @@ class GamePage {
     } catch (err) {
       toast(err.message || String(err), 'error');
     }
-  }
-}
-
-// Legal actions grouped by the unit they name (units that look the same in the UI share a
-// button; the first action of a group is the one sent).
-function groupUnits(actions, units, keyOf) {
-  const groups = new Map();
-  for (const a of actions) {
-    const u = units.get(a.unit);
-    if (!u) continue;
-    const key = keyOf(u, a);
-    if (!groups.has(key)) groups.set(key, { unit: u, actions: [] });
-    groups.get(key).actions.push(a);
-  }
-  return [...groups.values()];
-}
-
-export function stageText(stage) {
-  return {
-    assign_pre_fire: 'pre-battle Artillery fire — hits are being assigned',
-    assign_attacker_fire: "attacker's fire — hits are being assigned",
-    assign_defender_fire: "defender's fire — hits are being assigned",
-    retreat_option: 'the attacker chooses: retreat or fight another round',
-    retreating: 'the attacker is retreating',
-  }[stage] || stage;
-}
-
-function rollPurpose(p) {
-  return { bombard: 'bombardment', pre_battle_fire: 'pre-battle fire', attacker_fire: 'attacker fire', defender_fire: 'defender fire', doomsday: 'Doomsday Clock' }[p] || p || 'roll';
-}
-
-function copyText(input) {
-  input.select();
-  if (navigator.clipboard) {
-    navigator.clipboard.writeText(input.value).then(() => toast('Link copied.'), () => toast('Select the link and copy it.'));
-  } else {
-    toast('Select the link and copy it.');
   }
 }
 
