@@ -8,13 +8,13 @@
 // This file holds the page's state and the flow (state in, clicks out); each panel lives in its
 // own module under game/ and is drawn by a function that takes the page.
 
-import { Board, describeHex } from './board.js';
+import { Board } from './board.js';
 import { DecisionCard, confirmDialog, choiceDialog, modal } from './dialogs.js';
 import { h, seatStyle, toast, PHASE_NAME, TERRAIN_NAME } from './util.js';
 import { classifyLegal } from './game/legal.js';
 import { describeAction, resultText } from './game/text.js';
 import { renderPrompt } from './game/prompt.js';
-import { renderActions } from './game/actions.js';
+import { renderActions, landingFrigates } from './game/actions.js';
 import { renderPlayers } from './game/players.js';
 import { renderSelection } from './game/selection.js';
 import { renderBattle } from './game/battle.js';
@@ -22,6 +22,15 @@ import { renderDecision } from './game/decisions.js';
 import { renderLog, renderChat } from './game/log.js';
 import { renderMeta } from './game/meta.js';
 import { renderWaitingRoom } from './game/waiting.js';
+import { absorbEvents, dismissLastMoves, restoreLastMoves, sceneMoves } from './game/events.js';
+import { confirmIfSealing } from './game/confirm.js';
+import { hexName } from './game/hexname.js';
+import { buildHelpPanel } from './game/help.js';
+import { buildSettingsPanel } from './game/settings-panel.js';
+import { installLogHighlight } from './game/log.js';
+import { rememberFocus, restoreFocus } from './game/focus.js';
+import { settings } from './settings.js';
+import { playSound, soundLog } from './sounds.js';
 
 export { classifyLegal } from './game/legal.js';
 export { stageText } from './game/text.js';
@@ -46,14 +55,18 @@ class GamePage {
       selectedHex: null,
       mode: null, // null | 'build_town' | 'upgrade_city' | 'place:<type>'
       hoverHex: null,
+      focusHex: null,
       previewHex: null,
       busy: false,
     };
-    this.trails = [];
+    this.trails = []; // moves of the Player Turn under way
+    this.lastMoves = new Map(); // player -> his moves in his last turn, until dismissed
+    this.lostSettlement = new Map(); // player -> {hex, city} of the Town or City he lost last
     this.lastRoll = null;
     this.gameOverShown = false;
     this.wasMyMove = false;
     this.listeners = [];
+    this.sounds = soundLog; // what was played, for the browser tests
   }
 
   start() {
@@ -99,25 +112,33 @@ class GamePage {
     e.prompt = h('div', { class: 'prompt', id: 'prompt', 'aria-live': 'polite' });
     e.actions = h('div', { class: 'action-bar', id: 'action-bar' });
     e.mapWrap = h('div', { class: 'map-wrap', id: 'map' });
-    e.hover = h('div', { class: 'hover-info', id: 'hover-info' });
+    e.labelsToggle = h('input', {
+      type: 'checkbox',
+      id: 'labels-toggle',
+      checked: settings.get('hexLabels'),
+      onchange: (ev) => settings.set('hexLabels', ev.target.checked),
+    });
     e.zoom = h(
       'div',
       { class: 'zoom-controls' },
-      h('button', { type: 'button', class: 'btn btn-small', title: 'Zoom in', 'aria-label': 'Zoom in', onclick: () => this.board.setZoom(this.board.zoom * 1.4) }, '+'),
-      h('button', { type: 'button', class: 'btn btn-small', title: 'Zoom out', 'aria-label': 'Zoom out', onclick: () => this.board.setZoom(this.board.zoom / 1.4) }, '−'),
+      h('button', { type: 'button', class: 'btn btn-small', title: 'Zoom in (+)', 'aria-label': 'Zoom in', onclick: () => this.board.setZoom(this.board.zoom * 1.4) }, '+'),
+      h('button', { type: 'button', class: 'btn btn-small', title: 'Zoom out (−)', 'aria-label': 'Zoom out', onclick: () => this.board.setZoom(this.board.zoom / 1.4) }, '−'),
       h('button', { type: 'button', class: 'btn btn-small', title: 'Whole map', onclick: () => this.board.setZoom(1) }, 'Fit'),
-      h(
-        'label',
-        { class: 'coords-toggle' },
-        h('input', { type: 'checkbox', onchange: (ev) => this.board.setShowCoords(ev.target.checked) }),
-        ' labels',
-      ),
+      h('label', { class: 'coords-toggle', for: 'labels-toggle' }, e.labelsToggle, ' labels'),
     );
     e.cardHost = h('div', { class: 'card-host' });
-    e.mapPane = h('section', { class: 'map-pane' }, e.prompt, e.actions, h('div', { class: 'map-frame' }, e.mapWrap, e.zoom, e.hover, e.cardHost));
+    // Under the map, never over it: what the pointer or the keyboard is on, and the other
+    // players' last moves until dismissed.
+    e.hover = h('div', { class: 'hover-line', id: 'hover-info' });
+    e.lastMoves = h('div', { class: 'last-moves', id: 'last-moves' });
+    e.mapStatus = h('div', { class: 'map-status' }, e.hover, e.lastMoves);
+    e.keyHelp = h('p', { class: 'visually-hidden', id: 'map-keys' }, 'Arrow keys move between hexes, Enter or Space acts on a hex, Escape clears the selection, plus and minus zoom.');
+    e.mapPane = h('section', { class: 'map-pane' }, e.prompt, e.actions, h('div', { class: 'map-frame' }, e.mapWrap, e.zoom, e.cardHost), e.mapStatus, e.keyHelp);
     e.players = h('div', { class: 'panel players-panel', id: 'players' });
     e.selection = h('div', { class: 'panel selection-panel', id: 'selection' });
     e.battle = h('div', { class: 'panel battle-panel', id: 'battle' });
+    e.help = buildHelpPanel();
+    e.settings = buildSettingsPanel();
     e.log = h('ol', { class: 'log-list', id: 'log' });
     e.chatList = h('ol', { class: 'chat-list', id: 'chat' });
     e.chatInput = h('input', { type: 'text', maxlength: 500, placeholder: 'Say something…', 'aria-label': 'Chat message', id: 'chat-input' });
@@ -142,18 +163,45 @@ class GamePage {
       e.battle,
       h('details', { class: 'panel log-panel', open: true }, h('summary', {}, 'Game log'), e.log),
       h('details', { class: 'panel chat-panel', open: true }, h('summary', {}, 'Chat'), e.chatList, e.chatForm),
+      e.help,
+      e.settings,
       e.meta,
     );
     e.waiting = h('section', { class: 'waiting-room', id: 'waiting' });
     e.pageGrid = h('div', { class: 'game-page' }, e.mapPane, e.side);
     this.root.replaceChildren(e.waiting, e.pageGrid);
     this.board = new Board(e.mapWrap, {
+      keyboard: true,
+      describe: (hex) => hexName(this, hex, this.currentHighlights ? this.currentHighlights.get(hex) : undefined),
       onHexClick: (hex) => this.onHexClick(hex),
       onHexHover: (hex) => {
         this.ui.hoverHex = hex;
         this.renderHover();
       },
+      onHexFocus: (hex) => {
+        this.ui.focusHex = hex;
+        this.renderHover();
+      },
     });
+    // Escape drops the selection or the build/placement mode, wherever the focus is (dialogs
+    // handle their own Escape).
+    this.on(document, 'keydown', (ev) => {
+      if (ev.key !== 'Escape' || ev.defaultPrevented || document.querySelector('dialog[open]') || !this.state) return;
+      if (this.ui.selectedUnit !== null || this.ui.selectedHex !== null || this.ui.mode) {
+        this.ui.mode = null;
+        this.clearSelection();
+      }
+    });
+    this.board.svg.setAttribute('aria-describedby', 'map-keys');
+    this.board.setShowCoords(settings.get('hexLabels'));
+    this.onSettings = () => {
+      this.board.setShowCoords(settings.get('hexLabels'));
+      e.labelsToggle.checked = settings.get('hexLabels');
+    };
+    settings.addEventListener('change', this.onSettings);
+    this.listeners.push(() => settings.removeEventListener('change', this.onSettings));
+    this.listeners.push(() => e.settings.destroy());
+    installLogHighlight(this);
     this.card = new DecisionCard(e.cardHost);
     // For tests and curious players: the page's current data (never more than the server sent).
     window.__viktoryGame = this;
@@ -170,7 +218,8 @@ class GamePage {
     // After an undo the trails of the taken-back moves must go.
     if (full && prevSeq !== null && state.seq < prevSeq) this.trails = [];
     this.state = state;
-    this.absorbEvents(events || [], full);
+    if (prevSeq === null) restoreLastMoves(this);
+    absorbEvents(this, events || [], full);
     if (prevTurn !== null && state.view.turn !== prevTurn) this.trails = [];
     const c = classifyLegal(state.legal);
     // Keep a selection only while it can still do something.
@@ -181,21 +230,7 @@ class GamePage {
     if (this.ui.mode === 'upgrade_city' && ![...c.hex.values()].flat().some((a) => a.kind === 'upgrade_city')) this.ui.mode = null;
     if (this.ui.mode && this.ui.mode.startsWith('place:') && !c.place.has(this.ui.mode.slice(6))) this.ui.mode = null;
     this.render();
-    this.notifyIfMyMove(c);
-  }
-
-  absorbEvents(events, full) {
-    if (full) return;
-    for (const ev of events) {
-      if (ev.kind === 'turn_started') this.trails = [];
-      if ((ev.kind === 'unit_moved' || ev.kind === 'unit_retreated' || ev.kind === 'unit_disembarked' || ev.kind === 'unit_embarked') && ev.from_hex >= 0 && ev.hex >= 0 && ev.from_hex !== ev.hex) {
-        this.trails.push({ from: ev.from_hex, to: ev.hex, owner: ev.player });
-        if (this.trails.length > 40) this.trails.shift();
-      }
-      if (ev.kind === 'dice_rolled' && Array.isArray(ev.dice)) {
-        this.lastRoll = { player: ev.player, hex: ev.hex, dice: ev.dice, purpose: ev.purpose, seq: this.state.seq };
-      }
-    }
+    this.notifyIfMyMove(c, prevSeq === null);
   }
 
   get view() {
@@ -280,6 +315,7 @@ class GamePage {
       return;
     }
     const c = classifyLegal(this.state.legal);
+    const focus = rememberFocus(this.root);
     this.renderBoard(c);
     renderPrompt(this, c);
     renderActions(this, c);
@@ -290,7 +326,10 @@ class GamePage {
     renderChat(this);
     renderMeta(this, c);
     renderDecision(this, c);
+    this.els.help.update(this.view.phase);
     this.renderHover();
+    this.renderLastMoves();
+    restoreFocus(this, focus);
     this.renderGameOver();
     document.title = `${this.isMyMove(c) ? '▶ Your move · ' : ''}VIKTORY II · Game ${this.gameId}`;
   }
@@ -299,8 +338,9 @@ class GamePage {
     return this.view.phase !== 'game_over' && this.mySeat !== null && this.view.decider === this.mySeat && c.count > 0;
   }
 
-  notifyIfMyMove(c) {
+  notifyIfMyMove(c, first) {
     const mine = this.isMyMove(c);
+    if (mine && !this.wasMyMove && !first) playSound('turn');
     if (mine && !this.wasMyMove && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
       try {
         const n = new Notification('VIKTORY II: your move', { body: `Game ${this.gameId}: ${PHASE_NAME[this.view.phase] || ''}`, tag: `viktory-${this.gameId}` });
@@ -322,7 +362,7 @@ class GamePage {
       return map;
     }
     if (this.ui.selectedUnit !== null) {
-      for (const a of c.unit.get(this.ui.selectedUnit) || []) {
+      for (const a of this.selectedActions(c)) {
         const hex = this.targetHex(a, units);
         if (hex < 0) continue;
         let kind = a.kind;
@@ -349,7 +389,34 @@ class GamePage {
     return map;
   }
 
-  renderBoard(c) {
+  // What the selected unit can do; a selected Frigate also offers the landings of its cargo,
+  // so that cargo is found by clicking the ship.
+  selectedActions(c) {
+    const id = this.ui.selectedUnit;
+    if (id === null) return [];
+    const own = c.unit.get(id) || [];
+    const units = this.unitsById();
+    const unit = units.get(id);
+    if (!unit || unit.type !== 'frigate') return own;
+    const landings = [];
+    for (const cargo of this.view.units) {
+      if (cargo.carrier !== id) continue;
+      for (const a of c.unit.get(cargo.id) || []) if (a.kind === 'disembark') landings.push(a);
+    }
+    return own.concat(landings);
+  }
+
+  selectUnit(id) {
+    const u = this.unitsById().get(id);
+    if (!u) return;
+    this.ui.selectedUnit = id;
+    this.ui.selectedHex = u.hex;
+    this.ui.mode = null;
+    this.render();
+    if (u.place === 'map') this.board.setCursor(u.hex);
+  }
+
+  renderBoard(c = classifyLegal(this.state.legal)) {
     const view = this.view;
     const actionableUnits = new Set(c.unit.keys());
     const actionable = new Set();
@@ -359,15 +426,17 @@ class GamePage {
       if (u && u.place === 'map') actionable.add(u.hex);
     }
     const selected = this.ui.selectedUnit !== null ? units.get(this.ui.selectedUnit) : null;
+    this.currentHighlights = this.highlights(c);
     this.board.render(view, {
-      highlights: this.highlights(c),
+      highlights: this.currentHighlights,
       selectedHex: selected ? selected.hex : this.ui.selectedHex,
       selectedUnit: this.ui.selectedUnit,
       actionable,
       actionableUnits,
-      moves: this.trails,
+      moves: sceneMoves(this),
       battleHex: view.battle ? view.battle.hex : view.bombard ? view.bombard.hex : null,
       pendingBattles: view.pending_battles || [],
+      cargoReady: new Set(landingFrigates(this, c).map((f) => f.frigate.id)),
     });
   }
 
@@ -377,18 +446,39 @@ class GamePage {
     this.render();
   }
 
+  // The line under the map: the hex under the pointer, else the one with the keyboard focus.
   renderHover() {
     const box = this.els.hover;
-    const hex = this.ui.hoverHex;
-    if (!this.view || hex === null || hex === undefined) {
-      box.textContent = '';
-      box.hidden = true;
+    const hex = this.ui.hoverHex !== null && this.ui.hoverHex !== undefined ? this.ui.hoverHex : this.ui.focusHex;
+    if (!this.view || hex === null || hex === undefined || !this.hexInfo(hex)) {
+      box.textContent = this.view ? 'Point at or tap a hex to see what is there. Keyboard: Tab to the map, then the arrow keys.' : '';
+      box.classList.add('subtle');
       return;
     }
-    const hx = this.hexInfo(hex);
-    if (!hx) return;
-    box.hidden = false;
-    box.textContent = describeHex(this.view, hx);
+    box.classList.remove('subtle');
+    box.textContent = hexName(this, hex, this.currentHighlights ? this.currentHighlights.get(hex) : undefined);
+  }
+
+  openHelp() {
+    const panel = this.els.help;
+    panel.open = true;
+    panel.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    panel.querySelector('summary').focus({ preventScroll: true });
+  }
+
+  renderLastMoves() {
+    const box = this.els.lastMoves;
+    box.replaceChildren();
+    if (!this.lastMoves.size) return;
+    const who = [...this.lastMoves.keys()].map((seat) => this.whoText(seat));
+    const count = [...this.lastMoves.values()].reduce((n, m) => n + m.length, 0);
+    box.append(
+      h('span', {}, `Last moves of ${who.join(', ')} (${count}) drawn on the map`),
+      h('button', { type: 'button', class: 'btn btn-small', id: 'dismiss-last-moves', dataset: { focusKey: 'dismiss-last-moves' }, onclick: () => {
+        dismissLastMoves(this);
+        this.render();
+      } }, 'Hide'),
+    );
   }
 
   renderGameOver() {
@@ -421,7 +511,7 @@ class GamePage {
       if (acts.length) return this.send(acts[0]);
     }
     if (this.ui.selectedUnit !== null) {
-      const acts = (c.unit.get(this.ui.selectedUnit) || []).filter((a) => this.targetHex(a, units) === hex);
+      const acts = this.selectedActions(c).filter((a) => this.targetHex(a, units) === hex);
       if (acts.length) return this.chooseAndSend(acts, hex);
     }
     let hexActs = c.hex.get(hex) || [];
@@ -487,7 +577,11 @@ class GamePage {
     if (picked) this.send(picked);
   }
 
+  // Every action of the page goes through here; those that cannot be taken back are asked
+  // about first (game/confirm.js, unless the player turned that off).
   async send(action) {
+    if (this.ui.busy) return;
+    if (!(await confirmIfSealing(this, action))) return;
     if (this.ui.busy) return;
     this.ui.busy = true;
     this.els.pageGrid.classList.add('busy');

@@ -3,6 +3,7 @@
 import { h, UNIT_NAME, UNIT_TYPES } from '../util.js';
 import { confirmDialog } from '../dialogs.js';
 import { hexActionKinds } from './legal.js';
+import { settings } from '../settings.js';
 
 export function renderActions(page, c) {
   const bar = page.els.actions;
@@ -21,6 +22,7 @@ export function renderActions(page, c) {
         type: 'button',
         class: `btn${page.ui.mode === mode ? ' btn-active' : ''}`,
         'aria-pressed': page.ui.mode === mode ? 'true' : 'false',
+        dataset: { focusKey: `mode:${mode}` },
         onclick: () => {
           page.ui.mode = page.ui.mode === mode ? null : mode;
           page.ui.selectedUnit = null;
@@ -37,7 +39,7 @@ export function renderActions(page, c) {
     if (cities) bar.append(modeBtn('upgrade_city', 'Upgrade to City', cities));
     for (const a of hexActs.filter((x) => x.kind === 'start_battle')) {
       bar.append(
-        h('button', { type: 'button', class: 'btn btn-danger', dataset: { battleHex: a.hex }, onclick: () => page.send(a) }, `⚔ Fight at ${page.label(a.hex)}`),
+        h('button', { type: 'button', class: 'btn btn-danger', dataset: { battleHex: a.hex, focusKey: `battle:${a.hex}` }, onclick: () => page.send(a) }, `⚔ Fight at ${page.label(a.hex)}`),
       );
     }
     for (const type of UNIT_TYPES) {
@@ -45,9 +47,20 @@ export function renderActions(page, c) {
       const have = view.players[page.mySeat] ? view.players[page.mySeat].reserve[type] : '';
       bar.append(modeBtn(`place:${type}`, `Place ${UNIT_NAME[type]}`, have));
     }
+    for (const f of landingFrigates(page, c)) {
+      bar.append(
+        h(
+          'button',
+          { type: 'button', class: 'btn btn-land', dataset: { landFrom: f.frigate.id, focusKey: `land:${f.frigate.id}` }, title: `Select the Frigate at ${page.label(f.frigate.hex)}: the hexes its cargo can land on light up`, onclick: () => page.selectUnit(f.frigate.id) },
+          `⚓ Land ${f.cargo.map((u) => UNIT_NAME[u.type]).join(' + ')} from ${page.label(f.frigate.hex)}`,
+        ),
+      );
+    }
     if (c.endPhase) {
-      const label = { build: 'End Build phase', movement: 'End Movement phase', reserve: 'End turn', setup: 'Done' }[view.phase] || 'End phase';
-      bar.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'end-phase', onclick: () => endPhase(page, c) }, label));
+      const endsTurn = endPhaseEndsTurn(page);
+      const label = { build: 'End Build phase', movement: endsTurn ? 'End Movement phase & turn' : 'End Movement phase', reserve: 'End turn', setup: 'Done' }[view.phase] || 'End phase';
+      const title = view.phase === 'movement' && endsTurn ? 'Your Reserve is empty: with nothing to place, ending the Movement phase ends your turn [13.0].' : undefined;
+      bar.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'end-phase', title, onclick: () => endPhase(page, c) }, label));
     }
   }
   if (page.mySeat !== null) {
@@ -68,12 +81,49 @@ export function renderActions(page, c) {
   }
 }
 
+// Ending the Movement phase with an empty Reserve skips the Reserve phase: the turn is over.
+export function endPhaseEndsTurn(page) {
+  const view = page.view;
+  if (view.phase === 'reserve') return true;
+  if (view.phase !== 'movement') return false;
+  const me = view.players[page.mySeat];
+  return !!me && UNIT_TYPES.every((t) => !(me.reserve && me.reserve[t] > 0));
+}
+
+// Our units that the legal list still lets move, grouped for a sentence ("2 Infantry at C4").
+function unitsThatCanMove(page, c) {
+  const units = page.unitsById();
+  const groups = new Map();
+  for (const [id, acts] of c.unit) {
+    const u = units.get(id);
+    if (!u || u.place !== 'map' || !acts.some((a) => a.kind === 'move' || a.kind === 'embark' || a.kind === 'disembark')) continue;
+    const key = `${u.type}|${u.hex}`;
+    if (!groups.has(key)) groups.set(key, { type: u.type, hex: u.hex, count: 0 });
+    groups.get(key).count += 1;
+  }
+  return [...groups.values()];
+}
+
 async function endPhase(page, c) {
   const view = page.view;
   const hexKinds = hexActionKinds(c);
   if (view.phase === 'build' && (hexKinds.has('build_town') || hexKinds.has('upgrade_city'))) {
     const ok = await confirmDialog('End the Build phase?', 'You have not built this turn. Skip building?', { ok: 'Skip building' });
     if (!ok) return;
+  }
+  if (view.phase === 'movement') {
+    const idle = settings.get('warnUnmoved') ? unitsThatCanMove(page, c) : [];
+    const endsTurn = endPhaseEndsTurn(page);
+    if (idle.length) {
+      const count = idle.reduce((n, g) => n + g.count, 0);
+      const list = idle.map((g) => `${g.count} ${UNIT_NAME[g.type]} at ${page.label(g.hex)}`).join(', ');
+      const ok = await confirmDialog(
+        endsTurn ? 'End the Movement phase and your turn?' : 'End the Movement phase?',
+        `${count === 1 ? 'One unit can' : `${count} units can`} still move: ${list}.${endsTurn ? ' Your Reserve is empty, so this also ends your turn.' : ''}`,
+        { ok: endsTurn ? 'End phase and turn' : 'End phase' },
+      );
+      if (!ok) return;
+    }
   }
   if (view.phase === 'reserve' && c.place.size) {
     const ok = await confirmDialog('End your turn?', 'Units you did not place stay in your Reserve until a later turn.', { ok: 'End turn' });
@@ -82,4 +132,19 @@ async function endPhase(page, c) {
   page.ui.selectedUnit = null;
   page.ui.mode = null;
   page.send(c.endPhase);
+}
+
+// Our Frigates whose cargo the legal list lets land now, with that cargo.
+export function landingFrigates(page, c) {
+  const units = page.unitsById();
+  const byFrigate = new Map();
+  for (const [id, acts] of c.unit) {
+    const u = units.get(id);
+    if (!u || !(u.carrier >= 0) || !acts.some((a) => a.kind === 'disembark')) continue;
+    const frigate = units.get(u.carrier);
+    if (!frigate) continue;
+    if (!byFrigate.has(frigate.id)) byFrigate.set(frigate.id, { frigate, cargo: [] });
+    byFrigate.get(frigate.id).cargo.push(u);
+  }
+  return [...byFrigate.values()];
 }

@@ -4,6 +4,7 @@
 import { diceRow } from '../board.js';
 import { h, seatStyle, UNIT_NAME } from '../util.js';
 import { classifyLegal, groupUnits } from './legal.js';
+import { lostSettlementText } from './text.js';
 
 export function renderDecision(page, c) {
   const view = page.view;
@@ -88,7 +89,7 @@ export function renderDecision(page, c) {
     page.card.show({
       key: 'eliminate',
       kind: 'eliminate_unit',
-      title: 'You lost a Town: return units to stock',
+      title: `You lost ${lostSettlementText(page, page.mySeat)}: return units to stock`,
       lines: [`Still owed: ${owed.map((t) => UNIT_NAME[t]).join(', ') || '—'}. Units in your Reserve go first if you like; units on the map can be chosen too.`],
       groups: [
         {

@@ -2,7 +2,7 @@
 
 import { h, plural, UNIT_NAME, PHASE_NAME } from '../util.js';
 import { hexActionKinds } from './legal.js';
-import { resultText, stageText } from './text.js';
+import { lostSettlementText, resultText, roundText, stageText } from './text.js';
 
 export function renderPrompt(page, c) {
   const view = page.view;
@@ -13,9 +13,9 @@ export function renderPrompt(page, c) {
   const phaseLine = h(
     'div',
     { class: 'phase-line' },
-    view.phase === 'setup' ? '' : `Turn ${view.turn} · `,
-    PHASE_NAME[view.phase] || view.phase,
-    view.phase === 'game_over' ? '' : [' · playing: ', page.who(view.current)],
+    view.phase === 'setup' || view.phase === 'game_over' ? null : [h('span', { class: 'round', id: 'round' }, roundText(view)), sep()],
+    h('span', {}, PHASE_NAME[view.phase] || view.phase),
+    view.phase === 'game_over' ? null : [sep(), h('span', {}, 'playing:'), page.who(view.current)],
   );
   let title;
   let text = '';
@@ -33,14 +33,21 @@ export function renderPrompt(page, c) {
     title = `Waiting for ${page.whoText(view.decider)}`;
     text = waitingReason(page);
   }
-  p.append(phaseLine, h('div', { class: 'prompt-title', id: 'prompt-title' }, title), text ? h('div', { class: 'prompt-text' }, text) : null);
+  const help = h('button', { type: 'button', class: 'btn btn-small btn-plain help-link', id: 'help-link', dataset: { focusKey: 'help-link' }, title: 'What this phase allows, units and terrain', onclick: () => page.openHelp() }, '? Rules');
+  p.append(h('div', { class: 'prompt-head' }, phaseLine, help), h('div', { class: 'prompt-title', id: 'prompt-title' }, title));
+  if (text) p.append(h('div', { class: 'prompt-text' }, text));
+}
+
+// The phase line is a flex row: each part is its own element, so no text runs together.
+function sep() {
+  return h('span', { class: 'sep', 'aria-hidden': 'true' }, '·');
 }
 
 function waitingReason(page) {
   const view = page.view;
   if (view.battle) return `Battle at ${page.label(view.battle.hex)}: ${stageText(view.battle.stage)}.`;
   if (view.bombard) return `Bombardment of ${page.label(view.bombard.hex)}: hits are being assigned.`;
-  if (view.elimination) return `${page.whoText(view.elimination.player)} must return units to stock after losing a Town.`;
+  if (view.elimination) return `${page.whoText(view.elimination.player)} must return units to stock after losing ${lostSettlementText(page, view.elimination.player)}.`;
   if (view.phase === 'setup') return 'Players place their Capitals in turn.';
   return `${PHASE_NAME[view.phase] || view.phase}.`;
 }
@@ -49,7 +56,7 @@ function instructions(page, c) {
   const view = page.view;
   if (c.casualty.length) return { title: 'Choose a casualty', text: 'Make your choice in the box at the bottom of the map.' };
   if (c.continueBattle || c.retreat.length) return { title: 'Retreat or fight on?', text: 'Make your choice in the box at the bottom of the map.' };
-  if (c.eliminate.length) return { title: 'Return units to stock', text: 'You lost a Town or City: choose the units it supported.' };
+  if (c.eliminate.length) return { title: 'Return units to stock', text: `You lost ${lostSettlementText(page, page.mySeat)}: choose the units it supported [10.2].` };
   const hexKinds = hexActionKinds(c);
   if (hexKinds.has('place_capital')) return { title: 'Place your Capital', text: 'Click one of the highlighted hexes (★).' };
   if (view.phase === 'build') {

@@ -40,13 +40,10 @@ export function renderSelection(page, c) {
       {
         type: can ? 'button' : undefined,
         class: `unit-chip${u.id === page.ui.selectedUnit ? ' selected' : ''}${can ? ' can-act' : ''}${u.carrier >= 0 ? ' cargo' : ''}`,
-        dataset: { unit: u.id },
+        dataset: { unit: u.id, focusKey: `unit:${u.id}` },
+        'aria-pressed': can ? String(u.id === page.ui.selectedUnit) : undefined,
         onclick: can
-          ? () => {
-              page.ui.selectedUnit = u.id;
-              page.ui.mode = null;
-              page.render();
-            }
+          ? () => page.selectUnit(u.id)
           : undefined,
       },
       h('span', { class: 'mini-counter', style: `background:${st.fill};color:${st.ink};border-color:${st.edge}` }, UNIT_LETTER[u.type]),
@@ -60,7 +57,15 @@ export function renderSelection(page, c) {
     const acts = c.unit.get(selected.id) || [];
     const kinds = [...new Set(acts.map((a) => a.kind))];
     const names = { move: 'move', embark: 'board a Frigate', disembark: 'land', bombard: 'bombard' };
-    panel.append(h('p', { class: 'hint' }, `This ${UNIT_NAME[selected.type]} can ${kinds.map((k) => names[k]).join(', ')}: ${plural(new Set(acts.map((a) => page.targetHex(a, units))).size, 'highlighted hex', 'highlighted hexes')}.`));
+    if (acts.length) {
+      panel.append(h('p', { class: 'hint' }, `This ${UNIT_NAME[selected.type]} can ${kinds.map((k) => names[k]).join(', ')}: ${plural(new Set(acts.map((a) => page.targetHex(a, units))).size, 'highlighted hex', 'highlighted hexes')}.`));
+    }
+    // A selected Frigate also shows where its cargo can land (see GamePage.selectedActions).
+    const landings = page.selectedActions(c).filter((a) => a.kind === 'disembark' && a.unit !== selected.id);
+    if (landings.length) {
+      const cargo = [...new Set(landings.map((a) => UNIT_NAME[units.get(a.unit).type]))];
+      panel.append(h('p', { class: 'hint', id: 'cargo-hint' }, `Its cargo (${cargo.join(', ')}) can land on ${plural(new Set(landings.map((a) => a.hex)).size, 'hex', 'hexes')} marked ↓: click one.`));
+    }
     panel.append(h('button', { type: 'button', class: 'btn btn-small', onclick: () => page.clearSelection() }, 'Deselect'));
   }
 }

@@ -78,3 +78,19 @@ export function resultText(page) {
   const verb = w.length === 1 && w[0] === page.mySeat ? 'win' : w.length === 1 ? 'wins' : 'win';
   return `${names.join(' and ')} ${verb} — ${how}.`;
 }
+
+// What a player lost when he must return units to stock [10.2]: the capture event of this
+// page says Town or City; after a reload only the owed units are known, and two of them
+// can only be a City's [8.2].
+export function lostSettlementName(page, player) {
+  const lost = page.lostSettlement.get(player);
+  if (lost) return lost.city ? 'City' : 'Town';
+  const owed = page.view.elimination ? page.view.elimination.owed || [] : [];
+  return owed.length >= 2 ? 'City' : 'Town or City';
+}
+
+export function lostSettlementText(page, player) {
+  const lost = page.lostSettlement.get(player);
+  const name = lostSettlementName(page, player);
+  return lost ? `the ${name} at ${page.label(lost.hex)}` : `a ${name}`;
+}
