@@ -151,7 +151,7 @@ test('an invitation names who invites to which game, before and after choosing a
 });
 
 test('a scenario position is loaded into the game', async () => {
-  server = await loadPosition(server, gameId, POSITION_BUILD);
+  server = await loadPosition(server, gameId, POSITION_BUILD, [alice, bob]);
   await waitForGameState(alice.page, (s) => s.view.phase === 'build' && s.view.turn === 4, undefined, 30000);
   await waitForGameState(bob.page, (s) => s.view.phase === 'build' && s.view.turn === 4, undefined, 30000);
 });
@@ -378,7 +378,7 @@ test('when a City falls its owner is told it was a City (and which)', async () =
   await bob.page.goto('/#/');
   await bob.page.locator(`#open-games [data-game-id="${second}"] button`).click();
   await waitForGameState(alice.page, (s) => s.view.phase === 'setup' && s.game_id === second);
-  server = await loadPosition(server, second, POSITION_CITY);
+  server = await loadPosition(server, second, POSITION_CITY, [alice, bob]);
   await waitForGameState(alice.page, (s) => s.view.phase === 'movement', undefined, 30000);
   await waitForGameState(bob.page, (s) => s.view.phase === 'movement', undefined, 30000);
   // Alice has turned off the questions before dice: the battle starts on the first click.

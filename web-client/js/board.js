@@ -301,7 +301,9 @@ export class Board {
       const units = byHex.get(hx.hex);
       if (units) {
         layer.append(
-          unitStack(units, x, y + (hasTown ? HEX_SIZE * 0.3 : 0), {
+          // Under a Town or City the stack gets the lower part of the hex.
+          unitStack(units, x, y + (hasTown ? HEX_SIZE * 0.4 : 0), {
+            maxHeight: hasTown ? HEX_SIZE * 1.02 : HEX_SIZE * 1.3,
             selectedUnit: scene.selectedUnit,
             actionableUnits: scene.actionableUnits,
             cargoReady: scene.cargoReady,
@@ -697,7 +699,7 @@ const TYPE_ORDER = { infantry: 0, cavalry: 1, artillery: 2, frigate: 3 };
 // Units on one hex grouped by owner and type: one counter per group, with the number of units
 // inside it when there are several. Cargo is written under its Frigate. Crowded hexes (a
 // battle of many kinds) draw their counters smaller so they stay inside the hex.
-function unitStack(units, cx, cy, { selectedUnit, actionableUnits, cargoReady, scale: wanted = 1 }) {
+function unitStack(units, cx, cy, { selectedUnit, actionableUnits, cargoReady, scale: wanted = 1, maxHeight }) {
   const cargoOf = new Map();
   const groups = new Map();
   for (const u of units) {
@@ -721,7 +723,7 @@ function unitStack(units, cx, cy, { selectedUnit, actionableUnits, cargoReady, s
   const rowWidth = (row) => row.reduce((w, gr) => w + (gr.units.length > 1 ? STACK_W : COUNTER_W), 0) + COUNTER_GAP * (row.length - 1);
   const totalH = rows.reduce((sum, row) => sum + rowHeight(row), 0) + COUNTER_GAP * (rows.length - 1);
   // As large as wanted, as long as the stack stays inside its hex.
-  const scale = Math.min(wanted, (HEX_SIZE * 1.62) / Math.max(...rows.map(rowWidth)), (HEX_SIZE * 1.3) / totalH);
+  const scale = Math.min(wanted, (HEX_SIZE * 1.62) / Math.max(...rows.map(rowWidth)), maxHeight / totalH);
   const g = s('g', { class: 'stack' });
   const inner = s('g', { transform: `translate(${cx},${cy}) scale(${scale})` });
   let y = -totalH / 2;

@@ -82,8 +82,10 @@ export function scenarioBinary() {
 // fall, scripted dice...: the scenario tool turns the position into a game state, the server
 // is stopped, the state is stored the way the server stores its own snapshots (the snapshot of
 // seq 0) with the sqlite3 tool, and the server is started again on the same port and database.
-// Pages reconnect by themselves and are sent the new position. Returns the restarted server.
-export async function loadPosition(server, gameId, scenario) {
+// Pages reconnect by themselves and are sent the new position; the pages of `players` are
+// told at once that the network is back (instead of waiting for their backoff). Returns the
+// restarted server.
+export async function loadPosition(server, gameId, scenario, players = []) {
   const bin = scenarioBinary();
   if (!existsSync(bin)) throw new Error(`scenario tool not found: ${bin} (build it, or set VIKTORY_SCENARIO_BIN)`);
   const out = execFileSync(bin, ['-', '--compact'], { input: JSON.stringify(scenario), encoding: 'utf8' });
@@ -94,7 +96,12 @@ export async function loadPosition(server, gameId, scenario) {
   if (actions !== 0) throw new Error(`loadPosition: game ${gameId} already has ${actions} actions`);
   const text = JSON.stringify(state).replaceAll("'", "''");
   sql(`INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES(${Number(gameId)}, 0, '${text}');`);
-  return startServer({ port: server.port, dir: server.dir });
+  const restarted = await startServer({ port: server.port, dir: server.dir });
+  for (const p of players) {
+    await p.context.setOffline(true);
+    await p.context.setOffline(false);
+  }
+  return restarted;
 }
 
 export async function launchBrowser() {
