@@ -72,9 +72,12 @@ export async function startServer({ port = 0, dir } = {}) {
   return server;
 }
 
+// The scenario tool: VIKTORY_SCENARIO_BIN, else next to the server binary's build tree
+// (<build>/server/viktory-server -> <build>/protocol/viktory-scenario).
 export function scenarioBinary() {
-  const configured = process.env.VIKTORY_SCENARIO_BIN || 'build/protocol/viktory-scenario';
-  return path.isAbsolute(configured) ? configured : path.join(repoRoot, configured);
+  const configured = process.env.VIKTORY_SCENARIO_BIN;
+  if (configured) return path.isAbsolute(configured) ? configured : path.join(repoRoot, configured);
+  return path.join(path.dirname(path.dirname(serverBinary())), 'protocol', 'viktory-scenario');
 }
 
 // Gives a game that has just started (seq 0, no action yet) a position written as a scenario
