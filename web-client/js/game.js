@@ -194,12 +194,10 @@ class GamePage {
     });
     this.board.svg.setAttribute('aria-describedby', 'map-keys');
     this.board.setShowCoords(settings.get('hexLabels'));
-    this.onSettings = () => {
+    this.on(settings, 'change', () => {
       this.board.setShowCoords(settings.get('hexLabels'));
       e.labelsToggle.checked = settings.get('hexLabels');
-    };
-    settings.addEventListener('change', this.onSettings);
-    this.listeners.push(() => settings.removeEventListener('change', this.onSettings));
+    });
     this.listeners.push(() => e.settings.destroy());
     installLogHighlight(this);
     this.card = new DecisionCard(e.cardHost);
