@@ -272,7 +272,8 @@ std::string format_email(const Mailbox& from, const EmailMessage& message,
   out += "Auto-Submitted: auto-generated\r\n";
   out += "\r\n";
   out += quoted_printable(message.text);
-  out += "\r\n";
+  // The message ends with a line break, without adding an empty line to a text that has one.
+  if (!out.ends_with("\r\n")) out += "\r\n";
   return out;
 }
 
