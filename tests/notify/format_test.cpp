@@ -7,6 +7,7 @@
 #include "base64url.h"
 #include "delivery_result.h"
 #include "email.h"
+#include "mail_gate.h"
 #include "notification_text.h"
 #include "web_push.h"
 #include "webhook.h"
@@ -281,6 +282,27 @@ TEST(WebPush, SubscriptionJsonTopicsAndEndpoints) {
   EXPECT_NO_THROW(validate_push_endpoint("http://127.0.0.1:1/x", true));
   EXPECT_THROW(validate_push_endpoint("file:///etc/passwd", true), std::invalid_argument);
   EXPECT_THROW(validate_webhook_url("http://chat.example.org/hook", false), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace viktory::notify
+
+namespace viktory::notify {
+namespace {
+
+TEST(TurnMailGate, OneMailPerPlayerPerGamePerTurnAndNoneOnTheGamePage) {
+  TurnMailGate gate;
+  EXPECT_TRUE(gate.admit(1, 12, 5, false));
+  EXPECT_FALSE(gate.admit(1, 12, 5, false));  // same turn again (a decision within the turn)
+  EXPECT_TRUE(gate.admit(2, 12, 5, false));   // another player
+  EXPECT_TRUE(gate.admit(1, 13, 5, false));   // another game
+  EXPECT_FALSE(gate.admit(1, 12, 7, true));   // on the game page: no mail...
+  EXPECT_TRUE(gate.admit(1, 12, 7, false));   // ...but one once he has left it
+  EXPECT_FALSE(gate.admit(1, 12, 6, false));  // an older turn never mails again
+  EXPECT_EQ(gate.size(), 3u);
+  gate.forget_game(12);
+  EXPECT_EQ(gate.size(), 1u);
+  EXPECT_TRUE(gate.admit(1, 12, 7, false));
 }
 
 }  // namespace
