@@ -42,7 +42,8 @@ BENCHMARK(BM_VapidAuthorizationHeader);
 
 // A complete push request, built but not sent (encryption, JWT, the curl handle).
 void BM_MakePushTransfer(benchmark::State& state) {
-  const WebPushSettings settings{VapidKeys::generate(), "mailto:admin@example.org", {}, false};
+  const WebPushSettings settings{
+      VapidKeys::generate(), "mailto:admin@example.org", {}, EndpointPolicy{}};
   const PushSubscription subscription{"https://push.example.net/wpush/v2/abc",
                                       base64url_encode(EcKey::generate().public_point()),
                                       base64url_encode(random_bytes(16))};

@@ -50,7 +50,7 @@ Delivery webhook_delivery(std::shared_ptr<const WebhookSettings> settings, Webho
   delivery.endpoint_key = endpoint_key(webhook.url);
   delivery.make_transfer = [settings = std::move(settings), webhook = std::move(webhook),
                             event = std::move(event)] {
-    return make_webhook_transfer(webhook, event, settings->timeouts, settings->allow_plain_http);
+    return make_webhook_transfer(webhook, event, settings->timeouts, settings->endpoints);
   };
   delivery.on_result = std::move(on_result);
   return delivery;

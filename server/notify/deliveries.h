@@ -24,7 +24,7 @@ Delivery email_delivery(std::shared_ptr<const SmtpSettings> settings, EmailMessa
 
 struct WebhookSettings {
   Timeouts timeouts{std::chrono::seconds(5), std::chrono::seconds(10)};
-  bool allow_plain_http = false;  // tests and hooks on the same host only
+  EndpointPolicy endpoints;  // https to public addresses only, unless set (tests)
 };
 
 // On `gone` (the chat deleted the hook) the caller removes or disables the webhook.

@@ -1,16 +1,29 @@
 #include "transfer.h"
 
 #include <curl/curl.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cctype>
 #include <mutex>
 #include <stdexcept>
 
+#include "address_filter.h"
+
 namespace viktory::notify {
 namespace {
 
 constexpr std::size_t kMaxResponseBody = 64 * 1024;
+
+// libcurl asks this for every socket it opens, with the address it will connect to (after DNS),
+// so the check cannot be dodged with a name that resolves to a private address.
+curl_socket_t open_public_socket(void* refused, curlsocktype purpose, curl_sockaddr* address) {
+  if (purpose != CURLSOCKTYPE_IPCXN || !is_public_address(&address->addr)) {
+    *static_cast<bool*>(refused) = true;
+    return CURL_SOCKET_BAD;
+  }
+  return ::socket(address->family, address->socktype, address->protocol);
+}
 
 }  // namespace
 
@@ -67,8 +80,14 @@ DeliveryResult classify_curl_error(int curl_code, std::string detail) {
 }
 
 HttpPost::HttpPost(const std::string& url, std::vector<std::string> headers, std::string body,
-                   const Timeouts& timeouts)
+                   const Timeouts& timeouts, bool allow_private_addresses)
     : Transfer(timeouts), body_(std::move(body)) {
+  if (!allow_private_addresses) {
+    curl_easy_setopt(easy_, CURLOPT_OPENSOCKETFUNCTION, &open_public_socket);
+    curl_easy_setopt(easy_, CURLOPT_OPENSOCKETDATA, &refused_address_);
+    // A proxy from the environment would be checked as the peer instead: use none.
+    curl_easy_setopt(easy_, CURLOPT_PROXY, "");
+  }
   curl_easy_setopt(easy_, CURLOPT_URL, url.c_str());
   // Endpoints come from browsers and game settings: never let one turn into file:// or smtp://.
   curl_easy_setopt(easy_, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -118,6 +137,10 @@ std::size_t HttpPost::on_header(char* data, std::size_t size, std::size_t count,
 }
 
 DeliveryResult HttpPost::finish(int curl_code) {
+  if (curl_code != CURLE_OK && refused_address_) {
+    return DeliveryResult{Outcome::failed, 0, std::nullopt,
+                          "refused: the endpoint is not a public address"};
+  }
   if (curl_code != CURLE_OK) return classify_curl_error(curl_code, error_text(curl_code));
   long status = 0;
   curl_easy_getinfo(easy_, CURLINFO_RESPONSE_CODE, &status);

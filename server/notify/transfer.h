@@ -20,6 +20,14 @@ struct Timeouts {
   std::chrono::milliseconds total{std::chrono::seconds(30)};    // the whole transfer
 };
 
+// What an endpoint chosen by a user (a browser's push endpoint, a player's webhook) may be.
+struct EndpointPolicy {
+  bool allow_plain_http = false;         // https only, unless set
+  bool allow_private_addresses = false;  // public unicast addresses only (address_filter.h)
+  // Both allowed: for services on loopback in tests.
+  static EndpointPolicy local_testing() { return EndpointPolicy{true, true}; }
+};
+
 // curl_global_init, once per process, before the first handle.
 void ensure_curl_initialised();
 
@@ -46,11 +54,12 @@ class Transfer {
 
 // A POST over http(s): the body and headers given, the response status and Retry-After read
 // back. Redirects are not followed; other protocols are refused; at most 64 KiB of the response
-// body are kept.
+// body are kept. Unless `allow_private_addresses`, a connection to a non-public address is
+// refused (the outcome is `failed`).
 class HttpPost : public Transfer {
  public:
   HttpPost(const std::string& url, std::vector<std::string> headers, std::string body,
-           const Timeouts& timeouts);
+           const Timeouts& timeouts, bool allow_private_addresses);
   ~HttpPost() override;
 
   DeliveryResult finish(int curl_code) override;
@@ -64,6 +73,7 @@ class HttpPost : public Transfer {
   struct curl_slist* header_list_ = nullptr;
   std::string response_body_;
   std::string retry_after_;
+  bool refused_address_ = false;
 };
 
 // A network-level failure (no HTTP status or SMTP reply): timeouts, refused connections, DNS

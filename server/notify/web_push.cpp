@@ -56,9 +56,9 @@ std::string push_topic(std::string_view key) {
   return base64url_encode(digest, 24);  // 32 characters
 }
 
-void validate_push_endpoint(std::string_view endpoint, bool allow_plain_http) {
+void validate_push_endpoint(std::string_view endpoint, const EndpointPolicy& policy) {
   const std::string origin = url_origin(endpoint);  // throws unless absolute http(s) with a host
-  if (!allow_plain_http && !origin.starts_with("https://")) {
+  if (!policy.allow_plain_http && !origin.starts_with("https://")) {
     throw std::invalid_argument("push endpoints must use https");
   }
 }
@@ -67,7 +67,7 @@ std::unique_ptr<Transfer> make_push_transfer(const WebPushSettings& settings,
                                              const PushSubscription& subscription,
                                              const PushMessage& message,
                                              std::chrono::system_clock::time_point now) {
-  validate_push_endpoint(subscription.endpoint, settings.allow_plain_http);
+  validate_push_endpoint(subscription.endpoint, settings.endpoints);
   if (message.topic.size() > 32 ||
       (!message.topic.empty() && push_topic(message.topic) != message.topic)) {
     throw std::invalid_argument("a Topic has at most 32 base64url characters");
@@ -92,7 +92,7 @@ std::unique_ptr<Transfer> make_push_transfer(const WebPushSettings& settings,
   };
   if (!message.topic.empty()) headers.push_back("Topic: " + message.topic);
   return std::make_unique<HttpPost>(subscription.endpoint, std::move(headers), to_string(body),
-                                    settings.timeouts);
+                                    settings.timeouts, settings.endpoints.allow_private_addresses);
 }
 
 }  // namespace viktory::notify

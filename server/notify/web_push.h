@@ -40,8 +40,8 @@ struct WebPushSettings {
   // The operator's contact for push services, "mailto:admin@example.org" or an https: URL.
   std::string subject;
   Timeouts timeouts;
-  // Push services use https. Plain http only for a local push service in tests.
-  bool allow_plain_http = false;
+  // Push services are public and use https; a local push service in tests is neither.
+  EndpointPolicy endpoints;
 };
 
 // A topic made from an arbitrary key (e.g. "game-12"): base64url of a hash when needed so it
@@ -57,6 +57,6 @@ std::unique_ptr<Transfer> make_push_transfer(const WebPushSettings& settings,
                                              std::chrono::system_clock::time_point now);
 
 // Checks an endpoint: absolute https (or http when allowed), with a host.
-void validate_push_endpoint(std::string_view endpoint, bool allow_plain_http);
+void validate_push_endpoint(std::string_view endpoint, const EndpointPolicy& policy);
 
 }  // namespace viktory::notify

@@ -43,19 +43,20 @@ std::string webhook_body(WebhookFormat format, const WebhookEvent& event) {
   return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-void validate_webhook_url(std::string_view url, bool allow_plain_http) {
+void validate_webhook_url(std::string_view url, const EndpointPolicy& policy) {
   const std::string origin = url_origin(url);
-  if (!allow_plain_http && !origin.starts_with("https://")) {
+  if (!policy.allow_plain_http && !origin.starts_with("https://")) {
     throw std::invalid_argument("webhook URLs must use https");
   }
 }
 
 std::unique_ptr<Transfer> make_webhook_transfer(const Webhook& webhook, const WebhookEvent& event,
-                                                const Timeouts& timeouts, bool allow_plain_http) {
-  validate_webhook_url(webhook.url, allow_plain_http);
-  return std::make_unique<HttpPost>(webhook.url,
-                                    std::vector<std::string>{"Content-Type: application/json"},
-                                    webhook_body(webhook.format, event), timeouts);
+                                                const Timeouts& timeouts,
+                                                const EndpointPolicy& policy) {
+  validate_webhook_url(webhook.url, policy);
+  return std::make_unique<HttpPost>(
+      webhook.url, std::vector<std::string>{"Content-Type: application/json"},
+      webhook_body(webhook.format, event), timeouts, policy.allow_private_addresses);
 }
 
 }  // namespace viktory::notify

@@ -30,9 +30,10 @@ struct WebhookEvent {
 std::string webhook_body(WebhookFormat format, const WebhookEvent& event);
 
 // Throws std::invalid_argument unless the URL is absolute https (or http when allowed).
-void validate_webhook_url(std::string_view url, bool allow_plain_http);
+void validate_webhook_url(std::string_view url, const EndpointPolicy& policy);
 
 std::unique_ptr<Transfer> make_webhook_transfer(const Webhook& webhook, const WebhookEvent& event,
-                                                const Timeouts& timeouts, bool allow_plain_http);
+                                                const Timeouts& timeouts,
+                                                const EndpointPolicy& policy);
 
 }  // namespace viktory::notify

@@ -277,11 +277,14 @@ TEST(WebPush, SubscriptionJsonTopicsAndEndpoints) {
   const std::string hashed = push_topic("game 12 with spaces and a very long name indeed");
   EXPECT_EQ(hashed.size(), 32u);
   EXPECT_EQ(push_topic(hashed), hashed);
-  EXPECT_NO_THROW(validate_push_endpoint("https://push.example.net/x", false));
-  EXPECT_THROW(validate_push_endpoint("http://push.example.net/x", false), std::invalid_argument);
-  EXPECT_NO_THROW(validate_push_endpoint("http://127.0.0.1:1/x", true));
-  EXPECT_THROW(validate_push_endpoint("file:///etc/passwd", true), std::invalid_argument);
-  EXPECT_THROW(validate_webhook_url("http://chat.example.org/hook", false), std::invalid_argument);
+  EXPECT_NO_THROW(validate_push_endpoint("https://push.example.net/x", EndpointPolicy{}));
+  EXPECT_THROW(validate_push_endpoint("http://push.example.net/x", EndpointPolicy{}),
+               std::invalid_argument);
+  EXPECT_NO_THROW(validate_push_endpoint("http://127.0.0.1:1/x", EndpointPolicy::local_testing()));
+  EXPECT_THROW(validate_push_endpoint("file:///etc/passwd", EndpointPolicy::local_testing()),
+               std::invalid_argument);
+  EXPECT_THROW(validate_webhook_url("http://chat.example.org/hook", EndpointPolicy{}),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ using testing::Reply;
 using testing::Results;
 
 std::shared_ptr<const WebhookSettings> local_hooks(Timeouts timeouts = {2s, 10s}) {
-  return std::make_shared<const WebhookSettings>(WebhookSettings{timeouts, true});
+  return std::make_shared<const WebhookSettings>(
+      WebhookSettings{timeouts, EndpointPolicy::local_testing()});
 }
 
 WebhookEvent turn_event() {
@@ -60,7 +61,9 @@ TEST(Webhook, PostsTheThreeForms) {
   for (const WebhookFormat format :
        {WebhookFormat::discord, WebhookFormat::slack, WebhookFormat::json}) {
     const Webhook hook{receiver.url(std::string("/hook/") + to_string(format)), format};
-    EXPECT_EQ(make_webhook_transfer(hook, event, {2s, 10s}, true)->perform().outcome,
+    EXPECT_EQ(make_webhook_transfer(hook, event, {2s, 10s}, EndpointPolicy::local_testing())
+                  ->perform()
+                  .outcome,
               Outcome::delivered);
   }
   const auto requests = receiver.requests();
@@ -82,9 +85,13 @@ TEST(Webhook, ADeletedHookIsGoneAndARejectedOneFailed) {
   HttpReceiver receiver(
       statuses({Reply{404, {}, "{\"message\":\"Unknown Webhook\"}"}, Reply{400, {}, "bad"}}));
   const Webhook hook{receiver.url("/hook"), WebhookFormat::discord};
-  EXPECT_EQ(make_webhook_transfer(hook, turn_event(), {2s, 10s}, true)->perform().outcome,
+  EXPECT_EQ(make_webhook_transfer(hook, turn_event(), {2s, 10s}, EndpointPolicy::local_testing())
+                ->perform()
+                .outcome,
             Outcome::gone);
-  EXPECT_EQ(make_webhook_transfer(hook, turn_event(), {2s, 10s}, true)->perform().outcome,
+  EXPECT_EQ(make_webhook_transfer(hook, turn_event(), {2s, 10s}, EndpointPolicy::local_testing())
+                ->perform()
+                .outcome,
             Outcome::failed);
 }
 

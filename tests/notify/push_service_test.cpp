@@ -74,7 +74,8 @@ class PushService : public ::testing::Test {
     return nlohmann::json::parse(body)["data"]["messages"].get<std::vector<std::string>>();
   }
   static WebPushSettings settings(const VapidKeys& keys) {
-    WebPushSettings result{keys, "mailto:admin@viktory.example.org", {}, true};
+    WebPushSettings result{
+        keys, "mailto:admin@viktory.example.org", {}, EndpointPolicy::local_testing()};
     result.timeouts = {2s, 10s};
     return result;
   }
@@ -171,7 +172,7 @@ TEST(PushRequest, CarriesTheRfc8030HeadersAndABodyOnlyTheSubscriberReads) {
   const PushSubscription subscription{
       stub.url("/push/abc"), base64url_encode(browser.public_point()), base64url_encode(auth)};
   const PushMessage message{"{\"title\":\"Your turn\"}", 900s, Urgency::high, "game-12"};
-  WebPushSettings settings{keys, "mailto:admin@example.org", {}, true};
+  WebPushSettings settings{keys, "mailto:admin@example.org", {}, EndpointPolicy::local_testing()};
   const auto result =
       make_push_transfer(settings, subscription, message, std::chrono::system_clock::now())
           ->perform();
@@ -203,7 +204,8 @@ TEST(PushRequest, NotFoundIsGoneAndBadInputFailsBeforeAnyRequest) {
   const EcKey browser = EcKey::generate();
   PushSubscription subscription{stub.url("/push/x"), base64url_encode(browser.public_point()),
                                 base64url_encode(random_bytes(16))};
-  WebPushSettings settings{VapidKeys::generate(), "mailto:a@example.org", {}, true};
+  WebPushSettings settings{
+      VapidKeys::generate(), "mailto:a@example.org", {}, EndpointPolicy::local_testing()};
   const auto now = std::chrono::system_clock::now();
   EXPECT_EQ(make_push_transfer(settings, subscription, payload_only("{}"), now)->perform().outcome,
             Outcome::gone);
@@ -213,7 +215,7 @@ TEST(PushRequest, NotFoundIsGoneAndBadInputFailsBeforeAnyRequest) {
   EXPECT_THROW(make_push_transfer(settings, subscription,
                                   PushMessage{"{}", 60s, Urgency::low, "not a topic!"}, now),
                std::invalid_argument);
-  settings.allow_plain_http = false;
+  settings.endpoints.allow_plain_http = false;
   EXPECT_THROW(make_push_transfer(settings, subscription, payload_only("{}"), now),
                std::invalid_argument);
   EXPECT_EQ(stub.requests().size(), 1u);
