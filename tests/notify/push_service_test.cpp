@@ -221,5 +221,46 @@ TEST(PushRequest, NotFoundIsGoneAndBadInputFailsBeforeAnyRequest) {
   EXPECT_EQ(stub.requests().size(), 1u);
 }
 
+// A push service that is overloaded answers 503 or 429: the notifier tries again (after the
+// Retry-After it was given) with a freshly encrypted and signed request, until it is taken.
+TEST(PushRequest, ServerErrorsAndTooManyRequestsAreRetried) {
+  auto replies = std::make_shared<std::vector<Reply>>(
+      std::vector<Reply>{Reply{503, {}, ""}, Reply{429, {{"Retry-After", "1"}}, ""}});
+  auto mutex = std::make_shared<std::mutex>();
+  HttpReceiver stub([replies, mutex](const testing::ReceivedRequest&) {
+    std::lock_guard lock(*mutex);
+    if (replies->empty()) return Reply{201, {}, ""};
+    Reply reply = replies->front();
+    replies->erase(replies->begin());
+    return reply;
+  });
+  const EcKey browser = EcKey::generate();
+  const Bytes auth = random_bytes(16);
+  const PushSubscription subscription{
+      stub.url("/push/retry"), base64url_encode(browser.public_point()), base64url_encode(auth)};
+  auto settings = std::make_shared<const WebPushSettings>(WebPushSettings{
+      VapidKeys::generate(), "mailto:a@example.org", {}, EndpointPolicy::local_testing()});
+  NotifierOptions options;
+  options.initial_backoff = 10ms;
+  Notifier notifier(options);
+  Results results;
+  ASSERT_TRUE(notifier.enqueue(
+      push_delivery(settings, subscription, payload_only("{\"n\":1}"), results.callback("push"))));
+  ASSERT_TRUE(results.wait_for("push", 20s));
+  EXPECT_EQ(results.get("push").outcome, Outcome::delivered);
+  EXPECT_EQ(results.get("push").status, 201);
+  const auto requests = stub.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_GE(requests[2].at - requests[1].at, 1s);  // Retry-After: 1
+  EXPECT_NE(requests[0].body, requests[1].body);   // new salt and key each attempt
+  for (const auto& request : requests) {
+    EXPECT_EQ(decrypt_push_message(to_bytes(request.body), browser, auth), to_bytes("{\"n\":1}"));
+  }
+  const ChannelStats stats = notifier.stats()[Channel::push];
+  EXPECT_EQ(stats.attempts, 3);
+  EXPECT_EQ(stats.retries, 2);
+  EXPECT_EQ(stats.delivered, 1);
+}
+
 }  // namespace
 }  // namespace viktory::notify
