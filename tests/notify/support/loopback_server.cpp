@@ -301,8 +301,9 @@ void SmtpSink::serve(tcp::socket& socket) {
 // ---- TestCertificate ---------------------------------------------------------------------------
 
 TestCertificate::TestCertificate() {
-  char pattern[] = "/tmp/viktory-notify-cert.XXXXXX";
-  if (mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "viktory-notify-cert.XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   dir_ = pattern;
   cert_file_ = dir_ + "/cert.pem";
   key_file_ = dir_ + "/key.pem";
