@@ -13,6 +13,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       g++ make cmake pkg-config \
       libboost-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev \
+      libssl-dev libcurl4-openssl-dev \
  && apt-get clean && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src

@@ -26,6 +26,7 @@ done
 packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
+  libssl-dev libcurl4-openssl-dev # notifications: Web Push crypto (OpenSSL), HTTP and SMTP (libcurl)
   libgtest-dev libgmock-dev libbenchmark-dev
   sqlite3 # the CLI: deploy/backup.sh and its test use it
 )
