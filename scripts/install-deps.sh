@@ -28,6 +28,9 @@ packages=(
   libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   sqlite3 # the CLI: deploy/backup.sh and its test use it
+  libssl-dev # SHA-256 (OpenSSL's libcrypto) for fair play, docs/fair-play.md
+  # The WebAssembly verifier (web-client/verify/verifier.wasm): clang for wasm32-wasi and its libraries
+  clang-14 lld-14 wasi-libc libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32
 )
 if [ "$with_test" = 1 ]; then
   packages+=(chromium fonts-liberation)

@@ -19,6 +19,8 @@
 namespace {
 
 std::string g_output;
+// What is being read, so that a JSON syntax error is worded as viktory-verify words it.
+const char* g_reading = "record";
 
 void set_unreadable(std::string_view message) {
   nlohmann::json report = {{"verified", false},
@@ -35,8 +37,13 @@ extern "C" {
 // Every type thrown by the code compiled into this module (JsonError, std::invalid_argument,
 // nlohmann's exceptions) derives from std::exception by single, non-virtual inheritance, so
 // the thrown object starts with its std::exception.
-[[noreturn]] void __cxa_throw(void* thrown, std::type_info*, void (*)(void*)) {
-  set_unreadable(static_cast<std::exception*>(thrown)->what());
+[[noreturn]] void __cxa_throw(void* thrown, std::type_info* type, void (*)(void*)) {
+  const char* what = static_cast<std::exception*>(thrown)->what();
+  if (*type == typeid(nlohmann::json::parse_error)) {
+    set_unreadable(std::string(g_reading) + ": not valid JSON: " + what);
+  } else {
+    set_unreadable(what);
+  }
   __builtin_trap();
 }
 
@@ -61,9 +68,11 @@ __attribute__((export_name("verifier_verify"))) int verifier_verify(const char* 
                                                                     const char* witness,
                                                                     std::size_t witness_size) {
   set_unreadable("the verifier stopped before it finished");
+  g_reading = "record";
   const auto parsed = viktory::protocol::parse_record(std::string_view(record, record_size));
   std::optional<viktory::protocol::Witness> seen;
   if (witness && witness_size > 0) {
+    g_reading = "witness";
     seen = viktory::protocol::parse_witness(std::string_view(witness, witness_size));
   }
   const auto report = viktory::protocol::verify_record(parsed, seen ? &*seen : nullptr);
