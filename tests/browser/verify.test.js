@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launchBrowser, serverBinary, repoRoot } from './lib/harness.js';
 import { verifyRecord, loadVerifier } from '../../web-client/js/verify.js';
+import { newWitness, noteStart, noteUpdate } from '../../web-client/js/witness.js';
 
 // Tools of the same build tree as the server: <build>/server/viktory-server ->
 // <build>/protocol/viktory-verify and <build>/tests/protocol/viktory-record-sample.
@@ -61,12 +62,18 @@ after(async () => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
-// A finished random game's record (and what seat 0's client saw), made by the C++ side.
-function sampleGame(seed, players) {
+// A finished random game's record, what seat `seat`'s client saw (the C++ side's witness), and
+// the game.update messages that seat received, all made by the C++ side.
+function sampleGame(seed, players, seat = 0) {
   const recordFile = path.join(workDir, `record-${seed}-${players}.json`);
   const witnessFile = path.join(workDir, `witness-${seed}-${players}.json`);
-  execFileSync(sampleBin, [String(seed), String(players), recordFile, '--witness', '0', witnessFile]);
-  return { record: readFileSync(recordFile, 'utf8'), witness: readFileSync(witnessFile, 'utf8') };
+  const updatesFile = path.join(workDir, `updates-${seed}-${players}.json`);
+  execFileSync(sampleBin, [String(seed), String(players), recordFile, '--witness', String(seat), witnessFile, updatesFile]);
+  return {
+    record: readFileSync(recordFile, 'utf8'),
+    witness: readFileSync(witnessFile, 'utf8'),
+    updates: JSON.parse(readFileSync(updatesFile, 'utf8')),
+  };
 }
 
 // viktory-verify's report as JSON (exit 1 is a verdict too, not an error).
@@ -115,6 +122,27 @@ test('the WebAssembly verifier reaches the same verdict as viktory-verify, word 
       assert.deepEqual(wasm, nativeReport(text), `${players} players, ${what}`);
       assert.equal(wasm.verified, what === 'untouched', `${players} players, ${what}: ${wasm.summary}`);
     }
+  }
+});
+
+test('witness.js keeps from game.update messages what the player saw, and the record matches it', async () => {
+  const verifier = await loadVerifier(readFileSync(wasmPath));
+  for (const [players, seat] of [[2, 1], [3, 2]]) {
+    const { record, witness, updates } = sampleGame(60 + players, players, seat);
+    const expected = JSON.parse(witness);
+    const kept = newWitness({ gameId: expected.game_id, seat });
+    noteStart(kept, {
+      commitment: expected.commitment,
+      contributionCommitments: expected.contribution_commitments,
+      contribution: expected.contribution,
+      firstPlayer: expected.first_player,
+    });
+    for (const update of updates) noteUpdate(kept, update);
+    assert.ok(kept.seen.length > 0);
+    assert.deepEqual(kept, expected);
+    const report = await verifyRecord(record, { witness: kept, verifier });
+    assert.equal(report.verified, true, report.summary);
+    assert.equal(report.witness_checked, true);
   }
 });
 

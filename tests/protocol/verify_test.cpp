@@ -75,6 +75,11 @@ TEST(VerifyRecord, FinishedRandomGamesVerifyForEveryPlayerCountAndOption) {
     EXPECT_EQ(report.actions, static_cast<int>(game.actions.size()));
     EXPECT_GT(report.tiles, 0);
     EXPECT_TRUE(game.record.result.has_value());
+    // What each seat saw (under independent exploration, only the tiles shown to him) matches.
+    for (const Witness& w : game.witnesses) {
+      const VerifyReport seen = verify_record(game.record, &w);
+      EXPECT_TRUE(seen.verified) << players << " players, seat " << *w.seat << ": " << seen.failure;
+    }
   }
 }
 
