@@ -3,6 +3,7 @@
 #include "game_record.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "game.h"
