@@ -491,8 +491,9 @@ json action_to_json(const Action& a) {
   return out;
 }
 
-Action action_from_json(const json& j) {
-  const std::string path = "action";
+Action action_from_json(const json& j) { return detail::action_from_json_at(j, "action"); }
+
+Action detail::action_from_json_at(const json& j, const std::string& path) {
   expect_object(j, path);
   const json& kind_json = require(j, "kind", path);
   const std::string& kind_name = as_string(kind_json, join(path, "kind"));

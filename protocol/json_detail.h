@@ -90,5 +90,7 @@ json tile_bank_to_json(const std::array<int, kTerrainKinds>& bank);
 std::array<int, kTerrainKinds> tile_bank_from_json(const json& j, const std::string& path);
 std::vector<int> dice_from_json(const json& j, const std::string& path);
 Options options_from_json_at(const json& j, const std::string& path);
+// action_from_json with the path its errors name (e.g. "actions[3].action").
+Action action_from_json_at(const json& j, const std::string& path);
 
 }  // namespace viktory::protocol::detail
