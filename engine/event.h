@@ -40,6 +40,23 @@ enum class EventKind : std::uint8_t {
   kDoomsdayStarted,   // hex of the first captured City [5.5]
   kDoomsdayCoin,      // player: a coin now lies next to his Capital [5.5]
   kGameOver,          // winners in dice (player indices); value = (int)VictoryCondition
+  kLandDrawn,         // player, terrain: [15.3] the land tile he may put on a water hex
+  kTileReplaced,      // player, hex, terrain: [15.3] the water there became this land tile
+  kWaterKept,         // player: [15.3] he kept the water; the land tile went back unused
+  kDiceAveraged,      // player (firer), hex, value = pairs not rolled = hits [15.4]
+  kTownRemoved,       // player, hex; value = 1 City [15.5]
+  kTownRelocated,     // player, from_hex -> hex; value = 1 City [15.5]
+  kSubjugated,        // player = new Vassal, other_player = his Ruler, hex = Capital [15.61]
+  kAllianceBroken,    // player = freed Vassal, other_player = former Ruler; value = why [15.65]
+  kUnitWithdrawn,     // player, unit, from_hex -> hex [15.62]
+};
+
+// Why a Vassal went free (kAllianceBroken.value) [15.65].
+enum class AllianceEnd : std::uint8_t {
+  kAttackedByRuler = 1,  // his Ruler attacked him in Battle or by Bombardment (15.65 #1)
+  kRulerLostCapital,     // his Ruler lost his own Capital (15.65 #2)
+  kTookCapital,          // he took another player's Capital (15.65 #3)
+  kRulerLeft,            // his Ruler conceded or was eliminated
 };
 
 enum class RollPurpose : std::uint8_t {

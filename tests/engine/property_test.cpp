@@ -97,12 +97,18 @@ bool same_decision(const Action& a, const Action& b) {
     case ActionKind::kBuildTown:
     case ActionKind::kUpgradeCity:
     case ActionKind::kStartBattle:
+    case ActionKind::kReplaceWater:
+    case ActionKind::kRemoveTown:
+    case ActionKind::kRebuildTown:
       return a.hex == b.hex;
     case ActionKind::kMove:
     case ActionKind::kDisembark:
     case ActionKind::kBombard:
     case ActionKind::kRetreat:
+    case ActionKind::kWithdraw:
       return a.unit == b.unit && a.hex == b.hex;
+    case ActionKind::kAverageDice:
+      return a.pairs == b.pairs;
     case ActionKind::kEmbark:
       return a.unit == b.unit && a.carrier == b.carrier;
     case ActionKind::kChooseCasualty:
@@ -113,6 +119,7 @@ bool same_decision(const Action& a, const Action& b) {
     case ActionKind::kEndPhase:
     case ActionKind::kContinueBattle:
     case ActionKind::kConcede:
+    case ActionKind::kKeepWater:
       return true;
   }
   return false;
