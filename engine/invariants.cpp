@@ -87,10 +87,18 @@ std::optional<std::string> check_invariants(const GameState& s) {
     if (s.players[r].ruler != kNoPlayer) return "a Ruler who is a Vassal himself [15.65]";
   }
   // Nobody stops on Alliance pieces [15.64]: only the unit passing through, or the Ruler's
-  // units leaving his new Vassal's Capital [15.62], stand there.
+  // units leaving his new Vassal's Capital [15.62], stand there (or stood there when the game
+  // ended, e.g. by that very capture [15.66]).
   for (const Unit& u : s.units) {
-    if (u.place != UnitPlace::kMap || u.carrier >= 0) continue;
-    if (allied_owner_at(s, u.owner, u.hex) == kNoPlayer || u.id == s.active_unit) continue;
+    if (s.phase == Phase::kGameOver) break;
+    if (u.place != UnitPlace::kMap || u.carrier >= 0 || u.id == s.active_unit) continue;
+    bool allied_pieces = allied(s, u.owner, s.hexes[u.hex].town_owner);
+    for (const Unit& other : s.units) {
+      allied_pieces = allied_pieces ||
+                      (other.place == UnitPlace::kMap && other.hex == u.hex && other.carrier < 0 &&
+                       other.id != s.active_unit && allied(s, u.owner, other.owner));
+    }
+    if (!allied_pieces) continue;
     if (s.capital_return && s.capital_return->hex == u.hex && s.capital_return->ruler == u.owner) {
       continue;
     }

@@ -149,6 +149,7 @@ Check check_place_reserve(const GameState& s, const Action& a) {
   if (a.unit_type == UnitType::kFrigate) {
     if (!known_water(s, p, a.hex))
       return error("not_water", "Frigates are placed on water hexes [13.3].");
+    if (alliance_frigate_at(s, p, a.hex)) return frigate_meeting(s, p, a.hex);
     const auto by_capital = capital_frigate_spots(s, p);
     if (std::find(by_capital.begin(), by_capital.end(), a.hex) == by_capital.end() &&
         forest_city_for(s, p, a.hex) < 0) {
@@ -222,6 +223,9 @@ Check check_reinforcement(const GameState& s, const Action& a) {
   if (a.hex < 0 || a.hex >= s.board().size()) return error("bad_hex", "No such hex.");
   if (a.unit_type == UnitType::kFrigate) {
     const auto spots = capital_frigate_spots(s, p);
+    if (known_water(s, p, a.hex) && alliance_frigate_at(s, p, a.hex)) {
+      return frigate_meeting(s, p, a.hex);
+    }
     if (!known_water(s, p, a.hex) || std::find(spots.begin(), spots.end(), a.hex) == spots.end()) {
       return error("bad_frigate_spot",
                    "Now you may only place Frigates next to your Capital [15.62, 13.4].");
@@ -238,6 +242,7 @@ void do_reinforce(GameState& s, const Action& a, Events& ev) {
   if (place_unit(s, a.player, a.unit_type, a.hex, ev)) {
     add_once(s.capital_return->naval_battles, a.hex);  // fought when he is done [13.5]
   }
+  advance_capital_return(s, ev);  // with his Reserve empty there is nothing left to decide
 }
 
 }  // namespace viktory::detail
