@@ -84,11 +84,12 @@ void set_picks(int* by_firer, int* by_target, const std::vector<int>& dice, int 
   *by_target = std::min(others, targets - *by_firer);
 }
 
-void announce_averaging(GameState&, int firer, int hex, int pairs, Events& ev) {
+void announce_averaging(GameState&, int firer, int hex, const FireDice& fire, Events& ev) {
   Event e = make_event(EventKind::kDiceAveraged);
   e.player = firer;
   e.hex = hex;
-  e.value = pairs;
+  e.value = fire.averaged_pairs;
+  e.fire = fire;
   ev.push_back(e);
 }
 
@@ -266,29 +267,43 @@ Defences defences_of(const GameState& s, const Battle& b) {
   return d;
 }
 
+FireDice attacker_fire_of(const GameState& s, const Battle& b) {
+  return attacker_fire_dice(b.naval, counts_of(s, units_of_at(s, b.attacker, b.hex)));
+}
+
+FireDice defender_fire_of(const GameState& s, const Battle& b) {
+  // Hit defenders still fire back [12.3 step 1].
+  return defender_fire_dice(b.naval, counts_of(s, units_of_at(s, b.defender, b.hex)),
+                            defences_of(s, b), b.suppression);
+}
+
 // The attacker's Fire Round with `pairs` pairs of his dice averaged [12.3 step 1, 15.4].
-void roll_attacker_fire(GameState& s, int dice, int pairs, Events& ev) {
+void roll_attacker_fire(GameState& s, int pairs, Events& ev) {
   Battle& b = *s.battle;
+  FireDice fire = attacker_fire_of(s, b);
+  fire.averaged_pairs = pairs;
   b.stage = BattleStage::kAssignAttackerFire;
   b.dice_due = 0;
   b.attacker_pairs = pairs;
-  if (pairs > 0) announce_averaging(s, b.attacker, b.hex, pairs, ev);
+  if (pairs > 0) announce_averaging(s, b.attacker, b.hex, fire, ev);
   b.attacker_dice =
-      roll_dice(s, dice - 2 * pairs, b.attacker, b.hex, RollPurpose::kAttackerFire, ev);
+      roll_dice(s, fire.rolled(), b.attacker, b.hex, RollPurpose::kAttackerFire, ev, &fire);
   const int targets = static_cast<int>(units_of_at(s, b.defender, b.hex).size());
   b.suppression = std::max(0, hits_in(b.attacker_dice) + pairs - targets);  // [12.31]
   set_picks(&b.picks_by_firer, &b.picks_by_target, b.attacker_dice, targets, pairs);
   auto_assign(s, ev);
 }
 
-void roll_defender_fire(GameState& s, int dice, int pairs, Events& ev) {
+void roll_defender_fire(GameState& s, int pairs, Events& ev) {
   Battle& b = *s.battle;
+  FireDice fire = defender_fire_of(s, b);
+  fire.averaged_pairs = pairs;
   b.stage = BattleStage::kAssignDefenderFire;
   b.dice_due = 0;
   b.defender_pairs = pairs;
-  if (pairs > 0) announce_averaging(s, b.defender, b.hex, pairs, ev);
+  if (pairs > 0) announce_averaging(s, b.defender, b.hex, fire, ev);
   b.defender_dice =
-      roll_dice(s, dice - 2 * pairs, b.defender, b.hex, RollPurpose::kDefenderFire, ev);
+      roll_dice(s, fire.rolled(), b.defender, b.hex, RollPurpose::kDefenderFire, ev, &fire);
   const auto attackers = units_of_at(s, b.attacker, b.hex);
   set_picks(&b.picks_by_firer, &b.picks_by_target, b.defender_dice,
             static_cast<int>(attackers.size()), pairs);
@@ -307,29 +322,25 @@ void attacker_fire(GameState& s, Events& ev) {
   b.stage = BattleStage::kAssignAttackerFire;
   const auto defenders = units_of_at(s, b.defender, b.hex);
   if (defenders.empty()) return;  // an empty Town/City: only its defences fire [12.3 step 2]
-  const int dice =
-      attacker_fire_dice(b.naval, counts_of(s, units_of_at(s, b.attacker, b.hex))).entitled();
+  const int dice = attacker_fire_of(s, b).entitled();
   if (s.options.luck_averaging && max_averaged_pairs(dice) > 0) {
     b.stage = BattleStage::kAverageAttackerFire;  // his choice before rolling [15.4]
     b.dice_due = dice;
     return;
   }
-  roll_attacker_fire(s, dice, 0, ev);
+  roll_attacker_fire(s, 0, ev);
 }
 
 void defender_fire(GameState& s, Events& ev) {
   Battle& b = *s.battle;
   b.stage = BattleStage::kAssignDefenderFire;
-  const auto defenders = units_of_at(s, b.defender, b.hex);  // hit ones still fire back
-  const int dice =
-      defender_fire_dice(b.naval, counts_of(s, defenders), defences_of(s, b), b.suppression)
-          .entitled();
+  const int dice = defender_fire_of(s, b).entitled();
   if (s.options.luck_averaging && max_averaged_pairs(dice) > 0) {
     b.stage = BattleStage::kAverageDefenderFire;  // the defender's choice, out of turn [15.4]
     b.dice_due = dice;
     return;
   }
-  roll_defender_fire(s, dice, 0, ev);
+  roll_defender_fire(s, 0, ev);
 }
 
 }  // namespace
@@ -450,9 +461,11 @@ void start_battle(GameState& s, int hex, int attacker, int defender, bool placem
   // [12.3 step 0] Pre-Battle Fire: one die per attacking Artillery; losses leave at once.
   const auto attackers = units_of_at(s, attacker, hex);
   const auto defenders = units_of_at(s, defender, hex);
-  const int artillery = pre_battle_fire_dice(counts_of(s, attackers)).entitled();
+  const FireDice pre_fire = pre_battle_fire_dice(counts_of(s, attackers));
+  const int artillery = pre_fire.entitled();
   if (!b.naval && artillery > 0 && !defenders.empty()) {
-    const auto dice = roll_dice(s, artillery, attacker, hex, RollPurpose::kPreBattleFire, ev);
+    const auto dice =
+        roll_dice(s, artillery, attacker, hex, RollPurpose::kPreBattleFire, ev, &pre_fire);
     s.battle->attacker_dice = dice;
     set_picks(&s.battle->picks_by_firer, &s.battle->picks_by_target, dice,
               static_cast<int>(defenders.size()));
@@ -520,11 +533,10 @@ Check check_average_dice(const GameState& s, const Action& a) {
 }
 
 void do_average_dice(GameState& s, const Action& a, Events& ev) {
-  Battle& b = *s.battle;
-  if (b.stage == BattleStage::kAverageAttackerFire) {
-    roll_attacker_fire(s, b.dice_due, a.pairs, ev);
+  if (s.battle->stage == BattleStage::kAverageAttackerFire) {
+    roll_attacker_fire(s, a.pairs, ev);
   } else {
-    roll_defender_fire(s, b.dice_due, a.pairs, ev);
+    roll_defender_fire(s, a.pairs, ev);
   }
   advance_battle(s, ev);
 }

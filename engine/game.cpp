@@ -79,7 +79,7 @@ int roll_die(GameState& s) {
 }
 
 std::vector<int> roll_dice(GameState& s, int count, int roller, int hex, RollPurpose purpose,
-                           Events& ev) {
+                           Events& ev, const FireDice* fire) {
   std::vector<int> dice;
   for (int i = 0; i < count; ++i) dice.push_back(roll_die(s));
   if (count > 0) {
@@ -88,6 +88,7 @@ std::vector<int> roll_dice(GameState& s, int count, int roller, int hex, RollPur
     e.hex = hex;
     e.dice = dice;
     e.value = static_cast<int>(purpose);
+    if (fire) e.fire = *fire;
     ev.push_back(e);
   }
   return dice;

@@ -38,8 +38,9 @@ std::vector<int> reveal_neighbors(GameState& s, int hex, int by, Events& ev);
 
 // One die: the scripted dice first (tests and scenarios), then the generator.
 int roll_die(GameState& s);
+// `fire`: a Battle's fire, whose breakdown goes into the event.
 std::vector<int> roll_dice(GameState& s, int count, int roller, int hex, RollPurpose purpose,
-                           Events& ev);
+                           Events& ev, const FireDice* fire = nullptr);
 
 int movement_allowance(UnitType t);
 

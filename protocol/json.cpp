@@ -607,6 +607,64 @@ json options_to_json_impl(const Options& o) {
 using namespace detail;
 
 // ---------------------------------------------------------------------------------------------
+// Battle fire breakdowns
+
+json fire_to_json(const FireDice& fire) {
+  json sources = json::array();
+  for (const DiceFrom& d : fire.sources) {
+    sources.push_back({{"source", to_string(d.source)}, {"dice", d.dice}});
+  }
+  return {{"sources", sources},
+          {"suppressed", fire.suppressed},
+          {"averaged_pairs", fire.averaged_pairs},
+          {"entitled", fire.entitled()},
+          {"rolled", fire.rolled()}};
+}
+
+FireDice fire_from_json(const json& j, const std::string& path) {
+  expect_object(j, path);
+  reject_unknown_keys(j, {"sources", "suppressed", "averaged_pairs", "entitled", "rolled"}, path);
+  FireDice fire;
+  const json& sources = require(j, "sources", path);
+  expect_array(sources, join(path, "sources"));
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const std::string item = join(join(path, "sources"), i);
+    expect_object(sources[i], item);
+    reject_unknown_keys(sources[i], {"source", "dice"}, item);
+    const json& name = require(sources[i], "source", item);
+    const auto source = die_source_from_string(as_string(name, join(item, "source")));
+    if (!source) fail(join(item, "source"), "unknown die source " + echo(name));
+    fire.sources.push_back({*source, static_cast<int>(as_int(require(sources[i], "dice", item),
+                                                             join(item, "dice"), 0, 100))});
+  }
+  fire.suppressed =
+      static_cast<int>(as_int(require(j, "suppressed", path), join(path, "suppressed"), 0, 100));
+  fire.averaged_pairs = static_cast<int>(
+      as_int(require(j, "averaged_pairs", path), join(path, "averaged_pairs"), 0, 50));
+  // "entitled" and "rolled" follow from the rest; they are written for readers only.
+  return fire;
+}
+
+json battle_preview_to_json(const BattlePreview& p) {
+  return {{"hex", p.hex},
+          {"attacker", p.attacker},
+          {"defender", p.defender},
+          {"naval", p.naval},
+          {"terrain_known", p.terrain_known},
+          {"pre_battle_fire", fire_to_json(p.pre_battle_fire)},
+          {"attacker_fire", fire_to_json(p.attacker_fire)},
+          {"defender_fire", fire_to_json(p.defender_fire)},
+          {"odds",
+           {{"attacker_wins", p.attacker_wins},
+            {"defender_holds", p.defender_holds},
+            {"undecided", p.undecided},
+            {"average_rounds", p.average_rounds},
+            {"trials", p.trials},
+            {"method", "monte_carlo"},
+            {"seed", u64_to_hex(p.seed)}}}};
+}
+
+// ---------------------------------------------------------------------------------------------
 // Options
 
 json options_to_json(const Options& o) { return options_to_json_impl(o); }
@@ -865,6 +923,7 @@ json event_to_json(const Event& e) {
   if (e.terrain != Terrain::kNone) out["terrain"] = to_string(e.terrain);
   if (wants(kValue, e.value != defaults.value)) out["value"] = e.value;
   if (wants(kDice, !e.dice.empty())) out["dice"] = e.dice;
+  if (e.fire) out["fire"] = fire_to_json(*e.fire);  // a Battle's fire, die by die source
 
   // Readable names for the kinds whose "value" is an enum.
   if (e.kind == EventKind::kPhaseChanged && e.value >= 0 &&
@@ -899,7 +958,7 @@ Event event_from_json(const json& j) {
   reject_unknown_keys(
       j,
       {"kind", "player", "other_player", "hex", "from_hex", "unit", "other_unit", "unit_type",
-       "terrain", "value", "dice", "phase", "purpose", "winners", "victory", "reason"},
+       "terrain", "value", "dice", "phase", "purpose", "winners", "victory", "reason", "fire"},
       path);
   const json& kind_json = require(j, "kind", path);
   const auto kind = event_kind_from_string(as_string(kind_json, join(path, "kind")));
@@ -927,6 +986,7 @@ Event event_from_json(const json& j) {
           static_cast<int>(as_int((*v)[i], join(join(path, "dice"), i), -1, kMaxReference)));
     }
   }
+  if (auto* v = optional(j, "fire")) e.fire = fire_from_json(*v, join(path, "fire"));
   // "phase", "purpose", "winners", "victory" and "reason" repeat "value"/"dice" for readers; the
   // numbers are authoritative, so those keys are accepted and not read.
   return e;
