@@ -132,7 +132,7 @@ std::vector<int> cargo_of(const GameState& s, int frigate) {
 }
 
 bool allied(const GameState& s, int a, int b) {
-  if (a == b || a < 0 || b < 0) return false;
+  if (a == b || a < 0 || b < 0 || !subjugation_rules(s.options)) return false;
   const int ra = s.players[a].ruler;
   const int rb = s.players[b].ruler;
   // Alliances are flat [15.61, 15.65]: a Ruler and his Vassals, none of whom has Vassals.
@@ -176,6 +176,7 @@ bool hostile_hex(const GameState& s, int player, int hex) {
 }
 
 int allied_owner_at(const GameState& s, int player, int hex) {
+  if (!subjugation_rules(s.options)) return kNoPlayer;  // no Alliances without [15.6]
   const int town = s.hexes[hex].town_owner;
   if (allied(s, player, town)) return town;
   for (const Unit& u : s.units) {

@@ -174,6 +174,9 @@ bool can_move_on(const GameState& s, const Unit& u, int hex, int mp) {
 // Entering `hex` is allowed as far as who stands there goes: a Battle he may fight, or Alliance
 // pieces he may pass over and still get off in this move.
 Check may_enter(const GameState& s, const Unit& u, int hex) {
+  // Without Subjugation there are no Alliances or reorganizations, and a second Battle in a
+  // hex is refused before this is asked [12.2].
+  if (!subjugation_rules(s.options)) return std::nullopt;
   const Stop stop = stop_kind(s, u.owner, hex);
   if (stop == Stop::kBattleFought || stop == Stop::kNoAttack) return refused_stop(stop);
   if (stop != Stop::kPassOnly) return std::nullopt;

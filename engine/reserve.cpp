@@ -41,6 +41,7 @@ int forest_city_for(const GameState& s, int player, int water) {
 }  // namespace
 
 bool alliance_frigate_at(const GameState& s, int player, int hex) {
+  if (!subjugation_rules(s.options)) return false;
   for (int u : units_at(s, hex)) {
     if (s.units[u].type == UnitType::kFrigate && allied(s, player, s.units[u].owner)) return true;
   }
