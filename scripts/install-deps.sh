@@ -26,8 +26,11 @@ done
 packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
+  libssl-dev libcurl4-openssl-dev # OpenSSL: Web Push crypto, SHA-256 for fair play; libcurl: HTTP and SMTP
   libgtest-dev libgmock-dev libbenchmark-dev
   sqlite3 # the CLI: deploy/backup.sh and its test use it
+  # The WebAssembly verifier (web-client/verify/verifier.wasm): clang for wasm32-wasi and its libraries
+  clang-14 lld-14 wasi-libc libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32
 )
 if [ "$with_test" = 1 ]; then
   packages+=(chromium fonts-liberation)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds everything (Release, tests on, into build/ or $VIKTORY_BUILD_DIR) and runs every test:
-#   1. the CTest suite (engine, protocol, server, deploy tests);
+#   1. the CTest suite (engine, protocol, server, notify, deploy tests);
 #   2. the browser tests in tests/browser (node --test, headless Chromium through playwright-core).
 #
 #   scripts/test.sh
@@ -52,6 +52,14 @@ if ! cmake --build "$build_dir" -j"$jobs"; then
   fail_step "build"
   failed=$((failed + 1))
   finish
+fi
+
+# The notification tests deliver Web Push messages to a local push service from npm
+# (tests/notify/push-service); install it before CTest runs them.
+step "local push service for the notification tests (tests/notify/push-service)"
+if ! (cd tests/notify/push-service && npm ci --no-audit --no-fund); then
+  fail_step "npm ci (tests/notify/push-service)"
+  failed=$((failed + 1))
 fi
 
 step "CTest"

@@ -409,19 +409,25 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
   if (type == "game.create") {
     CreateRequest req;
     req.options.players = small_int_field(msg, "seats");
-    const std::string victory = msg.contains("victory") ? string_field(msg, "victory") : "standard";
-    const std::string mix = msg.contains("tile_mix") ? string_field(msg, "tile_mix") : "standard";
+    // The option fields sit beside the message's own fields; the engine's options reader
+    // checks them (victory: one condition or a list [5.0]; the optional rules [15.x]).
+    json option_fields = json::object();
+    for (const char* key :
+         {"victory", "tile_mix", "independent_exploration", "terrain_leveling", "no_exploration",
+          "exploration_balancing", "luck_averaging", "town_relocation", "subjugation"}) {
+      if (msg.contains(key)) option_fields[key] = msg[key];
+    }
+    try {
+      const int seats = req.options.players;
+      req.options = protocol::options_from_json(option_fields);
+      req.options.players = seats;
+    } catch (const protocol::JsonError& e) {
+      return fail("bad_options", e.what());
+    }
     const std::string spectators =
         msg.contains("spectators") ? string_field(msg, "spectators") : "live";
-    auto v = victory_from_string(victory);
-    auto m = tile_mix_from_string(mix);
     auto sp = spectator_mode_from_string(spectators);
-    if (!v) return fail("bad_options", "unknown victory condition");
-    if (!m) return fail("bad_options", "unknown tile mix");
     if (!sp) return fail("bad_options", "spectators must be \"live\", \"none\" or \"delayed\"");
-    req.options.victory = *v;
-    req.options.tile_mix = *m;
-    req.options.independent_exploration = bool_field(msg, "independent_exploration", false);
     req.is_private = bool_field(msg, "private", false);
     req.seat = optional_small_int(msg, "seat").value_or(0);
     req.spectators = *sp;

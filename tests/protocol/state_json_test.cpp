@@ -90,6 +90,11 @@ TEST(StateJson, ARestoredSnapshotContinuesTheSameGame) {
 // default, so a field the JSON forgot cannot hide behind a default value.
 GameState state_with_every_field_set() {
   Options options{3, VictoryCondition::kDoomsday, TileMix::kIslands, true};
+  options.victory.add(VictoryCondition::kSubjugation);
+  // Every optional rule but Exploration Balancing, which does not go with independent
+  // exploration (OptionsJson covers that flag).
+  options.terrain_leveling = options.no_exploration = options.luck_averaging =
+      options.town_relocation = options.subjugation = true;
   GameState s = new_game(options, 9);
   HexCell& h = s.hexes[20];
   h.terrain = Terrain::kMountain;
@@ -126,7 +131,11 @@ GameState state_with_every_field_set() {
   stock.place = UnitPlace::kStock;
   s.units.push_back(stock);
 
-  s.players[1] = PlayerState{true, true, 20, true, true};
+  s.players[1] = PlayerState{true, true, 20, true, true, 0, Reorganization::kThisTurn};
+  s.turn_order = {2, 0, 1};
+  s.balance = PendingBalance{1, {22, 23}, Terrain::kForest};
+  s.relocation = PendingRelocation{1, 24, true};
+  s.capital_return = CapitalReturn{25, 0, 1, ReturnStage::kReinforce, {26}};
   s.tile_bank = {1, 2, 3, 4, 5};
   // Words above 2^53 and with the top bit set: they must not pass through a double.
   s.rng = Rng::from_words({0xFFFFFFFFFFFFFFFFULL, 1, 0x8000000000000001ULL, 0x0123456789ABCDEFULL});
@@ -152,6 +161,9 @@ GameState state_with_every_field_set() {
   b.suppression = 1;
   b.attacker_dice = {1, 4};
   b.defender_dice = {6};
+  b.dice_due = 5;
+  b.attacker_pairs = 1;
+  b.defender_pairs = 2;
   s.battle = b;
   s.bombard = PendingBombard{21, 1, 2, 1, 1};
   s.elimination = PendingElimination{2, {UnitType::kCavalry, UnitType::kFrigate}};
@@ -193,7 +205,21 @@ TEST(StateJson, MalformedStatesAreRefusedNamingTheField) {
   const std::vector<Case> cases = {
       {"not an object", [](json& j) { j = json::array(); }, "state"},
       {"wrong format tag", [](json& j) { j["format"] = "other"; }, "state.format"},
-      {"future version", [](json& j) { j["version"] = 2; }, "state.version"},
+      {"future version", [](json& j) { j["version"] = 3; }, "state.version"},
+      {"missing turn order", [](json& j) { j.erase("turn_order"); }, "state.turn_order"},
+      {"player seated twice",
+       [](json& j) {
+         j["turn_order"] = {0, 0, 1};
+       },
+       "state.turn_order[1]"},
+      {"missing ruler", [](json& j) { j["players"][0].erase("ruler"); }, "state.players[0].ruler"},
+      {"bad reorganization", [](json& j) { j["players"][0]["reorganization"] = "nap"; },
+       "state.players[0].reorganization"},
+      {"balance with water as land", [](json& j) { j["balance"]["land"] = "water"; },
+       "state.balance.land"},
+      {"bad return stage", [](json& j) { j["capital_return"]["stage"] = "parade"; },
+       "state.capital_return.stage"},
+      {"version 1 with a version 2 field", [](json& j) { j["version"] = 1; }, "state.turn_order"},
       {"missing field", [](json& j) { j.erase("turn"); }, "state.turn"},
       {"unknown field", [](json& j) { j["seed"] = 5; }, "state.seed"},
       {"hex count", [](json& j) { j["hexes"].erase(0); }, "state.hexes"},
@@ -253,15 +279,18 @@ TEST(StateJson, TerrainErrorsDoNotEchoTheTile) {
 // new field in state_to_json/state_from_json (protocol/json.cpp) and in
 // state_with_every_field_set above, then update the numbers.
 TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
-  EXPECT_EQ(sizeof(GameState), 488u);
+  EXPECT_EQ(sizeof(GameState), 664u);
   EXPECT_EQ(sizeof(Unit), 36u);
   EXPECT_EQ(sizeof(HexCell), 24u);
-  EXPECT_EQ(sizeof(PlayerState), 12u);
-  EXPECT_EQ(sizeof(Battle), 112u);
+  EXPECT_EQ(sizeof(PlayerState), 20u);
+  EXPECT_EQ(sizeof(Battle), 128u);
+  EXPECT_EQ(sizeof(PendingBalance), 40u);
+  EXPECT_EQ(sizeof(PendingRelocation), 12u);
+  EXPECT_EQ(sizeof(CapitalReturn), 40u);
   EXPECT_EQ(sizeof(PendingBombard), 20u);
   EXPECT_EQ(sizeof(PendingElimination), 32u);
   EXPECT_EQ(sizeof(BattleEntry), 8u);
-  EXPECT_EQ(sizeof(Options), 8u);
+  EXPECT_EQ(sizeof(Options), 16u);
 }
 #endif
 
