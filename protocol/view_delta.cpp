@@ -18,14 +18,13 @@ struct HeadField {
   void (*copy)(GameView& to, const GameView& from);
 };
 
-#define VIKTORY_VIEW_FIELD(member)                                                                 \
-  HeadField {                                                                                      \
-#member, [](const GameView& a,                                                                 \
-                const GameView&                                                                    \
-                    b) { return a.member == b.member; }, [](GameView & to,                         \
-                                                            const GameView&                        \
-                                                                from) { to.member = from.member; } \
+// `key` is the field's name in view_to_json where it differs from the member's.
+#define VIKTORY_VIEW_FIELD_AS(member, key)                                          \
+  HeadField {                                                                       \
+    key, [](const GameView& a, const GameView& b) { return a.member == b.member; }, \
+        [](GameView& to, const GameView& from) { to.member = from.member; }         \
   }
+#define VIKTORY_VIEW_FIELD(member) VIKTORY_VIEW_FIELD_AS(member, #member)
 
 // Every top-level field of GameView except hexes, units and players. A field missing here is
 // caught by diff_views (whole_head) and by the view delta tests.
@@ -44,6 +43,10 @@ const std::array kHeadFields = {
     VIKTORY_VIEW_FIELD(bombard),
     VIKTORY_VIEW_FIELD(elimination),
     VIKTORY_VIEW_FIELD(pending_battles),
+    VIKTORY_VIEW_FIELD(turn_order),
+    VIKTORY_VIEW_FIELD_AS(balance, "exploration_choice"),
+    VIKTORY_VIEW_FIELD(relocation),
+    VIKTORY_VIEW_FIELD(capital_return),
     VIKTORY_VIEW_FIELD(doomsday_started),
     VIKTORY_VIEW_FIELD(winners),
     VIKTORY_VIEW_FIELD(ended_by),
@@ -51,6 +54,7 @@ const std::array kHeadFields = {
 };
 
 #undef VIKTORY_VIEW_FIELD
+#undef VIKTORY_VIEW_FIELD_AS
 
 constexpr const char* kCollections[] = {"hexes", "units", "players"};
 

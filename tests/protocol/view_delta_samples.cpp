@@ -20,17 +20,26 @@ int main() {
     bool independent;
     TileMix mix;
     int actions;
+    bool optional_rules = false;  // [15.1]-[15.6]: their view fields come and go too
   };
   const Sample samples[] = {{2, false, TileMix::kStandard, 220},
                             {2, true, TileMix::kStandard, 220},
                             {3, true, TileMix::kIslands, 160},
-                            {4, false, TileMix::kLandRich, 120}};
+                            {4, false, TileMix::kLandRich, 120},
+                            {3, false, TileMix::kStandard, 220, true}};
   int game = 0;
   for (const Sample& sample : samples) {
     Options o;
     o.players = sample.players;
     o.independent_exploration = sample.independent;
     o.tile_mix = sample.mix;
+    if (sample.optional_rules) {
+      o.terrain_leveling = true;
+      o.exploration_balancing = true;
+      o.luck_averaging = true;
+      o.town_relocation = true;
+      o.subjugation = true;
+    }
     const std::uint64_t seed = 4242 + static_cast<std::uint64_t>(game);
     GameState state = new_game(o, seed);
     std::vector<int> viewers = {kSpectator};

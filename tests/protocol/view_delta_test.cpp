@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "../engine/random_play.h"
 #include "game.h"
 #include "json.h"
@@ -23,6 +26,7 @@ using protocol::view_to_json;
 struct Sizes {
   std::size_t full = 0;
   std::size_t delta = 0;
+  std::set<std::string> keys;  // top-level keys some delta set or unset
 };
 
 // Plays one random game and checks every step for every viewer. Returns the bytes of the full
@@ -56,6 +60,10 @@ Sizes check_game(const Options& options, std::uint64_t seed, int max_actions) {
                                        << viewers[i] << "\ndelta: " << delta.dump();
           sizes.full += expected.dump().size();
           sizes.delta += delta.dump().size();
+          const json set = delta.value("set", json::object());
+          for (const auto& [key, value] : set.items()) sizes.keys.insert(key);
+          const json unset = delta.value("unset", json::array());
+          for (const json& key : unset) sizes.keys.insert(key.get<std::string>());
           views[i] = std::move(next);
           texts[i] = expected;
         }
@@ -86,6 +94,39 @@ TEST(ViewDelta, ApplyingEachDeltaGivesTheNextViewOverRandomGames) {
   // Compact: a step costs a small part of a full view.
   EXPECT_LT(total.delta * 10, total.full)
       << total.delta << " delta bytes, " << total.full << " bytes of full views";
+}
+
+// The optional rules [15.x] add top-level fields that come and go during a game (a pending
+// Exploration Balancing choice [15.3], a Town relocation [15.5], a Capital to return [15.62])
+// and Ruler/Vassal fields on the players [15.61]: they travel as deltas too, never as a
+// whole-head fallback.
+TEST(ViewDelta, OptionalRulesFieldsTravelAsDeltas) {
+  std::set<std::string> keys;
+  int games = 0;
+  for (int players = 2; players <= 6; ++players) {
+    for (int variant = 0; variant < 2; ++variant) {
+      Options o;
+      o.players = players;
+      o.terrain_leveling = variant == 0;
+      o.no_exploration = variant == 1;
+      o.exploration_balancing = variant == 0;
+      o.luck_averaging = variant == 1;
+      o.town_relocation = true;
+      o.subjugation = true;
+      o.victory = VictoryCondition::kStandard;
+      if (players % 2 == 1) o.victory.add(VictoryCondition::kSubjugation);
+      const std::uint64_t seed = 2000 + static_cast<std::uint64_t>(games);
+      const Sizes s = check_game(o, seed, 400);
+      if (::testing::Test::HasFatalFailure()) return;
+      keys.insert(s.keys.begin(), s.keys.end());
+      ++games;
+    }
+  }
+  EXPECT_EQ(games, 10);
+  // The fields came and went at least once, so the games above did test them.
+  for (const char* key : {"exploration_choice", "relocation"}) {
+    EXPECT_TRUE(keys.count(key)) << key << " never changed in these games";
+  }
 }
 
 TEST(ViewDelta, NothingChangedIsAnEmptyObject) {
