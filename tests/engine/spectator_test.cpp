@@ -130,5 +130,60 @@ TEST(Spectator, AConcededPlayerNoLongerLimitsWhatSpectatorsSee) {
   }
 }
 
+// [15.2] With the map laid face up, every player knows every hex from the start, so the
+// intersection rule hides nothing from a spectator, even under independent exploration.
+TEST(Spectator, FaceUpMapIsKnownToSpectatorsUnderIndependentExploration) {
+  Options o;
+  o.players = 3;
+  o.independent_exploration = true;
+  o.no_exploration = true;
+  GameState s = new_game(o, 31);
+  testing::Chooser chooser(5);
+  int checked = 0;
+  testing::play_random_game(s, chooser, 150, [&](const GameState& after, const Action&, auto&) {
+    for (const HexView& h : view_for(after, kSpectator).hexes) {
+      EXPECT_TRUE(h.known) << h.label;
+      EXPECT_EQ(h.terrain, after.hexes[h.hex].terrain) << h.label;
+    }
+    ++checked;
+  });
+  EXPECT_GT(checked, 0);
+}
+
+// [15.6] Rulers, Vassals, Reorganization and a Capital's return, like the seating order and
+// the pending relocation [15.5], are on the table: every viewer, spectators included, sees the
+// same.
+TEST(Spectator, SubjugationAndSeatingAreTheSameForEveryViewer) {
+  Options o;
+  o.players = 4;
+  o.independent_exploration = true;
+  o.town_relocation = true;
+  o.subjugation = true;
+  GameState s = new_game(o, 37);
+  testing::Chooser chooser(8);
+  int checked = 0;
+  testing::play_random_game(s, chooser, 400, [&](const GameState& after, const Action&, auto&) {
+    const GameView spectator = view_for(after, kSpectator);
+    for (int p = 0; p < o.players; ++p) {
+      const GameView player = view_for(after, p);
+      EXPECT_EQ(player.turn_order, spectator.turn_order);
+      EXPECT_EQ(player.relocation, spectator.relocation);
+      EXPECT_EQ(player.capital_return, spectator.capital_return);
+      ASSERT_EQ(player.players.size(), spectator.players.size());
+      for (std::size_t q = 0; q < spectator.players.size(); ++q) {
+        EXPECT_EQ(player.players[q].ruler, spectator.players[q].ruler);
+        EXPECT_EQ(player.players[q].vassals, spectator.players[q].vassals);
+        EXPECT_EQ(player.players[q].reorganization, spectator.players[q].reorganization);
+      }
+    }
+    for (std::size_t q = 0; q < spectator.players.size(); ++q) {
+      EXPECT_EQ(spectator.players[q].ruler, after.players[q].ruler);
+    }
+    ++checked;
+  });
+  EXPECT_EQ(view_for(s, kSpectator).turn_order, s.turn_order);
+  EXPECT_GT(checked, 0);
+}
+
 }  // namespace
 }  // namespace viktory
