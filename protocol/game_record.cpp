@@ -124,10 +124,10 @@ std::vector<RecordedTile> tiles_from(const json* j, const std::string& path, con
 // The record's options are complete: a missing field would silently take a default.
 Options strict_options_from(const json& j, const std::string& path) {
   expect_object(j, path);
-  reject_unknown_keys(j, {"players", "victory", "tile_mix", "independent_exploration"}, path);
-  for (const char* key : {"players", "victory", "tile_mix", "independent_exploration"}) {
-    require(j, key, path);
-  }
+  reject_unknown_option_keys(j, path);
+  // Every field options_to_json writes, so the list follows the options as they grow.
+  const json complete = options_to_json(Options{});
+  for (auto it = complete.begin(); it != complete.end(); ++it) require(j, it.key(), path);
   return options_from_json_at(j, path);
 }
 
