@@ -73,10 +73,13 @@ test('the creator of a private game makes a new invitation link; the old one sto
   const newLink = await alice.page.inputValue('#invite-link');
   assert.match(newLink, /#\/join\/\d+\/[0-9a-f]{32}$/);
 
+  // The invitation page: the old code is refused like a game that does not exist; the new
+  // one shows the game, and Take a seat joins it.
   await carol.page.goto(oldLink);
-  await carol.page.waitForSelector('#game-error');
-  assert.match(await carol.page.textContent('#game-error'), /no such game/);
+  await carol.page.waitForSelector('#invite-error');
+  assert.match(await carol.page.textContent('#invite-error'), /invitation is not valid/);
   await bob.page.goto(newLink);
+  await bob.page.click('#accept-invite');
   await waitForGameState(bob.page, (s) => s.you.seat === 1);
 });
 
