@@ -211,7 +211,11 @@ void read_hexes(const json& j, const std::string& path, const Board& board, int 
                 std::vector<bool>& began_listed) {
   expect_object(j, path);
   const std::uint8_t everyone = everyone_mask(s.options);
-  for (const auto& [key, spec] : j.items()) {
+  // Not a structured binding: the lambda below uses `spec`, and clang before 16 cannot
+  // capture structured bindings (a C++20 feature).
+  for (const auto& item : j.items()) {
+    const std::string& key = item.key();
+    const json& spec = item.value();
     const std::string hex_path = join(path, printable_key(key));
     const int hex = hex_from_text(board, key, hex_path);
     if (listed[static_cast<std::size_t>(hex)]) fail(hex_path, "this hex is listed twice");
