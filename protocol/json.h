@@ -42,7 +42,8 @@ Event event_from_json(const nlohmann::json& j);
 // {"code": ..., "message": ...}
 nlohmann::json error_to_json(const ActionError& error);
 
-// Secret-bearing; server storage and scenarios only.
+// Secret-bearing; server storage and scenarios only. state_from_json also refuses a state the
+// engine cannot use (protocol/state_check.h: e.g. one that breaks check_invariants).
 nlohmann::json state_to_json(const GameState& state);
 GameState state_from_json(const nlohmann::json& j);
 

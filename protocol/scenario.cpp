@@ -10,6 +10,7 @@
 
 #include "game.h"
 #include "json_detail.h"
+#include "state_check.h"
 
 namespace viktory::protocol {
 
@@ -624,8 +625,8 @@ Scenario scenario_from_json(const json& j, std::optional<std::uint64_t> seed) {
     expect_array(*v, "scenario.actions");
     scenario.actions = *v;
   }
-  if (auto broken = check_invariants(scenario.state)) {
-    fail("scenario", "the position breaks an engine invariant: " + *broken);
+  if (auto problem = state_problem(scenario.state)) {
+    fail("scenario", "the position " + *problem);
   }
   return scenario;
 }
