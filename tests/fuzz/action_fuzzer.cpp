@@ -12,6 +12,7 @@
 
 #include "fuzz_support.h"
 #include "json.h"
+#include "json_mutator.h"
 
 namespace {
 

@@ -34,13 +34,20 @@ inline std::uint64_t splitmix64(std::uint64_t& x) {
 static_assert(kSpectator == -1, "the viewer loops below start at the spectator");
 
 // What the engine must survive for any state it works on: the views of every seat and of a
-// spectator, the legal actions of every seat, and every legal action of the decider applied
-// (each must succeed and keep the invariants). `apply_limit` bounds the work per state.
+// spectator, the legal actions of every seat, every legal action of the decider applied (each
+// must succeed and keep the invariants), and each seat conceding (allowed at any moment).
+// `apply_limit` bounds the legal actions tried per state.
 inline void exercise_state(const GameState& state, std::size_t apply_limit) {
   const int players = static_cast<int>(state.players.size());
   for (int viewer = kSpectator; viewer < players; ++viewer) (void)view_for(state, viewer);
   const int who = decider(state);
   for (int p = 0; p < players; ++p) {
+    GameState conceded = state;
+    if (!apply_in_place(conceded, act::concede(p))) {
+      if (auto broken = check_invariants(conceded)) {
+        report("conceding broke an invariant: " + *broken);
+      }
+    }
     const std::vector<Action> legal = legal_actions(state, p);
     if (p != who) continue;
     for (std::size_t i = 0; i < legal.size() && i < apply_limit; ++i) {

@@ -26,6 +26,11 @@ case "$mode" in
     exec "$harness" -artifact_prefix="$artifacts/" "${inputs[@]}"
     ;;
   fuzz)
+    # libFuzzer reads -max_total_time=0 as "no limit".
+    if ! [ "$seconds" -ge 1 ] 2>/dev/null; then
+      echo "run_fuzzer: the fuzzing time must be at least 1 second, got '$seconds'" >&2
+      exit 2
+    fi
     scratch=$(mktemp -d "${TMPDIR:-/tmp}/viktory-fuzz.XXXXXX")
     trap 'rm -rf "$scratch"' EXIT
     # -timeout: one input taking longer than this is a finding (a hang);

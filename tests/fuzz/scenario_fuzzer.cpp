@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_support.h"
+#include "json_mutator.h"
 #include "scenario.h"
 
 using nlohmann::json;

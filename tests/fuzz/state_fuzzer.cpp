@@ -11,6 +11,7 @@
 
 #include "fuzz_support.h"
 #include "json.h"
+#include "json_mutator.h"
 
 using nlohmann::json;
 using namespace viktory;
