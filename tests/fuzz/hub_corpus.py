@@ -190,6 +190,21 @@ def stale_and_out_of_turn():
     return p
 
 
+def broken_fields():
+    """Messages with one field of the wrong type or missing (maybe_break: 0xc0, then a byte
+    choosing the field and the damage)."""
+    p = Program(8).players(["Ida", "Jon"])
+    for what in range(0, 72, 7):
+        p.op(CREATE, 0, 0, 0, 0xc0, what)
+    p.create(0).op(GAME, 1, JOIN, 0, 0xc0, 5).game(1, JOIN)
+    for what in range(0, 36, 5):
+        p.op(PLAY, 0, 0, 0, 0, 0xc0, what).op(PLAY, 1, 0, 0, 0, 0xc0, what)
+        p.op(GAME, 0, CHAT, 0).text("hi").op(0xc0, what)
+        p.op(MISC, 1, MY_GAMES, 0xc0, what)
+    p.autoplay(6, 14)
+    return p
+
+
 PROGRAMS = {
     "two-player-game-to-the-end": two_player_game_to_the_end,
     "private-three-player-game": private_three_player_game,
@@ -198,6 +213,7 @@ PROGRAMS = {
     "six-players-and-lost-connections": six_players_and_lost_connections,
     "bad-messages": bad_messages,
     "stale-and-out-of-turn": stale_and_out_of_turn,
+    "broken-fields": broken_fields,
 }
 
 

@@ -171,7 +171,12 @@ class Harness {
     }
     seed_checks_due_.clear();
   }
-  void send(FakeClient& c, const json& message) { send(c, message.dump()); }
+  // Text from the input may be invalid UTF-8, which nlohmann refuses to write: such bytes
+  // become U+FFFD here (raw text, operation 3, sends them as they are).
+  static std::string text_of(const json& message) {
+    return message.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  void send(FakeClient& c, const json& message) { send(c, text_of(message)); }
   ApiResponse api(std::string_view method, const std::string& target, const std::string& body,
                   const std::string& authorization, const std::string& address) {
     if (g_trace) {
@@ -210,12 +215,17 @@ class Harness {
     auto it = invites_.find(game_id);
     return it == invites_.end() ? std::string() : it->second;
   }
-  // One field of a message made wrong, chosen by the input (mostly: none).
+  // One field of a message made wrong (mostly: none). A byte from 0xc0 up breaks a field; the
+  // next byte chooses which field other than "type", and how: removed, or a wrong value.
   static void maybe_break(json& message, Input& in) {
-    const std::uint8_t how = in.byte();
-    if (how < 0xc0 || message.size() < 2) return;
-    auto it = message.begin();
-    std::advance(it, 1 + how % (message.size() - 1));  // keep "type"
+    if (in.byte() < 0xc0) return;
+    const std::uint8_t what = in.byte();
+    std::vector<std::string> keys;
+    for (const auto& item : message.items()) {
+      if (item.key() != "type") keys.push_back(item.key());
+    }
+    if (keys.empty()) return;
+    const std::string& key = keys[what % keys.size()];
     static const std::array<json, 8> kWrong = {json(nullptr),
                                                json("x"),
                                                json(-1),
@@ -224,16 +234,17 @@ class Harness {
                                                json::object(),
                                                json(std::int64_t{1} << 40),
                                                json(true)};
-    if ((how >> 3) % 9 == 8) {
-      message.erase(it);
+    const std::size_t how = (what / keys.size()) % (kWrong.size() + 1);
+    if (how == kWrong.size()) {
+      message.erase(key);
     } else {
-      *it = kWrong[(how >> 3) % 8];
+      message[key] = kWrong[how];
     }
   }
 
   void op_signup(FakeClient& c, Input& in) {
     const std::string name = in.text();
-    const std::string body = (in.byte() & 1) ? name : json{{"name", name}}.dump();
+    const std::string body = (in.byte() & 1) ? name : text_of(json{{"name", name}});
     const ApiResponse r =
         api("POST", "/api/session", body, "", "10.0.0." + std::to_string(c.index));
     if (r.status == 200) c.token = json::parse(r.body)["token"];
