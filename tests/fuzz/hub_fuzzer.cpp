@@ -5,9 +5,10 @@
 // docs/fuzzing.md and written by tests/fuzz/hub_corpus.py.
 //
 // Oracles: no crash or sanitizer report; every message sent is a JSON object with a "type";
-// no request ends in error "internal" or HTTP 500 (an exception the Hub did not expect); the
-// seed of a game never appears in anything sent; the seed the store keeps is the one the
-// harness handed out (so findings replay).
+// a request with an integer "req" gets exactly one reply echoing it (ack or error), and an ack
+// comes last; no request ends in error "internal" or HTTP 500 (an exception the Hub did not
+// expect); the seed of a game never appears in anything sent; the seed the store keeps is the
+// one the harness handed out (so findings replay).
 //
 // The game seed normally comes from /dev/urandom. The harness is linked with
 // --wrap=<new_seed> (tests/fuzz/CMakeLists.txt), so the seed comes from the input instead
@@ -106,6 +107,12 @@ struct FakeClient : Client {
   bool close_requested = false;
   std::string token;  // of the player this client signed up as
   std::map<std::int64_t, Seen> seen;
+  // While a request with "req" is handled: the replies (ack or error) that echo it, and
+  // whether an ack was followed by another message.
+  std::optional<json> pending_req;
+  int replies = 0;
+  bool last_reply_was_ack = false;
+  bool message_after_ack = false;
 };
 
 class Harness {
@@ -158,7 +165,23 @@ class Harness {
     ++sends_;
     if (!c.open) connect(c);
     if (g_trace) std::fprintf(stderr, "client %d -> %s\n", c.index, text.c_str());
+    // docs/protocol.md: a message with an integer "req" gets exactly one reply echoing it, an
+    // error or an ack, and an ack comes after every message the request caused.
+    const json sent = json::parse(text, nullptr, false);
+    c.pending_req.reset();
+    if (sent.is_object() && sent.contains("req") && sent["req"].is_number_integer()) {
+      c.pending_req = sent["req"];
+    }
+    c.replies = 0;
+    c.last_reply_was_ack = false;
+    c.message_after_ack = false;
     hub_->on_message(&c, text);
+    if (c.pending_req) {
+      fuzz::require(c.replies == 1, "a request got " + std::to_string(c.replies) +
+                                        " replies echoing its req: " + text.substr(0, 200));
+      fuzz::require(!c.message_after_ack, "a message came after the ack: " + text.substr(0, 200));
+      c.pending_req.reset();
+    }
     if (c.close_requested) disconnect(c);  // what the WebSocket session does
     check_seeds();
   }
@@ -408,8 +431,14 @@ void Harness::received(FakeClient& client, const std::string& text) {
   fuzz::require(!m.is_discarded() && m.is_object() && m.contains("type") && m["type"].is_string(),
                 "a message that is not a JSON object with a type: " + text.substr(0, 200));
   const std::string type = m["type"];
-  fuzz::require(!(type == "error" && m.value("code", "") == "internal"),
-                "the Hub answered error internal (an unexpected exception)");
+  if (client.pending_req) {
+    if (client.last_reply_was_ack) client.message_after_ack = true;
+    if ((type == "ack" || type == "error") && m.contains("req") &&
+        m["req"] == *client.pending_req) {
+      ++client.replies;
+      client.last_reply_was_ack = type == "ack";
+    }
+  }
   const auto id_it = m.find("game_id");
   if (id_it == m.end() || !id_it->is_number_integer()) return;
   const std::int64_t id = id_it->get<std::int64_t>();
