@@ -1,8 +1,8 @@
-// libFuzzer harness: the server's Hub without sockets. Six fake clients (recording
-// subscribers) send messages and API calls to a Hub over a real SQLite file; the input is a
-// program of operations (sign up, sign in, create/join/start/watch, actions, undo, chat, the
-// HTTP API, raw text, connection loss, server restart), decoded as described in
-// docs/fuzzing.md and written by tests/fuzz/hub_corpus.py.
+// libFuzzer harness: the server's Hub without sockets. Six fake clients (subscribers that
+// check every message they get) send messages and API calls to a Hub over a real SQLite file; the
+// input is a program of operations (sign up, sign in, create/join/start/watch, actions, undo, chat,
+// the HTTP API, raw text, connection loss, server restart), decoded as described in docs/fuzzing.md
+// and written by tests/fuzz/hub_corpus.py.
 //
 // Oracles: no crash or sanitizer report; every message sent is a JSON object with a "type";
 // a request with an integer "req" gets exactly one reply echoing it (ack or error), and an ack
@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -303,6 +303,29 @@ TEST(StateJson, StatesThatBreakAnEngineInvariantAreRefused) {
   }
 }
 
+// A unit in the Reserve or in stock stands nowhere and rides nothing. Found by
+// tests/fuzz/scenario_fuzzer: a Reserve Infantry with a "carrier" was placed on the map and
+// stayed aboard another player's unit.
+TEST(StateJson, AUnitOffTheMapHasNoHexOrCarrier) {
+  const json good = state_to_json(state_with_every_field_set());
+  int reserve = -1;
+  for (const json& u : good["units"]) {
+    if (u["place"] == "reserve") reserve = u["id"];
+  }
+  ASSERT_NE(reserve, -1);
+  for (const char* field : {"hex", "carrier"}) {
+    json bad = good;
+    bad["units"][reserve][field] = 1;
+    try {
+      state_from_json(bad);
+      ADD_FAILURE() << field << ": accepted";
+    } catch (const JsonError& e) {
+      EXPECT_EQ(std::string(e.what()), "state: the state has unit " + std::to_string(reserve) +
+                                           " off the map with a hex or a carrier");
+    }
+  }
+}
+
 TEST(StateJson, TerrainErrorsDoNotEchoTheTile) {
   json j = state_to_json(new_game(Options{}, 3));
   j["hexes"][10]["terrain"] = "secret-mountain";
