@@ -13,11 +13,13 @@
 // The game seed normally comes from /dev/urandom. The harness is linked with
 // --wrap=<new_seed> (tests/fuzz/CMakeLists.txt), so the seed comes from the input instead
 // and a finding replays exactly.
+#include <signal.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +30,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fuzz_support.h"
@@ -532,10 +535,22 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   spdlog::set_level(spdlog::level::off);
   g_trace = std::getenv("VIKTORY_FUZZ_TRACE") != nullptr;
   // A RAM disk when there is one: the store writes on every action.
-  std::filesystem::path dir = std::filesystem::exists("/dev/shm")
-                                  ? std::filesystem::path("/dev/shm")
-                                  : std::filesystem::temp_directory_path();
-  dir /= "viktory-hub-fuzz-" + std::to_string(getpid());
+  const std::filesystem::path base = std::filesystem::exists("/dev/shm")
+                                         ? std::filesystem::path("/dev/shm")
+                                         : std::filesystem::temp_directory_path();
+  // A run that ended in a finding (abort) left its folder behind: remove those whose process
+  // is gone.
+  constexpr std::string_view kPrefix = "viktory-hub-fuzz-";
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(base, ignored)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(kPrefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + kPrefix.size(), nullptr, 10);
+    if (pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::filesystem::remove_all(entry.path(), ignored);
+    }
+  }
+  std::filesystem::path dir = base / (std::string(kPrefix) + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   g_db_path = (dir / "hub.db").string();
   std::atexit([] {
