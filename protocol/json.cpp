@@ -9,6 +9,7 @@
 
 #include "game.h"
 #include "json_detail.h"
+#include "state_check.h"
 
 namespace viktory::protocol {
 
@@ -1400,6 +1401,7 @@ GameState state_from_json(const json& j) {
   s.ended_by = victory_from(require(j, "ended_by", path), join(path, "ended_by"));
   s.action_count = static_cast<int>(
       as_int(require(j, "action_count", path), join(path, "action_count"), 0, 1'000'000'000));
+  if (auto problem = state_problem(s)) fail(path, "the state " + *problem);
   return s;
 }
 

@@ -54,7 +54,8 @@ FireDice fire_from_json(const nlohmann::json& j, const std::string& path = "fire
 // A Battle preview (engine/battle_preview.h): made from a view, so safe for that viewer.
 nlohmann::json battle_preview_to_json(const BattlePreview& preview);
 
-// Secret-bearing; server storage and scenarios only.
+// Secret-bearing; server storage and scenarios only. state_from_json also refuses a state the
+// engine cannot use (protocol/state_check.h: e.g. one that breaks check_invariants).
 nlohmann::json state_to_json(const GameState& state);
 GameState state_from_json(const nlohmann::json& j);
 

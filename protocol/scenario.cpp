@@ -10,6 +10,7 @@
 
 #include "game.h"
 #include "json_detail.h"
+#include "state_check.h"
 
 namespace viktory::protocol {
 
@@ -211,7 +212,11 @@ void read_hexes(const json& j, const std::string& path, const Board& board, int 
                 std::vector<bool>& began_listed) {
   expect_object(j, path);
   const std::uint8_t everyone = everyone_mask(s.options);
-  for (const auto& [key, spec] : j.items()) {
+  // Not a structured binding: the lambda below uses `spec`, and clang before 16 cannot
+  // capture structured bindings (a C++20 feature).
+  for (const auto& item : j.items()) {
+    const std::string& key = item.key();
+    const json& spec = item.value();
     const std::string hex_path = join(path, printable_key(key));
     const int hex = hex_from_text(board, key, hex_path);
     if (listed[static_cast<std::size_t>(hex)]) fail(hex_path, "this hex is listed twice");
@@ -639,8 +644,8 @@ Scenario scenario_from_json(const json& j, std::optional<std::uint64_t> seed) {
     expect_array(*v, "scenario.actions");
     scenario.actions = *v;
   }
-  if (auto broken = check_invariants(scenario.state)) {
-    fail("scenario", "the position breaks an engine invariant: " + *broken);
+  if (auto problem = state_problem(scenario.state)) {
+    fail("scenario", "the position " + *problem);
   }
   return scenario;
 }
