@@ -224,7 +224,9 @@ json view_delta_to_json(const GameView& before, const GameView& after) {
 json apply_view_delta(json view, const json& delta) {
   if (!view.is_object()) bad_delta("the view must be an object");
   if (!delta.is_object()) bad_delta("a delta must be an object");
-  for (const auto& [key, value] : delta.items()) {
+  for (const auto& item : delta.items()) {
+    // A plain name, not a structured binding: clang refuses to capture those in a lambda.
+    const std::string& key = item.key();
     static constexpr const char* kKnown[] = {"head",          "set",       "unset",
                                              "hexes",         "hex_count", "units",
                                              "units_removed", "players",   "player_count"};
