@@ -156,7 +156,8 @@ GameState state_with_every_field_set() {
   s.players[0].ruler = 2;
   s.turn_order = {2, 0, 1};
   s.balance = PendingBalance{1, {22, 23}, Terrain::kForest};
-  for (int offered : s.balance->water) s.hexes[offered].terrain = Terrain::kWater;  // [15.3] water offered
+  for (int offered : s.balance->water)
+    s.hexes[offered].terrain = Terrain::kWater;  // [15.3] water offered
   s.relocation = PendingRelocation{1, 24, true};
   s.capital_return = CapitalReturn{25, 0, 1, ReturnStage::kReinforce, {26}};
   s.tile_bank = {1, 2, 3, 4, 5};
