@@ -45,6 +45,8 @@ struct Settings {
   int jobs = 1;
   bool verbose = false;
   int trace = -1;  // game whose actions are printed
+  int horizon = 1;
+  double min_gain = 1.0;
 };
 
 struct SeatRecord {
@@ -72,7 +74,7 @@ struct GameRecord {
                "doomsday]\n  [--tile-mix standard|land_rich|islands] [--independent]\n"
                "  [--lineup LEVEL,LEVEL,...] (random, heuristic, search; one per seat)\n"
                "  [--games N] [--seed S] [--iterations N] [--time-ms MS] [--max-turns N]\n"
-               "  [--jobs N] [--verbose] [--trace GAME]\n",
+               "  [--horizon N] [--min-gain Z] [--jobs N] [--verbose] [--trace GAME]\n",
                why);
   std::exit(2);
 }
@@ -120,6 +122,10 @@ Settings parse(int argc, char** argv) {
       s.max_turns = std::stoi(value());
     } else if (arg == "--jobs") {
       s.jobs = std::max(1, std::stoi(value()));
+    } else if (arg == "--horizon") {
+      s.horizon = std::stoi(value());
+    } else if (arg == "--min-gain") {
+      s.min_gain = std::stod(value());
     } else if (arg == "--trace") {
       s.trace = std::stoi(value());
     } else if (arg == "--verbose") {
@@ -181,6 +187,8 @@ GameRecord play(const Settings& settings, int game) {
     config.seed = game_seed * 1000003ULL + static_cast<std::uint64_t>(who);
     config.iterations = settings.iterations;
     config.time_budget = std::chrono::milliseconds(settings.time_ms);
+    config.horizon = settings.horizon;
+    config.min_gain = settings.min_gain;
     ai::DecisionInfo info;
     const auto t0 = Clock::now();
     const Action a = ai::choose_action(view_for(s, who), legal_actions(s, who),

@@ -4,8 +4,6 @@
 #include <array>
 #include <climits>
 
-#include "view.h"
-
 namespace viktory::ai {
 namespace {
 
@@ -51,6 +49,17 @@ Analysis::Analysis(const GameState& s, int me)
     if (u.place != UnitPlace::kMap || u.carrier >= 0 || u.hex < 0) continue;
     forces_[static_cast<std::size_t>(u.hex * players_ + u.owner)].add(u.type);
   }
+  // Who knows each hex, worked out once: the same test as viewer_knows (view.h), which is
+  // too slow to ask per hex and player in the inner loops here.
+  known_by_.assign(static_cast<std::size_t>(board_.size()), 0);
+  const std::uint8_t everyone = (1 << kMaxPlayers) - 1;
+  for (int h = 0; h < board_.size(); ++h) {
+    const HexCell& c = s.hexes[static_cast<std::size_t>(h)];
+    std::uint8_t mask = c.revealed ? everyone : 0;
+    if (s.options.independent_exploration) mask = c.known_by;
+    if (board_.is_perimeter(h)) mask = everyone;
+    known_by_[static_cast<std::size_t>(h)] = mask;
+  }
   for (int h = 0; h < board_.size(); ++h) {
     const int owner = s.hexes[static_cast<std::size_t>(h)].town_owner;
     if (owner == me) {
@@ -76,7 +85,9 @@ bool Analysis::hostile(int hex, int player) const {
   return enemy_units_owner(hex, player) != kNoPlayer;
 }
 
-bool Analysis::knows(int hex, int player) const { return viewer_knows(s_, player, hex); }
+bool Analysis::knows(int hex, int player) const {
+  return (known_by_[static_cast<std::size_t>(hex)] >> player) & 1;
+}
 
 bool Analysis::known_land(int hex, int player) const {
   return is_land(s_.hexes[static_cast<std::size_t>(hex)].terrain) && knows(hex, player);
@@ -320,8 +331,12 @@ int Analysis::enemy_town_distance(int hex) const {
   return enemy_town_distance_[static_cast<std::size_t>(hex)];
 }
 
-std::vector<int> Analysis::land_distance_from(const std::vector<int>& sources) const {
-  std::vector<int> dist(static_cast<std::size_t>(board_.size()), kFar);
+namespace {
+
+template <typename Passable>
+std::vector<int> distance_field(const Board& board, const std::vector<int>& sources,
+                                Passable passable) {
+  std::vector<int> dist(static_cast<std::size_t>(board.size()), Analysis::kFar);
   std::array<int, kMaxBoard> queue{};
   int head = 0, tail = 0;
   for (int h : sources) {
@@ -331,14 +346,24 @@ std::vector<int> Analysis::land_distance_from(const std::vector<int>& sources) c
   }
   while (head < tail) {
     const int h = queue[static_cast<std::size_t>(head++)];
-    for (int n : board_.neighbors(h)) {
-      if (n == Board::kNoHex || dist[static_cast<std::size_t>(n)] != kFar || !known_land(n, me_))
+    for (int n : board.neighbors(h)) {
+      if (n == Board::kNoHex || dist[static_cast<std::size_t>(n)] != Analysis::kFar || !passable(n))
         continue;
       dist[static_cast<std::size_t>(n)] = dist[static_cast<std::size_t>(h)] + 1;
       queue[static_cast<std::size_t>(tail++)] = n;
     }
   }
   return dist;
+}
+
+}  // namespace
+
+std::vector<int> Analysis::water_distance_from(const std::vector<int>& sources) const {
+  return distance_field(board_, sources, [&](int h) { return known_water(h, me_); });
+}
+
+std::vector<int> Analysis::land_distance_from(const std::vector<int>& sources) const {
+  return distance_field(board_, sources, [&](int h) { return known_land(h, me_); });
 }
 
 int Analysis::enemy_town_land_distance(int hex) const {

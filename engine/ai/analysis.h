@@ -71,6 +71,8 @@ class Analysis {
   // Steps over land `me` knows from the nearest of `sources` (kFar where none is reachable).
   static constexpr int kFar = 99;
   std::vector<int> land_distance_from(const std::vector<int>& sources) const;
+  // The same over water `me` knows (for Frigates).
+  std::vector<int> water_distance_from(const std::vector<int>& sources) const;
   // The same from the nearest enemy Town/City, cached.
   int enemy_town_land_distance(int hex) const;
   const std::vector<int>& my_towns() const { return my_towns_; }
@@ -88,6 +90,7 @@ class Analysis {
   int me_;
   int players_;
   std::vector<Force> forces_;
+  std::vector<std::uint8_t> known_by_;  // per hex: bit per player who knows its terrain
   std::vector<int> my_towns_, enemy_towns_;
   mutable std::vector<int> enemy_town_distance_;
   mutable std::vector<int> enemy_town_land_distance_;

@@ -59,6 +59,8 @@ Action choose_action(const GameView& view, const std::vector<Action>& legal,
   limits.cancel = config.cancel;
   limits.iterations = config.iterations;
   limits.time = config.time_budget;
+  limits.horizon = config.horizon;
+  limits.min_gain = config.min_gain;
   if (limits.iterations <= 0 && config.time_budget.count() <= 0) {
     limits.iterations = kDefaultIterations;
   }

@@ -49,6 +49,11 @@ struct BotConfig {
   std::chrono::milliseconds time_budget{300};
   // Set it to true from another thread to stop a search now (it returns its best so far).
   const std::atomic<bool>* cancel = nullptr;
+  // kSearch only, for tuning (docs/ai.md): continuations run until the seat's `horizon`-th
+  // next turn begins; the search overrides the heuristic's choice only when the better action
+  // wins on the same samples by `min_gain` standard errors.
+  int horizon = 1;
+  double min_gain = 1.0;
 };
 
 constexpr int kDefaultIterations = 96;

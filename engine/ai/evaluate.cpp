@@ -1,91 +1,58 @@
 #include "evaluate.h"
 
 #include <algorithm>
-#include <vector>
+#include <array>
+#include <cmath>
 
-#include "analysis.h"
-#include "game.h"
+#include "position_features.h"
 
 namespace viktory::ai {
 namespace {
 
-struct Weights {
-  double vp = 2.0;        // per victory point (Town 1, City 2)
-  double material = 1.0;  // per Infantry-equivalent, map and Reserve
-  double capital = 6.0;   // holding one's own Capital [14.0]
-  double risk = 1.0;      // times the value of each Town at risk next turn
-};
+using Weights = std::array<double, kFeatureCount>;
 
-Weights weights_for(VictoryCondition v) {
-  Weights w;
-  switch (v) {
-    case VictoryCondition::kStandard:
-      break;
-    case VictoryCondition::kShorter:
-      w.capital = 30;  // [5.3] losing it ends the game against its owner
-      w.vp = 2.5;
-      break;
-    case VictoryCondition::kRace:
-      w.vp = 4.0;  // [5.4]
-      w.material = 0.8;
-      w.capital = 3;
-      break;
-    case VictoryCondition::kDoomsday:
-      w.vp = 3.5;  // [5.5] scored when the clock runs out
-      w.material = 0.8;
-      w.capital = 3;
-      break;
-  }
-  return w;
-}
+// Fitted with viktory-fit-evaluation (docs/ai.md has the commands): index [victory][0] for two
+// players, [victory][1] for more. Feature order as in position_features.h.
+constexpr std::array<std::array<Weights, 2>, 4> kWeights{{
+    // standard [5.1]
+    {{{0.1116, 0.5382, 0.4647, -0.3813, -1.0575, 0.7981, 0.7717, -0.1051, -0.2612, 0.2960, 1.5448,
+       0.6442, -0.7846, 0.0000},
+      {0.1116, 0.5382, 0.4647, -0.3813, -1.0575, 0.7981, 0.7717, -0.1051, -0.2612, 0.2960, 1.5448,
+       0.6442, -0.7846, 0.0000}}},
+    // shorter [5.3]
+    {{{0.1420, 0.4629, 0.5720, 0.0000, -1.1019, 0.6128, 0.8401, -0.6652, -0.3916, 0.4601, 1.5660,
+       0.3132, -0.3956, 0.0000},
+      {0.1420, 0.4629, 0.5720, 0.0000, -1.1019, 0.6128, 0.8401, -0.6652, -0.3916, 0.4601, 1.5660,
+       0.3132, -0.3956, 0.0000}}},
+    // race [5.4]
+    {{{0.1527, 0.8999, 0.1039, 0.1399, -0.9626, 0.9182, 0.3536, 1.3394, -0.3274, 0.3581, 2.8853,
+       0.2714, -0.3632, 0.0000},
+      {0.1527, 0.8999, 0.1039, 0.1399, -0.9626, 0.9182, 0.3536, 1.3394, -0.3274, 0.3581, 2.8853,
+       0.2714, -0.3632, 0.0000}}},
+    // doomsday [5.5]
+    {{{0.1598, 0.9238, 0.0719, 1.1303, -0.9331, 0.8579, 0.1596, 1.3011, -0.2978, 0.3262, 3.1066,
+       0.0966, -0.1890, 0.0000},
+      {0.1598, 0.9238, 0.0719, 1.1303, -0.9331, 0.8579, 0.1596, 1.3011, -0.2978, 0.3262, 3.1066,
+       0.0966, -0.1890, 0.0000}}},
+}};
 
 }  // namespace
 
 double evaluate(const GameState& s, int me) {
-  const int n = static_cast<int>(s.players.size());
   if (s.phase == Phase::kGameOver) {
     const auto& w = s.winners;
-    if (std::find(w.begin(), w.end(), me) != w.end()) return kWin / static_cast<double>(w.size());
-    return -kWin;
+    if (std::find(w.begin(), w.end(), me) != w.end()) return 1.0 / static_cast<double>(w.size());
+    return 0;
   }
-  const Weights w = weights_for(s.options.victory);
-  std::vector<double> score(static_cast<std::size_t>(n), 0.0);
-  for (const Unit& u : s.units) {
-    if (u.place == UnitPlace::kStock) continue;
-    score[static_cast<std::size_t>(u.owner)] += w.material * unit_value(u.type);
+  const auto victory = static_cast<std::size_t>(s.options.victory);
+  const Weights& w =
+      kWeights[victory < kWeights.size() ? victory : 0][s.players.size() > 2 ? 1 : 0];
+  const Features f = features(s, me);
+  double z = 0;
+  for (int i = 0; i < kFeatureCount; ++i) {
+    z += w[static_cast<std::size_t>(i)] * f[static_cast<std::size_t>(i)];
   }
-  const Analysis a(s, me);
-  for (int h = 0; h < a.board().size(); ++h) {
-    const HexCell& c = s.hexes[static_cast<std::size_t>(h)];
-    if (c.town_owner == kNoPlayer) continue;
-    const int owner = c.town_owner;
-    const double vp = c.city ? 2 : 1;
-    double worth = w.vp * vp;
-    const bool capital = c.capital_of == owner;
-    if (capital) {
-      score[static_cast<std::size_t>(owner)] += w.capital;
-      worth += w.capital;
-    }
-    score[static_cast<std::size_t>(owner)] += w.vp * vp;
-    Force garrison = a.force(h, owner);
-    garrison.frigates = 0;
-    const double risk = a.capture_risk(h, owner, garrison);
-    // At risk: the owner may lose it, and whoever threatens it gains about as much.
-    score[static_cast<std::size_t>(owner)] -= w.risk * risk * (worth + vp);
-  }
-  if (s.options.victory == VictoryCondition::kRace) {
-    for (int p = 0; p < n; ++p) {
-      const int vp = victory_points(s, p);
-      if (vp > 12) score[static_cast<std::size_t>(p)] += 0.5 * (vp - 12) * (vp - 12);
-    }
-  }
-  double best_other = -1e18;
-  for (int p = 0; p < n; ++p) {
-    if (p == me || !s.players[static_cast<std::size_t>(p)].in_game()) continue;
-    best_other = std::max(best_other, score[static_cast<std::size_t>(p)]);
-  }
-  if (best_other < -1e17) best_other = 0;
-  return score[static_cast<std::size_t>(me)] - best_other;
+  return 1 / (1 + std::exp(-z));
 }
 
 }  // namespace viktory::ai

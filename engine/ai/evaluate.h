@@ -1,15 +1,17 @@
-// The evaluation of a position for one player, for the search: material, economy (victory
-// points), the Capital, and what is at risk next turn, weighted by the victory condition in
-// force [5.1-5.5]. Positive is good for `me`: his score minus the best other player's.
+// The evaluation of a position for one player, for the search: the estimated chance that he
+// wins, from a logistic model over a few features of the position (position_features.h:
+// victory points, material, Capitals, Cities, room to expand, what is at risk next turn, ...)
+// fitted to the outcomes of heuristic games for each victory condition [5.1-5.5], separately
+// for two players and for more (bench/tournament/fit_evaluation.cpp, docs/ai.md). It is meant
+// for the moment a player's turn begins, where the search's continuations stop.
 #pragma once
 
 #include "state.h"
 
 namespace viktory::ai {
 
-// A finished game scores kWin (shared by the winners) or -kWin.
-constexpr double kWin = 1000;
-
+// A finished game: 1 for a winner (1/k when k share the win), 0 for the others. Otherwise the
+// model's estimate, strictly between 0 and 1.
 double evaluate(const GameState& s, int me);
 
 }  // namespace viktory::ai

@@ -255,7 +255,7 @@ BattleOdds current_battle_odds(const Analysis& a) {
 // ---------------------------------------------------------------------------------------------
 // Movement & Combat [9.0-12.0]
 
-enum class Job : std::uint8_t { kNone, kAttack, kDefend, kPosition, kGarrison };
+enum class Job : std::uint8_t { kNone, kAttack, kDefend, kPosition, kGarrison, kFerry };
 
 class MovementPlanner {
  public:
@@ -277,6 +277,7 @@ class MovementPlanner {
   void keep_garrisons();
   void plan_attacks();
   void plan_defence();
+  void plan_ferries();
   void choose_campaign();
   void plan_positions();
   double position_score(const Mobile& m, int hex);
@@ -294,7 +295,9 @@ class MovementPlanner {
   int me_;
   std::vector<Mobile> mobile_;
   std::vector<int> attack_targets_;
-  std::map<int, double> danger_;
+  std::vector<double> danger_;       // by hex; negative until worked out
+  std::map<int, int> pickup_;        // Frigate -> land hex whose units it takes aboard now [9.42]
+  std::map<int, int> drop_;          // Frigate -> land hex its cargo lands on now [9.46]
   int campaign_ = -1;                // the enemy Town the army marches on
   std::vector<int> campaign_field_;  // land steps to it
 };
@@ -507,7 +510,8 @@ void MovementPlanner::plan_defence() {
 }
 
 double MovementPlanner::danger_at(int hex) {
-  if (auto it = danger_.find(hex); it != danger_.end()) return it->second;
+  if (danger_.empty()) danger_.assign(static_cast<std::size_t>(a_.board().size()), -1.0);
+  if (danger_[static_cast<std::size_t>(hex)] >= 0) return danger_[static_cast<std::size_t>(hex)];
   double danger = 0;
   const Force threat = a_.strongest_threat(hex, me_);
   if (threat.land() > 0 && cell(s_, hex).town_owner != me_) {
@@ -521,7 +525,7 @@ double MovementPlanner::danger_at(int hex) {
     setup.naval_support = a_.naval_support(hex, me_);
     danger = battle_odds(setup).attacker_wins;
   }
-  danger_[hex] = danger;
+  danger_[static_cast<std::size_t>(hex)] = danger;
   return danger;
 }
 
@@ -569,6 +573,144 @@ double MovementPlanner::position_score(const Mobile& m, int hex) {
     score += params_.explore * early * 0.35 * unknown;
   }
   return score;
+}
+
+// Naval transport [9.4]: units with no land route to any enemy Town are carried by Frigates
+// to a landing spot that has one (or straight into an enemy hex worth attacking [9.47]).
+void MovementPlanner::plan_ferries() {
+  if (a_.enemy_towns().empty()) return;
+  const Board& board = a_.board();
+  auto mobile_of = [&](int unit) -> Mobile* {
+    for (Mobile& m : mobile_) {
+      if (m.unit == unit) return &m;
+    }
+    return nullptr;
+  };
+  auto water_next_to = [&](int hex) {
+    std::vector<int> out;
+    for (int n : board.neighbors(hex)) {
+      if (n != Board::kNoHex && a_.known_water(n, me_)) out.push_back(n);
+    }
+    return out;
+  };
+  // Moves Frigate `m` towards `water`, the sea hex it wants to reach.
+  auto steer = [&](Mobile& m, int water) {
+    const auto field = a_.water_distance_from({water});
+    const int here = s_.units[static_cast<std::size_t>(m.unit)].hex;
+    int best = -1;
+    int best_d = field[static_cast<std::size_t>(here)];
+    for (int h = 0; h < board.size(); ++h) {
+      if (m.reach.dist[static_cast<std::size_t>(h)] <= 0 || a_.hostile(h, me_)) continue;
+      if (field[static_cast<std::size_t>(h)] < best_d) {
+        best_d = field[static_cast<std::size_t>(h)];
+        best = h;
+      }
+    }
+    if (best < 0) return false;
+    m.job = Job::kFerry;
+    m.goal = best;
+    return true;
+  };
+  // Stranded: free land units that have not moved, with no land route to an enemy Town.
+  std::vector<int> stranded;
+  for (const Mobile& m : mobile_) {
+    const Unit& u = s_.units[static_cast<std::size_t>(m.unit)];
+    if (!is_land_unit(u.type) || m.job != Job::kNone || u.has_moved) continue;
+    if (a_.enemy_town_land_distance(u.hex) < Analysis::kFar) continue;
+    if (std::find(stranded.begin(), stranded.end(), u.hex) == stranded.end())
+      stranded.push_back(u.hex);
+  }
+  for (const Unit& f : s_.units) {
+    if (f.owner != me_ || f.type != UnitType::kFrigate || f.place != UnitPlace::kMap) continue;
+    if (terrain_at(s_, f.hex) != Terrain::kWater) continue;  // in port [9.32]
+    Mobile* mf = mobile_of(f.id);
+    if (mf && mf->job != Job::kNone) continue;
+    Force cargo;
+    int aboard = 0;
+    for (const Unit& c : s_.units) {
+      if (c.place == UnitPlace::kMap && c.carrier == f.id) {
+        cargo.add(c.type);
+        ++aboard;
+      }
+    }
+    const auto wd = a_.water_distance_from({f.hex});
+    if (aboard > 0) {
+      int best_land = -1, best_water = -1;
+      double best = -1e9;
+      for (int l = 0; l < board.size(); ++l) {
+        if (!a_.known_land(l, me_)) continue;
+        if (f.disembark_hex >= 0 && f.disembark_hex != l) continue;  // one landing hex [9.46]
+        const int to_enemy = a_.enemy_town_land_distance(l);
+        if (to_enemy >= Analysis::kFar) continue;
+        int water = -1;
+        for (int w : water_next_to(l)) {
+          if (wd[static_cast<std::size_t>(w)] < Analysis::kFar &&
+              (water < 0 ||
+               wd[static_cast<std::size_t>(w)] < wd[static_cast<std::size_t>(water)])) {
+            water = w;
+          }
+        }
+        if (water < 0) continue;
+        const bool landing_now = board.distance(f.hex, l) == 1;
+        if (!landing_now && !mf) continue;
+        double score = -0.5 * to_enemy - 1.0 * ((wd[static_cast<std::size_t>(water)] + 4) / 5);
+        if (a_.hostile(l, me_)) {
+          if (cell(s_, l).battle_this_turn) continue;  // [12.2]
+          Force force = land_only(a_.force(l, me_));
+          force.infantry += cargo.infantry;
+          force.cavalry += cargo.cavalry;
+          force.artillery += cargo.artillery;
+          const double p = a_.attack_odds(force, l, me_).attacker_wins;
+          if (p < params_.attack_threshold || !params_.attack) continue;
+          score += p * capture_value(s_, l, me_);
+        } else {
+          score -= 2 * danger_at(l);
+          if (cell(s_, l).town_owner == me_) score += 0.5;
+        }
+        if (score > best) {
+          best = score;
+          best_land = l;
+          best_water = water;
+        }
+      }
+      if (best_land < 0) continue;
+      if (board.distance(f.hex, best_land) == 1) {
+        drop_[f.id] = best_land;
+      } else if (mf) {
+        steer(*mf, best_water);
+      }
+      continue;
+    }
+    if (!mf || stranded.empty() || f.carried_this_turn >= kFrigateCapacity) continue;
+    int pick = -1, pick_water = -1;
+    for (int x : stranded) {
+      for (int w : water_next_to(x)) {
+        if (wd[static_cast<std::size_t>(w)] >= Analysis::kFar) continue;
+        if (pick_water < 0 ||
+            wd[static_cast<std::size_t>(w)] < wd[static_cast<std::size_t>(pick_water)]) {
+          pick = x;
+          pick_water = w;
+        }
+      }
+    }
+    if (pick < 0) continue;
+    const bool here = board.distance(f.hex, pick) == 1;
+    if (here) {
+      pickup_[f.id] = pick;
+      mf->job = Job::kFerry;
+      mf->goal = f.hex;
+    } else if (!steer(*mf, pick_water) ||
+               mf->reach.dist[static_cast<std::size_t>(pick_water)] < 0) {
+      continue;  // it cannot get there this turn: the units may do something else meanwhile
+    }
+    for (Mobile& m : mobile_) {
+      const Unit& u = s_.units[static_cast<std::size_t>(m.unit)];
+      if (is_land_unit(u.type) && u.hex == pick && m.job == Job::kNone) {
+        m.job = Job::kFerry;  // waits for its ship
+        m.goal = u.hex;
+      }
+    }
+  }
 }
 
 void MovementPlanner::choose_campaign() {
@@ -634,6 +776,7 @@ std::vector<ScoredAction> MovementPlanner::rank(const std::vector<Action>& legal
   collect_units();
   keep_garrisons();
   plan_attacks();
+  plan_ferries();
   plan_defence();
   plan_positions();
 
@@ -681,6 +824,9 @@ std::vector<ScoredAction> MovementPlanner::rank(const std::vector<Action>& legal
           case Job::kAttack:
             score = 70;
             break;
+          case Job::kFerry:
+            score = 65;
+            break;
           case Job::kDefend:
             score = 60;
             break;
@@ -694,12 +840,19 @@ std::vector<ScoredAction> MovementPlanner::rank(const std::vector<Action>& legal
       case ActionKind::kEndPhase:
         score = 10;
         break;
-      case ActionKind::kDisembark:
-        score = cell(s_, act.hex).town_owner == me_ ? 20 : -2;
+      case ActionKind::kDisembark: {
+        const int frigate = s_.units[static_cast<std::size_t>(act.unit)].carrier;
+        const auto it = drop_.find(frigate);
+        score = it != drop_.end() && it->second == act.hex ? 75 : -2;
         break;
-      case ActionKind::kEmbark:
-        score = -2;
+      }
+      case ActionKind::kEmbark: {
+        const auto it = pickup_.find(act.carrier);
+        const bool planned =
+            it != pickup_.end() && it->second == s_.units[static_cast<std::size_t>(act.unit)].hex;
+        score = planned ? 72 : -2;
         break;
+      }
       case ActionKind::kConcede:
         score = kConcedeScore;
         break;

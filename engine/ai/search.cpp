@@ -49,7 +49,16 @@ struct Candidate {
   double sum = 0;
   int samples = 0;
   bool alive = true;
+  std::vector<double> values;  // by sample (NaN: not tried on it)
   double mean() const { return samples ? sum / samples : -std::numeric_limits<double>::infinity(); }
+  void record(std::size_t sample, double v) {
+    if (values.size() <= sample) {
+      values.resize(sample + 1, std::numeric_limits<double>::quiet_NaN());
+    }
+    values[sample] = v;
+    sum += v;
+    ++samples;
+  }
 };
 
 constexpr std::size_t kMaxCandidates = 8;
@@ -63,7 +72,10 @@ void add_candidate(std::vector<Candidate>& out, const Action& a, std::size_t pol
   for (const Candidate& c : out) {
     if (c.action == a) return;
   }
-  out.push_back({a, policy});
+  Candidate c;
+  c.action = a;
+  c.policy = policy;
+  out.push_back(std::move(c));
 }
 
 std::vector<Candidate> candidates(const GameState& det, int me, const std::vector<Action>& legal,
@@ -118,13 +130,16 @@ std::vector<Candidate> candidates(const GameState& det, int me, const std::vecto
   return out;
 }
 
-double rollout(GameState s, const Candidate& c, int me, int root_turn,
+double rollout(GameState s, const Candidate& c, int me, int root_turn, int horizon,
                const std::vector<HeuristicPlayer>& players, int max_actions) {
   if (apply_in_place(s, c.action)) return std::numeric_limits<double>::quiet_NaN();
+  int turn_seen = root_turn;
+  int own_turns = 0;
   for (int n = 0; n < max_actions && s.phase != Phase::kGameOver; ++n) {
-    if (s.current == me && s.turn > root_turn && decider(s) == me &&
-        (s.phase == Phase::kBuild || s.phase == Phase::kMovement)) {
-      break;  // the seat's next turn has begun
+    if (s.turn != turn_seen) {
+      turn_seen = s.turn;
+      // The seat's turn number `horizon` after this one has begun: judge the position here.
+      if (s.current == me && ++own_turns >= horizon) break;
     }
     const int who = decider(s);
     if (who == kNoPlayer) break;
@@ -165,12 +180,13 @@ SearchResult search_decision(const GameView& view, const std::vector<Action>& le
   int rounds = 0;
   while ((std::size_t{1} << rounds) < cands.size()) ++rounds;
   int used = 0;
-  std::uint64_t sample = 0;
+  std::size_t sample = 0;
   bool stop = false;
   auto out_of_time = [&] {
     if (limits.cancel && limits.cancel->load(std::memory_order_relaxed)) return true;
     return timed && Clock::now() - start >= limits.time;
   };
+  const int horizon = std::max(1, limits.horizon);
   for (int round = 0; round < rounds && !stop; ++round) {
     std::vector<Candidate*> alive;
     for (Candidate& c : cands) {
@@ -188,43 +204,64 @@ SearchResult search_decision(const GameView& view, const std::vector<Action>& le
     int round_used = 0;
     do {
       const GameState det = sample == 0 ? first : determinize(view, history, mix(base, sample));
-      ++sample;
       for (Candidate* c : alive) {
-        const double v = rollout(det, *c, me, view.turn, players, limits.max_rollout_actions);
+        const double v =
+            rollout(det, *c, me, view.turn, horizon, players, limits.max_rollout_actions);
         ++used;
         ++round_used;
         if (std::isnan(v)) {
           c->alive = false;  // not playable in this sample (cannot happen with a true view)
           c->samples = 0;
         } else {
-          c->sum += v;
-          ++c->samples;
+          c->record(sample, v);
         }
         if (out_of_time()) {
           stop = true;
           break;
         }
       }
+      ++sample;
     } while (!stop && round_used + static_cast<int>(alive.size()) <= round_budget &&
              (!timed || Clock::now() < round_end));
-    // Keep the better half.
-    std::vector<Candidate*> order;
+    // The heuristic's own choice always stays in; of the others the better half goes on.
+    std::vector<Candidate*> others;
     for (Candidate* c : alive) {
-      if (c->alive) order.push_back(c);
+      if (c != &cands.front() && c->alive) others.push_back(c);
     }
-    std::stable_sort(order.begin(), order.end(),
+    std::stable_sort(others.begin(), others.end(),
                      [](const Candidate* x, const Candidate* y) { return x->mean() > y->mean(); });
-    for (std::size_t i = (order.size() + 1) / 2; i < order.size() && !stop; ++i) {
-      order[i]->alive = false;
+    for (std::size_t i = (others.size() + 1) / 2; i < others.size() && !stop; ++i) {
+      others[i]->alive = false;
     }
   }
+  // The best challenger replaces the heuristic's choice only if it is better on the same
+  // samples by a clear margin (paired differences, in standard errors).
+  const Candidate& base_choice = cands.front();
   const Candidate* best = nullptr;
   for (const Candidate& c : cands) {
-    if (!c.alive || c.samples == 0) continue;
+    if (&c == &base_choice || !c.alive || c.samples == 0) continue;
     if (!best || c.mean() > best->mean()) best = &c;
   }
-  if (best) result.action = best->action;
-  result.overrode = !(result.action == cands.front().action);
+  if (best && base_choice.samples > 0) {
+    double sum = 0, sum_sq = 0;
+    int n = 0;
+    const std::size_t common = std::min(best->values.size(), base_choice.values.size());
+    for (std::size_t j = 0; j < common; ++j) {
+      if (std::isnan(best->values[j]) || std::isnan(base_choice.values[j])) continue;
+      const double d = best->values[j] - base_choice.values[j];
+      sum += d;
+      sum_sq += d * d;
+      ++n;
+    }
+    if (n >= 2) {
+      const double mean = sum / n;
+      const double var = std::max(0.0, (sum_sq - n * mean * mean) / (n - 1));
+      if (mean > 0 && mean > limits.min_gain * std::sqrt(var / n)) result.action = best->action;
+    }
+  } else if (best && base_choice.samples == 0) {
+    result.action = best->action;  // the heuristic's choice was not playable
+  }
+  result.overrode = !(result.action == base_choice.action);
   result.rollouts = used;
   return result;
 }

@@ -27,6 +27,8 @@ struct SearchLimits {
   std::uint64_t seed = 1;
   const std::atomic<bool>* cancel = nullptr;
   int max_rollout_actions = 600;  // a continuation stops here if the seat's turn has not come
+  int horizon = 1;                // continuations run until the seat's n-th next turn begins
+  double min_gain = 1.0;          // standard errors a challenger must beat the heuristic by
 };
 
 struct SearchResult {
