@@ -1,7 +1,6 @@
 #include "heuristic.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 
 #include "analysis.h"
@@ -475,6 +474,7 @@ void MovementPlanner::plan_defence() {
     const double risk = a_.capture_risk(town, me_, g);
     if (risk > defend_threshold(a_, params_, town)) needs.push_back({town, risk});
   }
+  // Most valuable and most threatened first (capture_value for no one: what the Town is worth).
   std::sort(needs.begin(), needs.end(), [&](const Need& x, const Need& y) {
     return x.risk * (1 + capture_value(s_, x.town, -1)) >
            y.risk * (1 + capture_value(s_, y.town, -1));

@@ -1,6 +1,8 @@
 #include "search.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -130,12 +132,26 @@ std::vector<Candidate> candidates(const GameState& det, int me, const std::vecto
   return out;
 }
 
+// Ends a continuation early when the time is up or the caller cancels.
+struct Stop {
+  bool timed = false;
+  std::chrono::steady_clock::time_point deadline;
+  const std::atomic<bool>* cancel = nullptr;
+  bool now() const {
+    if (cancel && cancel->load(std::memory_order_relaxed)) return true;
+    return timed && std::chrono::steady_clock::now() >= deadline;
+  }
+};
+
+constexpr double kAborted = -1;  // a continuation cut short by Stop (values are in [0, 1])
+
 double rollout(GameState s, const Candidate& c, int me, int root_turn, int horizon,
-               const std::vector<HeuristicPlayer>& players, int max_actions) {
+               const std::vector<HeuristicPlayer>& players, int max_actions, const Stop& stop) {
   if (apply_in_place(s, c.action)) return std::numeric_limits<double>::quiet_NaN();
   int turn_seen = root_turn;
   int own_turns = 0;
   for (int n = 0; n < max_actions && s.phase != Phase::kGameOver; ++n) {
+    if (n % 16 == 15 && stop.now()) return kAborted;
     if (s.turn != turn_seen) {
       turn_seen = s.turn;
       // The seat's turn number `horizon` after this one has begun: judge the position here.
@@ -182,10 +198,11 @@ SearchResult search_decision(const GameView& view, const std::vector<Action>& le
   int used = 0;
   std::size_t sample = 0;
   bool stop = false;
-  auto out_of_time = [&] {
-    if (limits.cancel && limits.cancel->load(std::memory_order_relaxed)) return true;
-    return timed && Clock::now() - start >= limits.time;
-  };
+  Stop stop_rule;
+  stop_rule.timed = timed;
+  stop_rule.deadline = start + limits.time;
+  stop_rule.cancel = limits.cancel;
+  auto out_of_time = [&] { return stop_rule.now(); };
   const int horizon = std::max(1, limits.horizon);
   for (int round = 0; round < rounds && !stop; ++round) {
     std::vector<Candidate*> alive;
@@ -205,8 +222,12 @@ SearchResult search_decision(const GameView& view, const std::vector<Action>& le
     do {
       const GameState det = sample == 0 ? first : determinize(view, history, mix(base, sample));
       for (Candidate* c : alive) {
-        const double v =
-            rollout(det, *c, me, view.turn, horizon, players, limits.max_rollout_actions);
+        const double v = rollout(det, *c, me, view.turn, horizon, players,
+                                 limits.max_rollout_actions, stop_rule);
+        if (v == kAborted) {
+          stop = true;  // out of time mid-way: this sample does not count
+          break;
+        }
         ++used;
         ++round_used;
         if (std::isnan(v)) {
