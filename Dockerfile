@@ -7,12 +7,14 @@
 # VIKTORY_DB, VIKTORY_WEB_ROOT, VIKTORY_LOG_LEVEL, VIKTORY_PUBLIC_URL. The database lives in the
 # /data volume. deploy/docker-compose.yml runs this image with a named volume.
 
-# ---- build stage: compile the server only (no tests, no benchmarks) ----------------------------
+# ---- build stage: compile the server and verifier.wasm (no tests, no benchmarks) ---------------
 FROM debian:bookworm AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       g++ make cmake pkg-config \
       libboost-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev \
+      libssl-dev libcurl4-openssl-dev \
+      clang-14 lld-14 wasi-libc libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32 \
  && apt-get clean && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -23,10 +25,10 @@ COPY . .
 # runtime stage installs exactly these (libsqlite3-0, libspdlog1.10, libfmt9, libstdc++6, ...).
 RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release \
       -DVIKTORY_BUILD_TESTS=OFF -DVIKTORY_BUILD_BENCHMARKS=OFF -DVIKTORY_WERROR=OFF \
- && cmake --build /build --target viktory-server -j"$(nproc)" \
+ && cmake --build /build --target viktory-server verifier_wasm -j"$(nproc)" \
  && strip /build/server/viktory-server \
  && mkdir -p /out \
- && cp /build/server/viktory-server /out/ \
+ && cp /build/server/viktory-server web-client/verify/verifier.wasm /out/ \
  && ldd /out/viktory-server | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' \
     | while read -r lib; do dpkg -S "*/$(basename "$lib")"; done \
     | cut -d: -f1 | sort -u > /out/runtime-packages \
@@ -47,6 +49,7 @@ RUN apt-get update \
 
 COPY --from=build /out/viktory-server /usr/local/bin/viktory-server
 COPY web-client/ /usr/share/viktory/web-client/
+COPY --from=build /out/verifier.wasm /usr/share/viktory/web-client/verify/verifier.wasm
 COPY deploy/backup.sh /usr/local/bin/viktory-backup
 COPY deploy/restore.sh /usr/local/bin/viktory-restore
 # Fail the build, not the first start, if a shared library is missing.

@@ -28,6 +28,12 @@ enum class ActionKind : std::uint8_t {
   kEliminateUnit,   // unit: returned to stock after losing a Town/City [10.2]
   kPlaceReserve,    // unit_type -> hex [13.0]
   kConcede,         // [5.1]; allowed at any time, also out of turn
+  kReplaceWater,    // hex: [15.3] the drawn land tile replaces this freshly revealed water
+  kKeepWater,       // [15.3] decline: the drawn land tile goes back unused
+  kAverageDice,     // pairs: [15.4] not rolled, each pair one hit of the opponent's choice
+  kRemoveTown,      // hex: [15.5] remove one's Town/City to rebuild it next door
+  kRebuildTown,     // hex: [15.5] the removed Town/City, rebuilt adjacent to where it stood
+  kWithdraw,        // unit -> hex: [15.62] a Ruler's unit leaves his new Vassal's Capital
 };
 
 struct Action {
@@ -37,6 +43,7 @@ struct Action {
   int unit = -1;
   int carrier = -1;                          // kEmbark only
   UnitType unit_type = UnitType::kInfantry;  // kPlaceReserve only
+  int pairs = 0;                             // kAverageDice only
   friend bool operator==(const Action&, const Action&) = default;
 };
 
@@ -82,6 +89,18 @@ inline Action place_reserve(int p, UnitType t, int hex) {
   return a;
 }
 inline Action concede(int p) { return make(ActionKind::kConcede, p); }
+inline Action replace_water(int p, int hex) { return make(ActionKind::kReplaceWater, p, hex); }
+inline Action keep_water(int p) { return make(ActionKind::kKeepWater, p); }
+inline Action average_dice(int p, int pairs) {
+  Action a = make(ActionKind::kAverageDice, p);
+  a.pairs = pairs;
+  return a;
+}
+inline Action remove_town(int p, int hex) { return make(ActionKind::kRemoveTown, p, hex); }
+inline Action rebuild_town(int p, int hex) { return make(ActionKind::kRebuildTown, p, hex); }
+inline Action withdraw(int p, int unit, int hex) {
+  return make(ActionKind::kWithdraw, p, hex, unit);
+}
 }  // namespace act
 
 // Why an action was refused. `code` is stable (for clients and tests); `message` is for people

@@ -5,7 +5,6 @@
 #include "internal.h"
 
 namespace viktory::detail {
-namespace {
 
 Check can_build_at_all(const GameState& s, int player) {
   if (!s.players[player].held_capital_at_turn_start) {
@@ -15,6 +14,8 @@ Check can_build_at_all(const GameState& s, int player) {
   }
   return std::nullopt;
 }
+
+namespace {
 
 // [7.21] A contiguous path of 2-3 revealed hexes links `hex` to one of the player's Towns or
 // Cities. Every hex on the path must be revealed (to him, under independent exploration).
@@ -57,7 +58,7 @@ Check check_build_town(const GameState& s, const Action& a) {
       return error("adjacent_town", "No two Towns or Cities may be in adjacent hexes [7.21].");
     }
   }
-  if (enemy_units_at(s, a.player, a.hex)) {
+  if (other_units_at(s, a.player, a.hex)) {
     return error("enemy_units", "No Town may be built on a hex with another player's unit [7.22].");
   }
   bool in_range = false;
@@ -87,13 +88,14 @@ void do_build_town(GameState& s, const Action& a, Events& ev) {
   e.player = a.player;
   e.hex = a.hex;
   ev.push_back(e);
-  reveal_neighbors(s, a.hex, a.player, ev);         // [7.3]
-  gain_unit(s, a.player, UnitType::kInfantry, ev);  // [7.4, 8.1]
-  s.phase = Phase::kMovement;                       // one build per turn [7.2]
+  const auto fresh = reveal_neighbors(s, a.hex, a.player, ev);  // [7.3]
+  gain_unit(s, a.player, UnitType::kInfantry, ev);              // [7.4, 8.1]
+  s.phase = Phase::kMovement;                                   // one build per turn [7.2]
   Event ph = make_event(EventKind::kPhaseChanged);
   ph.player = a.player;
   ph.value = static_cast<int>(Phase::kMovement);
   ev.push_back(ph);
+  offer_balancing(s, a.player, fresh, ev);  // [15.3]
 }
 
 Check check_upgrade_city(const GameState& s, const Action& a) {
@@ -113,13 +115,17 @@ void do_upgrade_city(GameState& s, const Action& a, Events& ev) {
   e.player = a.player;
   e.hex = a.hex;
   ev.push_back(e);
-  for (int h : s.board().ring_around(a.hex, 2)) reveal(s, h, a.player, ev);  // [7.3]
-  gain_unit(s, a.player, city_unit_for(c.terrain), ev);                      // [7.4, 8.2]
+  std::vector<int> fresh;
+  for (int h : s.board().ring_around(a.hex, 2)) {
+    if (reveal(s, h, a.player, ev)) fresh.push_back(h);  // [7.3]
+  }
+  gain_unit(s, a.player, city_unit_for(c.terrain), ev);  // [7.4, 8.2]
   s.phase = Phase::kMovement;
   Event ph = make_event(EventKind::kPhaseChanged);
   ph.player = a.player;
   ph.value = static_cast<int>(Phase::kMovement);
   ev.push_back(ph);
+  offer_balancing(s, a.player, fresh, ev);  // [15.3]
 }
 
 }  // namespace viktory::detail

@@ -71,22 +71,30 @@ void auto_assign(GameState& s, Events& ev) {
   }
 }
 
-void set_picks(int* by_firer, int* by_target, const std::vector<int>& dice, int targets) {
+void set_picks(int* by_firer, int* by_target, const std::vector<int>& dice, int targets,
+               int averaged_pairs = 0) {
   // [10.1] Each roll of 3 or less hits; for each '1' the firer picks the loss, then the target
-  // picks his own losses for each '2' or '3'.
+  // picks his own losses for each '2' or '3'. An averaged pair is a hit of the target's
+  // choice, as a '3' and a '4' would be [15.4].
   const int ones = static_cast<int>(std::count(dice.begin(), dice.end(), 1));
-  const int others = static_cast<int>(
-      std::count_if(dice.begin(), dice.end(), [](int d) { return d == 2 || d == 3; }));
+  const int others =
+      averaged_pairs + static_cast<int>(std::count_if(dice.begin(), dice.end(),
+                                                      [](int d) { return d == 2 || d == 3; }));
   *by_firer = std::min(ones, targets);
   *by_target = std::min(others, targets - *by_firer);
 }
 
-int hits_in(const std::vector<int>& dice) {
-  return static_cast<int>(std::count_if(dice.begin(), dice.end(), [](int d) { return d <= 3; }));
+void announce_averaging(GameState&, int firer, int hex, const FireDice& fire, Events& ev) {
+  Event e = make_event(EventKind::kDiceAveraged);
+  e.player = firer;
+  e.hex = hex;
+  e.value = fire.averaged_pairs;
+  e.fire = fire;
+  ev.push_back(e);
 }
 
-bool has_type(const GameState& s, const std::vector<int>& units, UnitType t) {
-  return std::any_of(units.begin(), units.end(), [&](int u) { return s.units[u].type == t; });
+int hits_in(const std::vector<int>& dice) {
+  return static_cast<int>(std::count_if(dice.begin(), dice.end(), [](int d) { return d <= 3; }));
 }
 
 std::vector<int> retreat_hexes(const GameState& s) {
@@ -151,6 +159,8 @@ void conclude(GameState& s, bool attacker_won, Events& ev) {
     capture(s, b.hex, b.attacker, b.defender, ev);
 }
 
+}  // namespace
+
 void auto_eliminate(GameState& s, Events& ev) {
   PendingElimination& pe = *s.elimination;
   bool progress = true;
@@ -173,8 +183,29 @@ void auto_eliminate(GameState& s, Events& ev) {
   if (pe.owed.empty()) s.elimination.reset();
 }
 
+namespace {
+
 void capture(GameState& s, int hex, int attacker, int defender, Events& ev) {
   HexCell& c = s.hexes[hex];
+  if (subjugation_rules(s.options) && c.capital_of == defender) {
+    // [15.6] The Capital is not taken over [14.0]: its owner becomes the captor's Vassal and
+    // keeps it; no units change hands. It still counts as a captured Capital [5.3] (and
+    // City [5.5]).
+    Event lost = make_event(EventKind::kCapitalLost);
+    lost.player = defender;
+    lost.other_player = attacker;
+    lost.hex = hex;
+    ev.push_back(lost);
+    if (s.capital_loser == kNoPlayer) s.capital_loser = defender;  // [5.3]
+    if (c.city && !s.doomsday_started && s.options.victory.has(VictoryCondition::kDoomsday)) {
+      s.doomsday_started = true;  // [5.5]
+      Event d = make_event(EventKind::kDoomsdayStarted);
+      d.hex = hex;
+      ev.push_back(d);
+    }
+    subjugate(s, attacker, defender, hex, ev);
+    return;
+  }
   c.town_owner = attacker;
   Event e = make_event(EventKind::kTownCaptured);
   e.player = attacker;
@@ -197,7 +228,7 @@ void capture(GameState& s, int hex, int attacker, int defender, Events& ev) {
   if (c.capital_of != kNoPlayer && c.capital_of != attacker && s.capital_loser == kNoPlayer) {
     s.capital_loser = defender;  // [5.3]
   }
-  if (c.city && !s.doomsday_started && s.options.victory == VictoryCondition::kDoomsday) {
+  if (c.city && !s.doomsday_started && s.options.victory.has(VictoryCondition::kDoomsday)) {
     s.doomsday_started = true;  // [5.5]
     Event d = make_event(EventKind::kDoomsdayStarted);
     d.hex = hex;
@@ -211,6 +242,74 @@ void capture(GameState& s, int hex, int attacker, int defender, Events& ev) {
   auto_eliminate(s, ev);
 }
 
+UnitCounts counts_of(const GameState& s, const std::vector<int>& units) {
+  UnitCounts counts{};
+  for (int u : units) ++counts[static_cast<std::size_t>(s.units[u].type)];
+  return counts;
+}
+
+Defences defences_of(const GameState& s, const Battle& b) {
+  Defences d;
+  const HexCell& c = s.hexes[b.hex];
+  d.terrain = c.terrain;
+  d.town = c.town_owner == b.defender;
+  // A player without his Capital has Cities that act as Towns [14.0].
+  d.full_city = d.town && c.city && holds_own_capital(s, b.defender);
+  // [12.3 step 2, 12.32, 12.33] Naval Support: a defending Frigate next to the hex (which
+  // always holds defending land units or his Town/City, or there is no Battle).
+  for (int n : s.board().neighbors(b.hex)) {
+    if (n == Board::kNoHex) continue;
+    for (int f : units_of_at(s, b.defender, n)) {
+      d.naval_support = d.naval_support || s.units[f].type == UnitType::kFrigate;
+    }
+  }
+  d.terrain_leveling = s.options.terrain_leveling;  // [15.1]
+  return d;
+}
+
+FireDice attacker_fire_of(const GameState& s, const Battle& b) {
+  return attacker_fire_dice(b.naval, counts_of(s, units_of_at(s, b.attacker, b.hex)));
+}
+
+FireDice defender_fire_of(const GameState& s, const Battle& b) {
+  // Hit defenders still fire back [12.3 step 1].
+  return defender_fire_dice(b.naval, counts_of(s, units_of_at(s, b.defender, b.hex)),
+                            defences_of(s, b), b.suppression);
+}
+
+// The attacker's Fire Round with `pairs` pairs of his dice averaged [12.3 step 1, 15.4].
+void roll_attacker_fire(GameState& s, int pairs, Events& ev) {
+  Battle& b = *s.battle;
+  FireDice fire = attacker_fire_of(s, b);
+  fire.averaged_pairs = pairs;
+  b.stage = BattleStage::kAssignAttackerFire;
+  b.dice_due = 0;
+  b.attacker_pairs = pairs;
+  if (pairs > 0) announce_averaging(s, b.attacker, b.hex, fire, ev);
+  b.attacker_dice =
+      roll_dice(s, fire.rolled(), b.attacker, b.hex, RollPurpose::kAttackerFire, ev, &fire);
+  const int targets = static_cast<int>(units_of_at(s, b.defender, b.hex).size());
+  b.suppression = std::max(0, hits_in(b.attacker_dice) + pairs - targets);  // [12.31]
+  set_picks(&b.picks_by_firer, &b.picks_by_target, b.attacker_dice, targets, pairs);
+  auto_assign(s, ev);
+}
+
+void roll_defender_fire(GameState& s, int pairs, Events& ev) {
+  Battle& b = *s.battle;
+  FireDice fire = defender_fire_of(s, b);
+  fire.averaged_pairs = pairs;
+  b.stage = BattleStage::kAssignDefenderFire;
+  b.dice_due = 0;
+  b.defender_pairs = pairs;
+  if (pairs > 0) announce_averaging(s, b.defender, b.hex, fire, ev);
+  b.defender_dice =
+      roll_dice(s, fire.rolled(), b.defender, b.hex, RollPurpose::kDefenderFire, ev, &fire);
+  const auto attackers = units_of_at(s, b.attacker, b.hex);
+  set_picks(&b.picks_by_firer, &b.picks_by_target, b.defender_dice,
+            static_cast<int>(attackers.size()), pairs);
+  auto_assign(s, ev);
+}
+
 void attacker_fire(GameState& s, Events& ev) {
   Battle& b = *s.battle;
   ++b.round;
@@ -218,65 +317,30 @@ void attacker_fire(GameState& s, Events& ev) {
   b.suppression = 0;
   b.attacker_dice.clear();
   b.defender_dice.clear();
+  b.attacker_pairs = 0;
+  b.defender_pairs = 0;
   b.stage = BattleStage::kAssignAttackerFire;
   const auto defenders = units_of_at(s, b.defender, b.hex);
   if (defenders.empty()) return;  // an empty Town/City: only its defences fire [12.3 step 2]
-  const auto attackers = units_of_at(s, b.attacker, b.hex);
-  int count = 0;
-  if (b.naval) {
-    count = has_type(s, attackers, UnitType::kFrigate) ? 1 : 0;
-  } else {
-    count += has_type(s, attackers, UnitType::kInfantry) ? 1 : 0;
-    count += has_type(s, attackers, UnitType::kCavalry) ? 2 : 0;
-    count += has_type(s, attackers, UnitType::kArtillery) ? 1 : 0;
+  const int dice = attacker_fire_of(s, b).entitled();
+  if (s.options.luck_averaging && max_averaged_pairs(dice) > 0) {
+    b.stage = BattleStage::kAverageAttackerFire;  // his choice before rolling [15.4]
+    b.dice_due = dice;
+    return;
   }
-  b.attacker_dice = roll_dice(s, count, b.attacker, b.hex, RollPurpose::kAttackerFire, ev);
-  const int targets = static_cast<int>(defenders.size());
-  b.suppression = std::max(0, hits_in(b.attacker_dice) - targets);  // [12.31]
-  set_picks(&b.picks_by_firer, &b.picks_by_target, b.attacker_dice, targets);
-  auto_assign(s, ev);
+  roll_attacker_fire(s, 0, ev);
 }
 
 void defender_fire(GameState& s, Events& ev) {
   Battle& b = *s.battle;
   b.stage = BattleStage::kAssignDefenderFire;
-  const auto defenders = units_of_at(s, b.defender, b.hex);  // hit ones still fire back
-  int unit_dice = 0;
-  if (b.naval) {
-    unit_dice = has_type(s, defenders, UnitType::kFrigate) ? 1 : 0;
-  } else {
-    for (UnitType t : {UnitType::kInfantry, UnitType::kCavalry, UnitType::kArtillery}) {
-      unit_dice += has_type(s, defenders, t) ? 1 : 0;
-    }
+  const int dice = defender_fire_of(s, b).entitled();
+  if (s.options.luck_averaging && max_averaged_pairs(dice) > 0) {
+    b.stage = BattleStage::kAverageDefenderFire;  // the defender's choice, out of turn [15.4]
+    b.dice_due = dice;
+    return;
   }
-  int count = std::max(0, unit_dice - b.suppression);  // [12.31]
-  if (!b.naval) {
-    const Board& board = s.board();
-    const HexCell& c = s.hexes[b.hex];
-    // [12.3 step 2, 12.32, 12.33] Naval Support: one die if a defending Frigate is adjacent
-    // (the hex always holds defending land units or his Town/City, or there is no Battle).
-    bool support = false;
-    for (int n : board.neighbors(b.hex)) {
-      if (n == Board::kNoHex) continue;
-      for (int f : units_of_at(s, b.defender, n))
-        support = support || s.units[f].type == UnitType::kFrigate;
-    }
-    count += support ? 1 : 0;
-    // Defensive Terrain: the single best of Mountain or City (2) and Forest or Town (1). A
-    // player without his Capital has Cities that act as Towns [14.0].
-    const bool has_town = c.town_owner == b.defender;
-    const bool strong_city = has_town && c.city && holds_own_capital(s, b.defender);
-    if (c.terrain == Terrain::kMountain || strong_city) {
-      count += 2;
-    } else if (c.terrain == Terrain::kForest || has_town) {
-      count += 1;
-    }
-  }
-  b.defender_dice = roll_dice(s, count, b.defender, b.hex, RollPurpose::kDefenderFire, ev);
-  const auto attackers = units_of_at(s, b.attacker, b.hex);
-  set_picks(&b.picks_by_firer, &b.picks_by_target, b.defender_dice,
-            static_cast<int>(attackers.size()));
-  auto_assign(s, ev);
+  roll_defender_fire(s, 0, ev);
 }
 
 }  // namespace
@@ -297,7 +361,7 @@ std::vector<int> retreat_destinations(const GameState& s, int unit) {
   std::vector<int> out;
   const Unit& u = s.units[unit];
   for (int h : retreat_hexes(s)) {
-    if (hostile_hex(s, u.owner, h)) continue;
+    if (foreign_pieces_at(s, u.owner, h)) continue;  // enemy or Alliance pieces [15.64]
     const Terrain t = s.hexes[h].terrain;
     if (u.type == UnitType::kFrigate) {
       if (t == Terrain::kWater) out.push_back(h);
@@ -344,6 +408,19 @@ std::vector<int> elimination_candidates(const GameState& s) {
   return out;
 }
 
+int bombard_target(const GameState& s, int player, int hex) {
+  const int enemy = enemy_owner_at(s, player, hex);
+  if (enemy != kNoPlayer) return enemy;
+  // A Ruler may Bombard his Vassal's units [15.64]; a Vassal may not fire at the Alliance.
+  for (const Unit& u : s.units) {
+    if (u.place == UnitPlace::kMap && u.hex == hex && u.carrier < 0 && allied(s, player, u.owner) &&
+        s.players[u.owner].ruler == player) {
+      return u.owner;
+    }
+  }
+  return kNoPlayer;
+}
+
 bool line_of_sight(const GameState& s, int player, int from, int to) {
   const Board& b = s.board();
   const int d = b.distance(from, to);
@@ -352,7 +429,7 @@ bool line_of_sight(const GameState& s, int player, int from, int to) {
   // chooses the path, so one clear hex between is enough (this covers the hexside case).
   // A hex whose terrain he does not know cannot be traced across.
   for (int c : b.common_neighbors(from, to)) {
-    if (knows(s, player, c) && !is_rough(s.hexes[c].terrain) &&
+    if (knows(s, player, c) && !rough_terrain(s, s.hexes[c].terrain) &&  // [15.1]
         s.hexes[c].town_owner == kNoPlayer) {
       return true;
     }
@@ -384,12 +461,11 @@ void start_battle(GameState& s, int hex, int attacker, int defender, bool placem
   // [12.3 step 0] Pre-Battle Fire: one die per attacking Artillery; losses leave at once.
   const auto attackers = units_of_at(s, attacker, hex);
   const auto defenders = units_of_at(s, defender, hex);
-  const int artillery =
-      static_cast<int>(std::count_if(attackers.begin(), attackers.end(), [&](int u) {
-        return s.units[u].type == UnitType::kArtillery;
-      }));
+  const FireDice pre_fire = pre_battle_fire_dice(counts_of(s, attackers));
+  const int artillery = pre_fire.entitled();
   if (!b.naval && artillery > 0 && !defenders.empty()) {
-    const auto dice = roll_dice(s, artillery, attacker, hex, RollPurpose::kPreBattleFire, ev);
+    const auto dice =
+        roll_dice(s, artillery, attacker, hex, RollPurpose::kPreBattleFire, ev, &pre_fire);
     s.battle->attacker_dice = dice;
     set_picks(&s.battle->picks_by_firer, &s.battle->picks_by_target, dice,
               static_cast<int>(defenders.size()));
@@ -439,13 +515,34 @@ void advance_battle(GameState& s, Events& ev) {
       }
       case BattleStage::kRetreatOption:
       case BattleStage::kRetreating:
+      case BattleStage::kAverageAttackerFire:  // a player decides [12.3 step 3, 15.4]
+      case BattleStage::kAverageDefenderFire:
         return;
     }
   }
 }
 
+Check check_average_dice(const GameState& s, const Action& a) {
+  const int most = max_averaged_pairs(s.battle->dice_due);
+  if (a.pairs < 0 || a.pairs > most) {
+    return error("bad_pairs", "You may average from 0 to " + std::to_string(most) +
+                                  " pairs of your " + std::to_string(s.battle->dice_due) +
+                                  " dice; an odd die is always rolled [15.4].");
+  }
+  return std::nullopt;
+}
+
+void do_average_dice(GameState& s, const Action& a, Events& ev) {
+  if (s.battle->stage == BattleStage::kAverageAttackerFire) {
+    roll_attacker_fire(s, a.pairs, ev);
+  } else {
+    roll_defender_fire(s, a.pairs, ev);
+  }
+  advance_battle(s, ev);
+}
+
 Check check_start_battle(const GameState& s, const Action& a) {
-  if (auto e = port_blocks(s, -1)) return e;
+  if (auto e = transit_blocks(s, -1)) return e;
   const auto pending = pending_battles(s);
   if (std::find(pending.begin(), pending.end(), a.hex) == pending.end()) {
     return error("no_battle_here", "You have no units facing an enemy in that hex [12.0].");
@@ -454,7 +551,11 @@ Check check_start_battle(const GameState& s, const Action& a) {
 }
 
 void do_start_battle(GameState& s, const Action& a, Events& ev) {
-  finish_active_unit(s);
+  // A Ruler's unit stopping on his Vassal's pieces attacks him: that frees the Vassal first,
+  // so he is the defender [15.64, 15.65].
+  finish_active_unit(s, ev);
+  const int ally = allied_owner_at(s, a.player, a.hex);
+  if (ally != kNoPlayer) free_vassal(s, ally, AllianceEnd::kAttackedByRuler, ev);
   int defender = enemy_owner_at(s, a.player, a.hex);
   if (defender == kNoPlayer) defender = s.hexes[a.hex].town_owner;
   start_battle(s, a.hex, a.player, defender, false, ev);
@@ -543,7 +644,7 @@ Check check_bombard(const GameState& s, const Action& a) {
   const Board& b = s.board();
   if (u.owner != a.player || u.place != UnitPlace::kMap)
     return error("not_your_unit", "That unit is not yours on the map.");
-  if (auto e = port_blocks(s, a.unit)) return e;
+  if (auto e = transit_blocks(s, a.unit)) return e;
   if (u.type != UnitType::kArtillery && u.type != UnitType::kFrigate) {
     return error("cannot_bombard", "Only Artillery and Frigates can Bombard [10.4].");
   }
@@ -555,14 +656,22 @@ Check check_bombard(const GameState& s, const Action& a) {
   if (u.type == UnitType::kFrigate && is_land(s.hexes[u.hex].terrain)) {
     return error("in_port", "A Frigate cannot Bombard from a port [9.32].");
   }
-  if (hostile_hex(s, a.player, u.hex)) {
+  if (foreign_pieces_at(s, a.player, u.hex)) {
     return error("in_battle",
-                 "A unit facing the enemy in its own hex fights a Battle there [12.0].");
+                 "A unit sharing its hex with another player's pieces cannot Bombard from there "
+                 "[12.0, 15.64].");
+  }
+  if (!may_attack(s, a.player)) {
+    return error("reorganization",
+                 "You lost your Capital: you may not attack anybody on this Player Turn [15.63].");
   }
   if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
   const int d = b.distance(u.hex, a.hex);
   if (d < 1 || d > 2) return error("out_of_range", "Bombardment reaches one or two hexes [11.0].");
-  if (!enemy_units_at(s, a.player, a.hex)) {
+  if (bombard_target(s, a.player, a.hex) == kNoPlayer) {
+    if (other_units_at(s, a.player, a.hex)) {
+      return error("alliance_target", "A Vassal may not attack Alliance units [15.64].");
+    }
     return error("no_target", "Bombard a hex holding enemy military units [11.0, 10.5].");
   }
   if (!line_of_sight(s, a.player, u.hex, a.hex)) {
@@ -572,7 +681,7 @@ Check check_bombard(const GameState& s, const Action& a) {
 }
 
 void do_bombard(GameState& s, const Action& a, Events& ev) {
-  if (s.active_unit >= 0 && s.active_unit != a.unit) finish_active_unit(s);
+  if (s.active_unit >= 0 && s.active_unit != a.unit) finish_active_unit(s, ev);
   Unit& u = s.units[a.unit];
   u.attacked = true;   // [10.6]
   u.move_done = true;  // [10.7]
@@ -586,7 +695,9 @@ void do_bombard(GameState& s, const Action& a, Events& ev) {
   e.from_hex = u.hex;
   e.hex = a.hex;
   ev.push_back(e);
-  const int target = enemy_owner_at(s, a.player, a.hex);
+  const int target = bombard_target(s, a.player, a.hex);
+  // Bombarding his Vassal frees him [15.65 #1, "Stabbed in the Back"].
+  if (allied(s, a.player, target)) free_vassal(s, target, AllianceEnd::kAttackedByRuler, ev);
   const auto dice = roll_dice(s, 1, a.player, a.hex, RollPurpose::kBombard, ev);  // one shot [11.0]
   s.bombard = PendingBombard{a.hex, a.player, target, 0, 0};
   set_picks(&s.bombard->picks_by_firer, &s.bombard->picks_by_target, dice,

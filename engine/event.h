@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fire.h"
 #include "types.h"
 
 namespace viktory {
@@ -23,7 +24,7 @@ enum class EventKind : std::uint8_t {
   kUnitMoved,         // player, unit, from_hex -> hex; value = 1 for a road move
   kUnitEmbarked,      // player, unit, other_unit = frigate, from_hex
   kUnitDisembarked,   // player, unit, other_unit = frigate, hex
-  kDiceRolled,        // player (who rolled), hex, dice, value = (int)RollPurpose
+  kDiceRolled,        // player (who rolled), hex, dice, value = (int)RollPurpose; fire
   kBombarded,         // player, unit, from_hex -> hex
   kBattleStarted,     // player = attacker, other_player = defender, hex
   kUnitHit,           // player = owner, unit, unit_type, hex; value = 1 when chosen by the firer
@@ -40,6 +41,23 @@ enum class EventKind : std::uint8_t {
   kDoomsdayStarted,   // hex of the first captured City [5.5]
   kDoomsdayCoin,      // player: a coin now lies next to his Capital [5.5]
   kGameOver,          // winners in dice (player indices); value = (int)VictoryCondition
+  kLandDrawn,         // player, terrain: [15.3] the land tile he may put on a water hex
+  kTileReplaced,      // player, hex, terrain: [15.3] the water there became this land tile
+  kWaterKept,         // player: [15.3] he kept the water; the land tile went back unused
+  kDiceAveraged,      // player (firer), hex, value = pairs not rolled = hits, fire [15.4]
+  kTownRemoved,       // player, hex; value = 1 City [15.5]
+  kTownRelocated,     // player, from_hex -> hex; value = 1 City [15.5]
+  kSubjugated,        // player = new Vassal, other_player = his Ruler, hex = Capital [15.61]
+  kAllianceBroken,    // player = freed Vassal, other_player = former Ruler; value = why [15.65]
+  kUnitWithdrawn,     // player, unit, from_hex -> hex [15.62]
+};
+
+// Why a Vassal went free (kAllianceBroken.value) [15.65].
+enum class AllianceEnd : std::uint8_t {
+  kAttackedByRuler = 1,  // his Ruler attacked him in Battle or by Bombardment (15.65 #1)
+  kRulerLostCapital,     // his Ruler lost his own Capital (15.65 #2)
+  kTookCapital,          // he took another player's Capital (15.65 #3)
+  kRulerLeft,            // his Ruler conceded or was eliminated
 };
 
 enum class RollPurpose : std::uint8_t {
@@ -62,6 +80,9 @@ struct Event {
   Terrain terrain = Terrain::kNone;
   int value = 0;
   std::vector<int> dice;  // die faces, or the winners for kGameOver
+  // A Battle's fire (kDiceRolled of the pre-battle, attacker or defender fire, and
+  // kDiceAveraged): where its dice came from, Suppression and averaged pairs [12.3, 15.4].
+  std::optional<FireDice> fire;
   friend bool operator==(const Event&, const Event&) = default;
 };
 

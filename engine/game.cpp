@@ -25,30 +25,31 @@ bool known_water(const GameState& s, int player, int hex) {
   return knows(s, player, hex) && s.hexes[hex].terrain == Terrain::kWater;
 }
 
-void reveal(GameState& s, int hex, int by, Events& ev) {
-  HexCell& c = s.hexes[hex];
-  if (s.board().is_perimeter(hex)) return;  // face up from the start [3.2]
-  const bool independent = s.options.independent_exploration;
-  if (independent ? (c.known_by & bit(by)) != 0 : c.revealed) return;
-  if (c.terrain == Terrain::kNone) {
-    // Draw the tile now from what is left of the bank.
-    int total = 0;
-    for (int n : s.tile_bank) total += n;
-    if (total == 0) {
-      // Only a hand-made scenario can run the bank dry; fall back to an even draw.
-      c.terrain = terrain_of_bank_slot(static_cast<int>(s.rng.below(kTerrainKinds)));
-    } else {
-      auto pick = static_cast<int>(s.rng.below(static_cast<std::uint64_t>(total)));
-      for (int slot = 0; slot < kTerrainKinds; ++slot) {
-        if (pick < s.tile_bank[slot]) {
-          c.terrain = terrain_of_bank_slot(slot);
-          --s.tile_bank[slot];
-          break;
-        }
-        pick -= s.tile_bank[slot];
-      }
-    }
+Terrain draw_tile(GameState& s) {
+  int total = 0;
+  for (int n : s.tile_bank) total += n;
+  if (total == 0) {
+    // Only a hand-made scenario can run the bank dry; fall back to an even draw.
+    return terrain_of_bank_slot(static_cast<int>(s.rng.below(kTerrainKinds)));
   }
+  auto pick = static_cast<int>(s.rng.below(static_cast<std::uint64_t>(total)));
+  for (int slot = 0; slot < kTerrainKinds; ++slot) {
+    if (pick < s.tile_bank[slot]) {
+      --s.tile_bank[slot];
+      return terrain_of_bank_slot(slot);
+    }
+    pick -= s.tile_bank[slot];
+  }
+  return Terrain::kWater;  // not reached: pick < total
+}
+
+bool reveal(GameState& s, int hex, int by, Events& ev) {
+  HexCell& c = s.hexes[hex];
+  if (s.board().is_perimeter(hex)) return false;  // face up from the start [3.2]
+  const bool independent = s.options.independent_exploration;
+  if (independent ? (c.known_by & bit(by)) != 0 : c.revealed) return false;
+  const bool first_time = !c.revealed;
+  if (c.terrain == Terrain::kNone) c.terrain = draw_tile(s);  // drawn now from the bank
   c.revealed = true;
   c.known_by =
       static_cast<std::uint8_t>(independent ? (c.known_by | bit(by)) : (1 << kMaxPlayers) - 1);
@@ -57,12 +58,15 @@ void reveal(GameState& s, int hex, int by, Events& ev) {
   e.hex = hex;
   e.terrain = c.terrain;
   ev.push_back(e);
+  return first_time;
 }
 
-void reveal_neighbors(GameState& s, int hex, int by, Events& ev) {
+std::vector<int> reveal_neighbors(GameState& s, int hex, int by, Events& ev) {
+  std::vector<int> fresh;
   for (int n : s.board().neighbors(hex)) {
-    if (n != Board::kNoHex) reveal(s, n, by, ev);
+    if (n != Board::kNoHex && reveal(s, n, by, ev)) fresh.push_back(n);
   }
+  return fresh;
 }
 
 int roll_die(GameState& s) {
@@ -75,7 +79,7 @@ int roll_die(GameState& s) {
 }
 
 std::vector<int> roll_dice(GameState& s, int count, int roller, int hex, RollPurpose purpose,
-                           Events& ev) {
+                           Events& ev, const FireDice* fire) {
   std::vector<int> dice;
   for (int i = 0; i < count; ++i) dice.push_back(roll_die(s));
   if (count > 0) {
@@ -84,6 +88,7 @@ std::vector<int> roll_dice(GameState& s, int count, int roller, int hex, RollPur
     e.hex = hex;
     e.dice = dice;
     e.value = static_cast<int>(purpose);
+    if (fire) e.fire = *fire;
     ev.push_back(e);
   }
   return dice;
@@ -126,9 +131,22 @@ std::vector<int> cargo_of(const GameState& s, int frigate) {
   return out;
 }
 
+bool allied(const GameState& s, int a, int b) {
+  if (a == b || a < 0 || b < 0 || !subjugation_rules(s.options)) return false;
+  const int ra = s.players[a].ruler;
+  const int rb = s.players[b].ruler;
+  // Alliances are flat [15.61, 15.65]: a Ruler and his Vassals, none of whom has Vassals.
+  return ra == b || rb == a || (ra != kNoPlayer && ra == rb);
+}
+
+bool may_attack(const GameState& s, int player) {
+  return s.players[player].reorganization != Reorganization::kThisTurn;  // [15.63]
+}
+
 int enemy_owner_at(const GameState& s, int player, int hex) {
   for (const Unit& u : s.units) {
-    if (u.place == UnitPlace::kMap && u.hex == hex && u.carrier < 0 && u.owner != player) {
+    if (u.place == UnitPlace::kMap && u.hex == hex && u.carrier < 0 && u.owner != player &&
+        !allied(s, player, u.owner)) {
       return u.owner;
     }
   }
@@ -139,17 +157,47 @@ bool enemy_units_at(const GameState& s, int player, int hex) {
   return enemy_owner_at(s, player, hex) != kNoPlayer;
 }
 
+bool other_units_at(const GameState& s, int player, int hex) {
+  for (const Unit& u : s.units) {
+    if (u.place == UnitPlace::kMap && u.hex == hex && u.carrier < 0 && u.owner != player) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool enemy_town_at(const GameState& s, int player, int hex) {
   const int owner = s.hexes[hex].town_owner;
-  return owner != kNoPlayer && owner != player;
+  return owner != kNoPlayer && owner != player && !allied(s, player, owner);
 }
 
 bool hostile_hex(const GameState& s, int player, int hex) {
   return enemy_units_at(s, player, hex) || enemy_town_at(s, player, hex);
 }
 
+int allied_owner_at(const GameState& s, int player, int hex) {
+  if (!subjugation_rules(s.options)) return kNoPlayer;  // no Alliances without [15.6]
+  const int town = s.hexes[hex].town_owner;
+  if (allied(s, player, town)) return town;
+  for (const Unit& u : s.units) {
+    if (u.place == UnitPlace::kMap && u.hex == hex && u.carrier < 0 && allied(s, player, u.owner)) {
+      return u.owner;
+    }
+  }
+  return kNoPlayer;
+}
+
+bool foreign_pieces_at(const GameState& s, int player, int hex) {
+  const int town = s.hexes[hex].town_owner;
+  return (town != kNoPlayer && town != player) || other_units_at(s, player, hex);
+}
+
 bool owns_town(const GameState& s, int player, int hex) {
   return hex >= 0 && s.hexes[hex].town_owner == player;
+}
+
+bool friendly_town(const GameState& s, int player, int hex) {
+  return owns_town(s, player, hex) || (hex >= 0 && allied(s, player, s.hexes[hex].town_owner));
 }
 
 bool holds_own_capital(const GameState& s, int player) {
@@ -204,18 +252,38 @@ void eliminate_unit(GameState& s, int unit, Events& ev) {
   if (s.active_unit == unit) s.active_unit = -1;
 }
 
-void finish_active_unit(GameState& s) {
+void finish_active_unit(GameState& s, Events& ev) {
   if (s.active_unit < 0) return;
-  Unit& u = s.units[s.active_unit];
+  const int unit = s.active_unit;
+  Unit& u = s.units[unit];
   u.move_done = true;
   u.moves_left = 0;
   s.active_unit = -1;
+  unit_stopped(s, unit, ev);
+}
+
+int seat_position(const GameState& s, int player) {
+  const auto it = std::find(s.turn_order.begin(), s.turn_order.end(), player);
+  return it == s.turn_order.end() ? player : static_cast<int>(it - s.turn_order.begin());
+}
+
+int player_after(const GameState& s, int player) {
+  const int n = static_cast<int>(s.players.size());
+  if (static_cast<int>(s.turn_order.size()) != n) return (player + 1) % n;
+  return s.turn_order[static_cast<std::size_t>((seat_position(s, player) + 1) % n)];
+}
+
+int player_before(const GameState& s, int player) {
+  const int n = static_cast<int>(s.players.size());
+  if (static_cast<int>(s.turn_order.size()) != n) return (player + n - 1) % n;
+  return s.turn_order[static_cast<std::size_t>((seat_position(s, player) + n - 1) % n)];
 }
 
 int next_in_game(const GameState& s, int after) {
   const int n = static_cast<int>(s.players.size());
+  int p = after;
   for (int i = 1; i <= n; ++i) {
-    const int p = (after + i) % n;
+    p = player_after(s, p);
     if (s.players[p].in_game()) return p;
   }
   return kNoPlayer;
@@ -227,14 +295,16 @@ void begin_setup(GameState& s, int player, Events& ev) {
   const Board& b = s.board();
   s.current = player;
   s.phase = Phase::kSetup;
-  const auto group = b.start_groups(static_cast<int>(s.players.size()))[player];
+  // [3.3] The start group of his position round the table (his seat, unless [15.2] drew it).
+  const auto group = b.start_groups(
+      static_cast<int>(s.players.size()))[static_cast<std::size_t>(seat_position(s, player))];
   std::vector<int> area(group.begin(), group.end());
   auto usable = [&](int h) {
     if (!known_land(s, player, h) || s.hexes[h].town_owner != kNoPlayer) return false;
     for (int n : b.neighbors(h)) {
       if (n != Board::kNoHex && s.hexes[n].town_owner != kNoPlayer) return false;
     }
-    return !enemy_units_at(s, player, h);
+    return !other_units_at(s, player, h);
   };
   while (true) {
     for (int h : area) reveal(s, h, player, ev);
@@ -260,7 +330,7 @@ void begin_setup(GameState& s, int player, Events& ev) {
   ev.push_back(e);
 }
 
-static void set_phase(GameState& s, Phase p, Events& ev) {
+void set_phase(GameState& s, Phase p, Events& ev) {
   s.phase = p;
   Event e = make_event(EventKind::kPhaseChanged);
   e.player = s.current;
@@ -282,6 +352,9 @@ void begin_turn(GameState& s, int player, Events& ev) {
     c.placed_other = 0;
     c.began_turn_with_land_unit = 0;
   }
+  // [15.64] Alliance land units help across slow terrain as if they were the mover's own, so
+  // under Subjugation every player's land units are marked where they begin this turn.
+  const bool mark_all = subjugation_rules(s.options);
   for (Unit& u : s.units) {
     const bool mine = u.owner == player;
     u.moves_left = mine ? movement_allowance(u.type) : 0;
@@ -291,9 +364,16 @@ void begin_turn(GameState& s, int player, Events& ev) {
     u.transported = false;
     u.disembark_hex = -1;
     u.carried_this_turn = 0;
-    if (mine && u.place == UnitPlace::kMap && u.carrier < 0 && is_land_unit(u.type)) {
-      s.hexes[u.hex].began_turn_with_land_unit = static_cast<std::uint8_t>(bit(player));
+    if ((mine || mark_all) && u.place == UnitPlace::kMap && u.carrier < 0 && is_land_unit(u.type)) {
+      s.hexes[u.hex].began_turn_with_land_unit |= static_cast<std::uint8_t>(bit(u.owner));
     }
+  }
+  // [15.63] A reorganization lasts for the one Player Turn after the Capital was lost.
+  for (PlayerState& ps : s.players) {
+    if (ps.reorganization == Reorganization::kThisTurn) ps.reorganization = Reorganization::kNone;
+  }
+  if (s.players[player].reorganization == Reorganization::kNextTurn) {
+    s.players[player].reorganization = Reorganization::kThisTurn;
   }
   for (Unit& u : s.units) {
     if (u.place == UnitPlace::kMap && u.carrier >= 0) ++s.units[u.carrier].carried_this_turn;
@@ -305,13 +385,13 @@ void begin_turn(GameState& s, int player, Events& ev) {
   ev.push_back(e);
 
   // [5.4] Race for Dominance: checked at the beginning of his turn, before building.
-  if (s.options.victory == VictoryCondition::kRace &&
+  if (s.options.victory.has(VictoryCondition::kRace) &&
       victory_points(s, player) >= kRaceVictoryPoints) {
     end_game(s, {player}, VictoryCondition::kRace, ev);
     return;
   }
   // [5.5] The Doomsday Clock: roll before building until a '1' puts a coin by his Capital.
-  if (s.options.victory == VictoryCondition::kDoomsday && s.doomsday_started &&
+  if (s.options.victory.has(VictoryCondition::kDoomsday) && s.doomsday_started &&
       !s.players[player].doomsday_coin) {
     const auto dice =
         roll_dice(s, 1, player, s.players[player].capital_hex, RollPurpose::kDoomsday, ev);
@@ -331,7 +411,7 @@ void begin_turn(GameState& s, int player, Events& ev) {
 }
 
 void enter_reserve_phase(GameState& s, Events& ev) {
-  finish_active_unit(s);
+  finish_active_unit(s, ev);
   set_phase(s, Phase::kReserve, ev);
   const int p = s.current;
   const bool any_reserve = std::any_of(s.units.begin(), s.units.end(), [&](const Unit& u) {
@@ -382,6 +462,9 @@ void end_game(GameState& s, std::vector<int> winners, VictoryCondition by, Event
   s.battle.reset();
   s.bombard.reset();
   s.elimination.reset();
+  s.balance.reset();
+  s.relocation.reset();
+  s.capital_return.reset();
   s.active_unit = -1;
   Event e = make_event(EventKind::kGameOver);
   e.dice = s.winners;
@@ -400,6 +483,7 @@ void settle(GameState& s, Events& ev) {
       const bool has_town = std::any_of(s.hexes.begin(), s.hexes.end(),
                                         [&](const HexCell& c) { return c.town_owner == p; });
       if (has_town) continue;
+      if (s.relocation && s.relocation->player == p) continue;  // rebuilt this phase [15.5]
       // No Town or City: no units either (8.2 Key Concept); he is out of the game.
       for (Unit& u : s.units) {
         if (u.owner == p && u.place != UnitPlace::kStock) eliminate_unit(s, u.id, ev);
@@ -409,6 +493,7 @@ void settle(GameState& s, Events& ev) {
       Event e = make_event(EventKind::kPlayerEliminated);
       e.player = p;
       ev.push_back(e);
+      leave_alliances(s, p, ev);
     }
   }
   std::vector<int> left;
@@ -419,11 +504,22 @@ void settle(GameState& s, Events& ev) {
     end_game(s, left, VictoryCondition::kStandard, ev);
     return;
   }
-  if (s.options.victory == VictoryCondition::kShorter && s.capital_loser != kNoPlayer) {  // [5.3]
+  if (subjugation_rules(s.options)) {  // [15.66, 5.2] everyone else is his Vassal
+    for (int p : left) {
+      const bool all_vassals = std::all_of(left.begin(), left.end(), [&](int other) {
+        return other == p || s.players[other].ruler == p;
+      });
+      if (all_vassals) {
+        end_game(s, {p}, VictoryCondition::kSubjugation, ev);
+        return;
+      }
+    }
+  }
+  if (s.options.victory.has(VictoryCondition::kShorter) && s.capital_loser != kNoPlayer) {  // [5.3]
     end_game(s, highest_scores(s, s.capital_loser), VictoryCondition::kShorter, ev);
     return;
   }
-  if (s.options.victory == VictoryCondition::kDoomsday && s.doomsday_started) {  // [5.5]
+  if (s.options.victory.has(VictoryCondition::kDoomsday) && s.doomsday_started) {  // [5.5]
     const bool all_coins = std::all_of(s.players.begin(), s.players.end(),
                                        [](const PlayerState& p) { return p.doomsday_coin; });
     if (all_coins) {
@@ -432,19 +528,14 @@ void settle(GameState& s, Events& ev) {
     }
   }
   if (s.battle || s.bombard) return;
+  if (s.capital_return && s.capital_return->stage == ReturnStage::kNavalBattles) {
+    advance_capital_return(s, ev);  // the next of the Vassal's Frigate battles [15.62, 13.5]
+    if (s.battle || s.phase == Phase::kGameOver) return;
+  }
   if (!s.players[s.current].in_game()) {
     // The player whose turn it was conceded.
     if (s.phase == Phase::kSetup) {
-      int next = s.current;
-      while (true) {
-        next = (next + 1) % n;
-        if (next == s.first_player) break;
-        if (s.players[next].in_game() && s.players[next].capital_hex < 0) {
-          begin_setup(s, next, ev);
-          return;
-        }
-      }
-      begin_turn(s, next_in_game(s, (s.first_player + n - 1) % n), ev);
+      advance_setup(s, ev);
     } else {
       s.placement_battles.clear();
       begin_turn(s, next_in_game(s, s.current), ev);
@@ -479,9 +570,23 @@ void do_concede(GameState& s, int player, Events& ev) {
   if (s.battle && (s.battle->attacker == player || s.battle->defender == player)) s.battle.reset();
   if (s.bombard && (s.bombard->firer == player || s.bombard->target == player)) s.bombard.reset();
   if (s.elimination && s.elimination->player == player) s.elimination.reset();
+  if (s.balance && s.balance->player == player) {
+    ++s.tile_bank[bank_slot_of(s.balance->land)];  // the drawn land tile goes back [15.3]
+    s.balance.reset();
+  }
+  if (s.relocation && s.relocation->player == player) {
+    HexCell& from = s.hexes[s.relocation->from_hex];
+    if (from.capital_of == player) from.capital_of = kNoPlayer;
+    s.relocation.reset();
+  }
+  if (s.capital_return &&
+      (s.capital_return->ruler == player || s.capital_return->vassal == player)) {
+    s.capital_return.reset();
+  }
   Event e = make_event(EventKind::kPlayerConceded);
   e.player = player;
   ev.push_back(e);
+  leave_alliances(s, player, ev);
 }
 
 void do_end_phase(GameState& s, Events& ev) {
@@ -510,7 +615,7 @@ Check check_end_phase(const GameState& s, const Action&) {
                    "Units of yours share a hex with the enemy: start that Battle before ending "
                    "the phase [12.0].");
     }
-    if (auto e = port_blocks(s, -1)) return e;  // it cannot end its move in a port
+    if (auto e = transit_blocks(s, -1)) return e;  // it cannot end its move in a port
   }
   return std::nullopt;
 }
@@ -519,10 +624,30 @@ Check check_end_phase(const GameState& s, const Action&) {
 
 using namespace detail;
 
-GameState new_game(const Options& options, std::uint64_t seed) {
-  if (options.players < 2 || options.players > kMaxPlayers) {
-    throw std::invalid_argument("a game has 2 to 6 players");
+std::optional<std::string> options_problem(const Options& o) {
+  if (o.players < 2 || o.players > kMaxPlayers) return "a game has 2 to 6 players";
+  if (o.victory.bits() == 0 || (o.victory.bits() >> kVictoryConditions) != 0) {
+    return "choose at least one victory condition [5.0]";
   }
+  if (o.victory.has(VictoryCondition::kSubjugation) && !o.subjugation) {
+    return "Subjugation Conquest [5.2] needs the Subjugation rules [15.6]";
+  }
+  if (o.independent_exploration && o.exploration_balancing) {
+    // The Exploration Balancing decision itself would tell the others that at least two
+    // water hexes came up where they cannot see (docs/rules-notes.md).
+    return "Exploration Balancing [15.3] cannot be combined with independent exploration";
+  }
+  return std::nullopt;
+}
+
+Options normalized(Options o) {
+  if (o.victory.has(VictoryCondition::kSubjugation)) o.subjugation = true;  // [5.2] -> [15.6]
+  return o;
+}
+
+GameState new_game(const Options& requested, std::uint64_t seed) {
+  const Options options = normalized(requested);
+  if (auto problem = options_problem(options)) throw std::invalid_argument(*problem);
   GameState s;
   s.options = options;
   s.radius = board_radius_for_players(options.players);
@@ -540,9 +665,15 @@ GameState new_game(const Options& options, std::uint64_t seed) {
   }
   s.tile_bank = tile_bank_for(options.tile_mix, interior);
   s.players.assign(static_cast<std::size_t>(options.players), PlayerState{});
+  s.turn_order.resize(static_cast<std::size_t>(options.players));
+  for (int p = 0; p < options.players; ++p) s.turn_order[static_cast<std::size_t>(p)] = p;
   s.rng = Rng(seed);
+  // [15.2] Random seating and start corners; drawn only under this rule, so that games
+  // without it use the generator exactly as before.
+  if (options.no_exploration) draw_seating(s);
   s.first_player =
       static_cast<int>(s.rng.below(static_cast<std::uint64_t>(options.players)));  // [4.0 step 1]
+  if (options.no_exploration) lay_map_face_up(s);                                  // [15.2]
   Events ignored;
   begin_setup(s, s.first_player, ignored);
   return s;
@@ -562,9 +693,18 @@ int decider(const GameState& s) {
         return b.picks_by_firer > 0 ? b.defender : b.attacker;
       case BattleStage::kRetreatOption:
       case BattleStage::kRetreating:
+      case BattleStage::kAverageAttackerFire:
         return b.attacker;
+      case BattleStage::kAverageDefenderFire:
+        return b.defender;
     }
   }
+  if (s.balance) return s.balance->player;
+  if (s.capital_return) {
+    return s.capital_return->stage == ReturnStage::kReinforce ? s.capital_return->vassal
+                                                              : s.capital_return->ruler;
+  }
+  if (s.relocation) return s.relocation->player;
   return s.current;
 }
 
@@ -628,12 +768,48 @@ std::optional<ActionError> check_action(const GameState& s, const Action& a) {
     if (auto e = only({ActionKind::kChooseCasualty}, "choose who takes the hits [10.1]")) return e;
     return check_choose_casualty(s, a);
   }
+  if (s.battle && (s.battle->stage == BattleStage::kAverageAttackerFire ||
+                   s.battle->stage == BattleStage::kAverageDefenderFire)) {
+    if (auto e =
+            only({ActionKind::kAverageDice}, "decide how many pairs of dice to average [15.4]")) {
+      return e;
+    }
+    return check_average_dice(s, a);
+  }
   if (s.battle) {
     if (auto e = only({ActionKind::kRetreat, ActionKind::kContinueBattle},
                       "decide whether to retreat or fight on [12.3]")) {
       return e;
     }
     return a.kind == ActionKind::kRetreat ? check_retreat(s, a) : check_continue_battle(s, a);
+  }
+  if (s.balance) {
+    if (auto e = only({ActionKind::kReplaceWater, ActionKind::kKeepWater},
+                      "decide which water hex the land tile replaces, or keep the water [15.3]")) {
+      return e;
+    }
+    return a.kind == ActionKind::kReplaceWater ? check_replace_water(s, a) : std::nullopt;
+  }
+  if (s.capital_return) {
+    if (s.capital_return->stage == ReturnStage::kWithdraw) {
+      if (auto e = only({ActionKind::kWithdraw},
+                        "move your units out of your new Vassal's Capital [15.62]")) {
+        return e;
+      }
+      return check_withdraw(s, a);
+    }
+    if (auto e = only({ActionKind::kPlaceReserve, ActionKind::kEndPhase},
+                      "reinforce your Capital, or end the reinforcement [15.62]")) {
+      return e;
+    }
+    return a.kind == ActionKind::kPlaceReserve ? check_reinforcement(s, a) : std::nullopt;
+  }
+  if (s.relocation) {
+    if (auto e = only({ActionKind::kRebuildTown},
+                      "rebuild the removed Town or City next to where it stood [15.5]")) {
+      return e;
+    }
+    return check_rebuild_town(s, a);
   }
   switch (a.kind) {
     case ActionKind::kPlaceCapital:
@@ -663,6 +839,17 @@ std::optional<ActionError> check_action(const GameState& s, const Action& a) {
       return error("no_battle", "No Battle is waiting for a retreat decision.");
     case ActionKind::kEliminateUnit:
       return error("no_elimination", "No units are owed for a lost Town or City.");
+    case ActionKind::kReplaceWater:
+    case ActionKind::kKeepWater:
+      return error("no_balancing", "No Exploration Balancing choice is open [15.3].");
+    case ActionKind::kAverageDice:
+      return error("no_averaging", "No Fire Round is waiting for a Luck Averaging choice [15.4].");
+    case ActionKind::kRemoveTown:
+      return s.phase == Phase::kBuild ? check_remove_town(s, a) : wrong_phase(s, a);
+    case ActionKind::kRebuildTown:
+      return error("no_relocation", "No Town or City is waiting to be rebuilt [15.5].");
+    case ActionKind::kWithdraw:
+      return error("no_withdrawal", "No Capital is being returned to a Vassal [15.62].");
     case ActionKind::kConcede:
       break;
   }
@@ -686,7 +873,11 @@ std::optional<ActionError> apply_in_place(GameState& s, const Action& a, std::ve
         do_upgrade_city(s, a, ev);
         break;
       case ActionKind::kEndPhase:
-        do_end_phase(s, ev);
+        if (s.capital_return) {
+          end_reinforcement(s, ev);
+        } else {
+          do_end_phase(s, ev);
+        }
         break;
       case ActionKind::kMove:
         do_move(s, a, ev);
@@ -716,7 +907,29 @@ std::optional<ActionError> apply_in_place(GameState& s, const Action& a, std::ve
         do_eliminate(s, a, ev);
         break;
       case ActionKind::kPlaceReserve:
-        do_place_reserve(s, a, ev);
+        if (s.capital_return) {
+          do_reinforce(s, a, ev);
+        } else {
+          do_place_reserve(s, a, ev);
+        }
+        break;
+      case ActionKind::kReplaceWater:
+        do_replace_water(s, a, ev);
+        break;
+      case ActionKind::kKeepWater:
+        do_keep_water(s, a, ev);
+        break;
+      case ActionKind::kAverageDice:
+        do_average_dice(s, a, ev);
+        break;
+      case ActionKind::kRemoveTown:
+        do_remove_town(s, a, ev);
+        break;
+      case ActionKind::kRebuildTown:
+        do_rebuild_town(s, a, ev);
+        break;
+      case ActionKind::kWithdraw:
+        do_withdraw(s, a, ev);
         break;
       case ActionKind::kConcede:
         break;
@@ -753,11 +966,16 @@ std::vector<int> pending_battles(const GameState& s) {
   if (s.phase != Phase::kMovement) return out;
   for (const Unit& u : s.units) {
     if (u.place != UnitPlace::kMap || u.carrier >= 0 || u.owner != s.current) continue;
-    if (s.hexes[u.hex].battle_this_turn && !hostile_hex(s, s.current, u.hex)) continue;
-    if (!hostile_hex(s, s.current, u.hex)) continue;
+    // A Ruler's unit passing over his Vassal's pieces attacks them if it stops there
+    // [15.64]: start_battle (or stopping it by acting with another unit) does that.
+    const bool stopping_on_vassal = u.id == s.active_unit && may_attack_ally_at(s, u.owner, u.hex);
+    if (!hostile_hex(s, s.current, u.hex) && !stopping_on_vassal) continue;
     if (std::find(out.begin(), out.end(), u.hex) == out.end()) out.push_back(u.hex);
   }
   if (s.battle) out.erase(std::remove(out.begin(), out.end(), s.battle->hex), out.end());
+  if (s.capital_return) {  // the Ruler's units are leaving that Capital [15.62]
+    out.erase(std::remove(out.begin(), out.end(), s.capital_return->hex), out.end());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

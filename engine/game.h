@@ -19,8 +19,14 @@
 
 namespace viktory {
 
+// Why these options cannot make a game (players out of range, no victory condition, a
+// combination that cannot be played), or nullopt. Options are normalized first: the
+// Subjugation victory [5.2] turns the Subjugation rules [15.6] on.
+std::optional<std::string> options_problem(const Options& options);
+Options normalized(Options options);
+
 // A new game in its setup phase [4.0]: the first player is drawn at random and his start
-// hexes are revealed. Throws std::invalid_argument for options out of range.
+// hexes are revealed. Throws std::invalid_argument for options that options_problem refuses.
 GameState new_game(const Options& options, std::uint64_t seed);
 
 struct ApplyResult {
@@ -43,6 +49,10 @@ std::optional<ActionError> check_action(const GameState& state, const Action& ac
 // chooses his losses for 2s and 3s [10.1], the loser of a Town chooses the units to
 // eliminate [10.2]. kNoPlayer once the game is over.
 int decider(const GameState& state);
+
+// [15.2] No Exploration: draws a tile for every interior hex that has none yet and turns the
+// whole map face up for everyone. new_game does this; scenarios use it for their positions.
+void lay_map_face_up(GameState& state);
 
 // Every legal action of `player` now (empty unless he is the decider, apart from kConcede,
 // which an in-game player may always do). Split retreats are listed unit by unit.

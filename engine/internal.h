@@ -7,6 +7,7 @@
 
 #include "action.h"
 #include "event.h"
+#include "fire.h"
 #include "game.h"
 #include "state.h"
 
@@ -27,14 +28,19 @@ bool knows(const GameState& s, int player, int hex);
 bool known_land(const GameState& s, int player, int hex);
 bool known_water(const GameState& s, int player, int hex);
 
+// A tile drawn at random from what is left of the bank [3.2].
+Terrain draw_tile(GameState& s);
 // Turns the tile face up for `by` (drawing it from the bank if it has no terrain yet) [3.2].
-void reveal(GameState& s, int hex, int by, Events& ev);
-void reveal_neighbors(GameState& s, int hex, int by, Events& ev);
+// True when the tile was face down until now (not merely new to `by`).
+bool reveal(GameState& s, int hex, int by, Events& ev);
+// Reveals the neighbours; returns those turned face up for the first time.
+std::vector<int> reveal_neighbors(GameState& s, int hex, int by, Events& ev);
 
 // One die: the scripted dice first (tests and scenarios), then the generator.
 int roll_die(GameState& s);
+// `fire`: a Battle's fire, whose breakdown goes into the event.
 std::vector<int> roll_dice(GameState& s, int count, int roller, int hex, RollPurpose purpose,
-                           Events& ev);
+                           Events& ev, const FireDice* fire = nullptr);
 
 int movement_allowance(UnitType t);
 
@@ -42,13 +48,83 @@ int movement_allowance(UnitType t);
 std::vector<int> units_at(const GameState& s, int hex);
 std::vector<int> units_of_at(const GameState& s, int player, int hex);
 std::vector<int> cargo_of(const GameState& s, int frigate);
+// "Enemy" means another player outside one's Alliance [15.61]; without Subjugation [15.6]
+// that is every other player.
 bool enemy_units_at(const GameState& s, int player, int hex);
 bool enemy_town_at(const GameState& s, int player, int hex);
 // A hex where `player` would have to fight: enemy units, or an enemy Town/City.
 bool hostile_hex(const GameState& s, int player, int hex);
 int enemy_owner_at(const GameState& s, int player, int hex);  // kNoPlayer if none
+// Units of any other player, Alliance members included [7.22].
+bool other_units_at(const GameState& s, int player, int hex);
+// Another player's units or Town/City, enemy or allied.
+bool foreign_pieces_at(const GameState& s, int player, int hex);
 bool owns_town(const GameState& s, int player, int hex);
+// His own Town/City or an Alliance member's (roads, slow terrain [15.64]).
+bool friendly_town(const GameState& s, int player, int hex);
 bool holds_own_capital(const GameState& s, int player);
+
+// --- Subjugation [15.6] ---
+// a and b are different players of one Alliance (a Ruler and his Vassals).
+bool allied(const GameState& s, int a, int b);
+// The Alliance member whose units or Town/City stand in `hex`, or kNoPlayer.
+int allied_owner_at(const GameState& s, int player, int hex);
+// Not in his reorganization turn [15.63].
+bool may_attack(const GameState& s, int player);
+// `player` is the Ruler of the Alliance pieces in `hex` and may attack them there now (his
+// unit stopping there would start that Battle) [15.64, 15.65].
+bool may_attack_ally_at(const GameState& s, int player, int hex);
+// The active unit stands on Alliance pieces it may not stop on: it must move on [15.64].
+bool must_move_on(const GameState& s);
+// A unit's movement ended where it stands: a Ruler stopping on his Vassal's pieces attacks
+// him, which frees the Vassal [15.64, 15.65].
+void unit_stopped(GameState& s, int unit, Events& ev);
+void free_vassal(GameState& s, int vassal, AllianceEnd why, Events& ev);
+// A player leaving the game (conceding, eliminated): his Vassals go free.
+void leave_alliances(GameState& s, int player, Events& ev);
+// `ruler` took `vassal`'s Capital at `hex` [15.61, 15.62].
+void subjugate(GameState& s, int ruler, int vassal, int hex, Events& ev);
+void advance_capital_return(GameState& s, Events& ev);
+std::vector<int> withdraw_destinations(const GameState& s, int unit);
+Check check_withdraw(const GameState& s, const Action& a);
+void do_withdraw(GameState& s, const Action& a, Events& ev);
+Check check_reinforcement(const GameState& s, const Action& a);
+void do_reinforce(GameState& s, const Action& a, Events& ev);
+void end_reinforcement(GameState& s, Events& ev);
+// Frigate spots next to the capital [13.4], with the Alliance fallback [15.64].
+std::vector<int> capital_frigate_spots(const GameState& s, int player);
+bool alliance_frigate_at(const GameState& s, int player, int hex);
+
+// --- seating [4.0, 3.3, 15.2] ---
+int seat_position(const GameState& s, int player);  // index in turn_order = start group
+int player_after(const GameState& s, int player);   // clockwise, in game or not
+int player_before(const GameState& s, int player);
+void draw_seating(GameState& s);  // [15.2] random turn order and start corners
+
+// --- Exploration Balancing [15.3] ---
+// After an act of building or movement turned the `fresh` hexes face up.
+void offer_balancing(GameState& s, int player, const std::vector<int>& fresh, Events& ev);
+Check check_replace_water(const GameState& s, const Action& a);
+void do_replace_water(GameState& s, const Action& a, Events& ev);
+void do_keep_water(GameState& s, const Action& a, Events& ev);
+
+// [7.1] Building needs the Capital held at the start of the turn.
+Check can_build_at_all(const GameState& s, int player);
+
+// --- Town/City Relocation [15.5] ---
+Check check_remove_town(const GameState& s, const Action& a);
+void do_remove_town(GameState& s, const Action& a, Events& ev);
+Check check_rebuild_town(const GameState& s, const Action& a);
+void do_rebuild_town(GameState& s, const Action& a, Events& ev);
+bool rebuild_site_ok(const GameState& s, int player, int hex, int from_hex);
+
+// --- Luck Averaging [15.4] ---
+Check check_average_dice(const GameState& s, const Action& a);
+void do_average_dice(GameState& s, const Action& a, Events& ev);
+
+// [15.1] Forest and Mountain slow movement [9.12], block the line of fire [11.2] and add
+// defence dice [12.3] unless Terrain Leveling is in play.
+bool rough_terrain(const GameState& s, Terrain t);
 
 // Gains a unit into the Reserve [7.4, 10.3].
 int gain_unit(GameState& s, int player, UnitType type, Events& ev);
@@ -57,15 +133,19 @@ void lose_unit(GameState& s, int unit, Events& ev);
 // Returns a unit to stock [10.2]; its cargo goes to the Reserve.
 void eliminate_unit(GameState& s, int unit, Events& ev);
 
-// An error while a Frigate passing through a port (other than `acting_unit`) has not sailed
-// out yet: nothing else may happen until it does [9.32]. Pass -1 for actions of no unit.
-Check port_blocks(const GameState& s, int acting_unit);
+// An error while a unit passing through (other than `acting_unit`) has not moved on yet: a
+// Frigate in a port [9.32], or a unit on Alliance pieces it may not stop on [15.64]. Nothing
+// else may happen until it does. Pass -1 for actions of no unit.
+Check transit_blocks(const GameState& s, int acting_unit);
 
 // Ends the movement of the unit currently moving, if any [9.0 Procedure].
-void finish_active_unit(GameState& s);
+void finish_active_unit(GameState& s, Events& ev);
 
 // Flow.
 void begin_setup(GameState& s, int player, Events& ev);
+// After a Capital is placed: the next player's setup step, or the first Player Turn [4.0].
+void advance_setup(GameState& s, Events& ev);
+void set_phase(GameState& s, Phase p, Events& ev);
 void begin_turn(GameState& s, int player, Events& ev);
 void finish_turn(GameState& s, Events& ev);
 void enter_reserve_phase(GameState& s, Events& ev);
@@ -111,8 +191,12 @@ std::vector<int> hit_candidates(const GameState& s);
 bool can_retreat_all(const GameState& s);
 std::vector<int> retreat_destinations(const GameState& s, int unit);
 std::vector<int> elimination_candidates(const GameState& s);
+// Eliminates owed units where the choice cannot matter; clears the elimination when done.
+void auto_eliminate(GameState& s, Events& ev);
 bool road_connected(const GameState& s, int player, int from, int to);
 bool line_of_sight(const GameState& s, int player, int from, int to);
+// Whose units `player` may Bombard in `hex`: an enemy's, or his own Vassal's [15.64].
+int bombard_target(const GameState& s, int player, int hex);
 std::vector<int> frigate_spots_for_forest_city(const GameState& s, int city_hex);
 
 }  // namespace viktory::detail

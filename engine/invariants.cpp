@@ -1,4 +1,5 @@
 // Invariants every reachable state keeps; the property test checks them after every action.
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -66,6 +67,47 @@ std::optional<std::string> check_invariants(const GameState& s) {
   for (int p = 0; p < n; ++p) {
     if (have[p] != supported[p]) {
       return "units do not match Towns and Cities for player " + std::to_string(p) + " [8.2]";
+    }
+  }
+  // Seating: a permutation of the players [4.0, 15.2].
+  if (static_cast<int>(s.turn_order.size()) != n) return "turn order of the wrong size";
+  for (int p = 0; p < n; ++p) {
+    if (std::count(s.turn_order.begin(), s.turn_order.end(), p) != 1) {
+      return "turn order is not a seating of the players";
+    }
+  }
+  // Alliances are flat: a Vassal's Ruler is another player in the game who has no Ruler
+  // himself [15.61, 15.65].
+  for (int p = 0; p < n; ++p) {
+    const int r = s.players[p].ruler;
+    if (r == kNoPlayer) continue;
+    if (!subjugation_rules(s.options)) return "a Vassal without the Subjugation rules";
+    if (r == p || r < 0 || r >= n) return "bad Ruler of player " + std::to_string(p);
+    if (!s.players[p].in_game() || !s.players[r].in_game()) return "a Vassal or Ruler out of play";
+    if (s.players[r].ruler != kNoPlayer) return "a Ruler who is a Vassal himself [15.65]";
+  }
+  // Nobody stops on Alliance pieces [15.64]: only the unit passing through, or the Ruler's
+  // units leaving his new Vassal's Capital [15.62], stand there (or stood there when the game
+  // ended, e.g. by that very capture [15.66]).
+  for (const Unit& u : s.units) {
+    if (s.phase == Phase::kGameOver) break;
+    if (u.place != UnitPlace::kMap || u.carrier >= 0 || u.id == s.active_unit) continue;
+    bool allied_pieces = allied(s, u.owner, s.hexes[u.hex].town_owner);
+    for (const Unit& other : s.units) {
+      allied_pieces = allied_pieces ||
+                      (other.place == UnitPlace::kMap && other.hex == u.hex && other.carrier < 0 &&
+                       other.id != s.active_unit && allied(s, u.owner, other.owner));
+    }
+    if (!allied_pieces) continue;
+    if (s.capital_return && s.capital_return->hex == u.hex && s.capital_return->ruler == u.owner) {
+      continue;
+    }
+    return "a unit stopped on Alliance pieces at " + b.label(u.hex) + " [15.64]";
+  }
+  if (s.balance) {  // [15.3]
+    if (!is_land(s.balance->land)) return "Exploration Balancing without a land tile";
+    for (int h : s.balance->water) {
+      if (s.hexes[h].terrain != Terrain::kWater) return "Exploration Balancing offers land";
     }
   }
   return std::nullopt;

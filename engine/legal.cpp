@@ -20,6 +20,11 @@ std::vector<Action> legal_actions(const GameState& s, int player) {
     const Board& b = s.board();
     if (s.elimination) {
       for (int u : elimination_candidates(s)) consider(act::eliminate_unit(player, u));
+    } else if (s.battle && (s.battle->stage == BattleStage::kAverageAttackerFire ||
+                            s.battle->stage == BattleStage::kAverageDefenderFire)) {
+      for (int pairs = 0; pairs <= max_averaged_pairs(s.battle->dice_due); ++pairs) {
+        consider(act::average_dice(player, pairs));  // [15.4]
+      }
     } else if (s.bombard || (s.battle && s.battle->stage != BattleStage::kRetreatOption &&
                              s.battle->stage != BattleStage::kRetreating)) {
       for (int u : hit_candidates(s)) consider(act::choose_casualty(player, u));
@@ -27,6 +32,29 @@ std::vector<Action> legal_actions(const GameState& s, int player) {
       consider(act::continue_battle(player));
       for (int u : units_of_at(s, s.battle->attacker, s.battle->hex)) {
         for (int h : retreat_destinations(s, u)) consider(act::retreat(player, u, h));
+      }
+    } else if (s.balance) {
+      for (int h : s.balance->water) consider(act::replace_water(player, h));  // [15.3]
+      consider(act::keep_water(player));
+    } else if (s.capital_return && s.capital_return->stage == ReturnStage::kWithdraw) {
+      for (int u : units_of_at(s, player, s.capital_return->hex)) {  // [15.62]
+        for (int h : withdraw_destinations(s, u)) consider(act::withdraw(player, u, h));
+      }
+    } else if (s.capital_return) {
+      const int cap = s.capital_return->hex;  // the Vassal reinforces his Capital [15.62]
+      for (int t = 0; t < kUnitTypes; ++t) {
+        const auto type = static_cast<UnitType>(t);
+        if (type != UnitType::kFrigate) {
+          consider(act::place_reserve(player, type, cap));
+          continue;
+        }
+        for (int h : capital_frigate_spots(s, player))
+          consider(act::place_reserve(player, type, h));
+      }
+      consider(act::end_phase(player));
+    } else if (s.relocation) {
+      for (int n : b.neighbors(s.relocation->from_hex)) {  // [15.5]
+        if (n != Board::kNoHex) consider(act::rebuild_town(player, n));
       }
     } else {
       switch (s.phase) {
@@ -37,6 +65,7 @@ std::vector<Action> legal_actions(const GameState& s, int player) {
           for (int h = 0; h < b.size(); ++h) {
             if (s.hexes[h].town_owner == player) {
               consider(act::upgrade_city(player, h));
+              if (s.options.town_relocation) consider(act::remove_town(player, h));  // [15.5]
             } else if (s.hexes[h].town_owner == kNoPlayer && known_land(s, player, h)) {
               consider(act::build_town(player, h));
             }
@@ -56,11 +85,12 @@ std::vector<Action> legal_actions(const GameState& s, int player) {
               for (int n : b.neighbors(u.hex)) {
                 if (n != Board::kNoHex) consider(act::move(player, u.id, n));
               }
-              if (is_land_unit(u.type) && owns_town(s, player, u.hex)) {
-                // Road moves [9.13] end in one of his own Towns/Cities: try only those.
+              if (is_land_unit(u.type) && friendly_town(s, player, u.hex)) {
+                // Road moves [9.13] end in one of his own (or Alliance [15.64]) Towns/Cities:
+                // try only those.
                 for (int d = 2; d <= 3; ++d) {
                   for (int h : b.ring_around(u.hex, d)) {
-                    if (owns_town(s, player, h)) consider(act::move(player, u.id, h));
+                    if (friendly_town(s, player, h)) consider(act::move(player, u.id, h));
                   }
                 }
               }
@@ -77,7 +107,7 @@ std::vector<Action> legal_actions(const GameState& s, int player) {
               // A Bombard needs enemy units in the target hex [11.0]: try only those hexes.
               for (int d = 1; d <= 2; ++d) {
                 for (int h : b.ring_around(u.hex, d)) {
-                  if (enemy_units_at(s, player, h)) consider(act::bombard(player, u.id, h));
+                  if (other_units_at(s, player, h)) consider(act::bombard(player, u.id, h));
                 }
               }
             }

@@ -35,19 +35,47 @@ Check own_unit_on_map(const GameState& s, const Action& a, const char* verb) {
 
 }  // namespace
 
-// A unit in a port must leave it before anything else happens [9.32].
-Check port_blocks(const GameState& s, int acting_unit) {
-  if (s.active_unit >= 0 && s.active_unit != acting_unit && in_port(s, s.units[s.active_unit])) {
+// A unit in a port, or on Alliance pieces it may not stop on, must move on before anything
+// else happens [9.32, 15.64].
+Check transit_blocks(const GameState& s, int acting_unit) {
+  if (s.active_unit < 0 || s.active_unit == acting_unit) return std::nullopt;
+  if (in_port(s, s.units[s.active_unit])) {
     return error("frigate_in_port", "The Frigate in port must sail out first [9.32].");
+  }
+  if (must_move_on(s)) {
+    return error("must_move_on",
+                 "The unit passing through Alliance pieces must move on first: it may not stop "
+                 "there [15.64].");
   }
   return std::nullopt;
 }
 
+bool rough_terrain(const GameState& s, Terrain t) {
+  return !s.options.terrain_leveling && is_rough(t);  // [15.1]
+}
+
+// [9.12] A land unit of `player` entering `hex` must stop there: Forest or Mountain, unless
+// the hex holds his Town/City or one of his land units began the turn there. Alliance Towns,
+// Cities and land units count as his own [15.64].
+bool slow_stop(const GameState& s, int player, int hex) {
+  const HexCell& c = s.hexes[hex];
+  if (!rough_terrain(s, c.terrain) || friendly_town(s, player, hex)) return false;
+  for (int p = 0; p < static_cast<int>(s.players.size()); ++p) {
+    if ((p == player || allied(s, player, p)) && (c.began_turn_with_land_unit & bit(p)) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool road_connected(const GameState& s, int player, int from, int to) {
   // [9.13] Two of the player's Towns/Cities (neither built this turn) 2 or 3 land hexes apart
-  // along some path of land hexes free of enemy units.
+  // along some path of land hexes free of enemy units. Alliance Towns and Cities serve as his
+  // own, and Alliance units do not block [15.64].
   const Board& b = s.board();
-  if (from == to || !owns_town(s, player, from) || !owns_town(s, player, to)) return false;
+  if (from == to || !friendly_town(s, player, from) || !friendly_town(s, player, to)) {
+    return false;
+  }
   if (s.hexes[from].built_this_turn || s.hexes[to].built_this_turn) return false;
   const int d = b.distance(from, to);
   if (d < 2 || d > 3) return false;
@@ -69,9 +97,100 @@ bool road_connected(const GameState& s, int player, int from, int to) {
   return false;
 }
 
+namespace {
+
+// What ending a move on `hex` would mean for a unit of `player`.
+enum class Stop {
+  kFree,          // nothing of anybody else's there
+  kBattle,        // enemy pieces (or his Vassal's, which he may attack): a Battle [12.0, 15.64]
+  kPassOnly,      // Alliance pieces he may pass but not stop on [15.64]
+  kBattleFought,  // a second Battle in the hex this turn [12.2]
+  kNoAttack,      // he may not attack this turn [15.63]
+};
+
+Stop stop_kind(const GameState& s, int player, int hex) {
+  if (hostile_hex(s, player, hex)) {
+    if (s.hexes[hex].battle_this_turn) return Stop::kBattleFought;
+    return may_attack(s, player) ? Stop::kBattle : Stop::kNoAttack;
+  }
+  if (allied_owner_at(s, player, hex) != kNoPlayer) {
+    return may_attack_ally_at(s, player, hex) ? Stop::kBattle : Stop::kPassOnly;
+  }
+  return Stop::kFree;
+}
+
+Check refused_stop(Stop stop) {
+  switch (stop) {
+    case Stop::kBattleFought:
+      return error("battle_fought", "Only one Battle may be fought in a hex per turn [12.2].");
+    case Stop::kNoAttack:
+      return error("reorganization",
+                   "You lost your Capital: you may not attack anybody on this Player Turn "
+                   "[15.63].");
+    case Stop::kPassOnly:
+      return error("alliance_stop",
+                   "You may pass through Alliance units, Towns and Cities, but not stop there "
+                   "[15.64].");
+    default:
+      return std::nullopt;
+  }
+}
+
+// The hexes a unit standing on `hex` can reach with its next move, ignoring what stands there.
+std::vector<int> next_steps(const GameState& s, const Unit& u, int hex) {
+  const Board& b = s.board();
+  std::vector<int> out;
+  for (int n : b.neighbors(hex)) {
+    if (n == Board::kNoHex) continue;
+    if (u.type == UnitType::kFrigate ? known_water(s, u.owner, n) : known_land(s, u.owner, n)) {
+      out.push_back(n);
+    }
+  }
+  if (is_land_unit(u.type) && friendly_town(s, u.owner, hex)) {
+    for (int d = 2; d <= 3; ++d) {
+      for (int h : b.ring_around(hex, d)) {
+        if (road_connected(s, u.owner, hex, h)) out.push_back(h);
+      }
+    }
+  }
+  return out;
+}
+
+// Whether `u`, standing on `hex` with `mp` Movement Points, can still reach a hex where it may
+// end its move, passing only over Alliance pieces on the way [15.64]. Ports are not counted
+// as a way on (a Frigate passing Alliance Frigates keeps to the water).
+bool can_move_on(const GameState& s, const Unit& u, int hex, int mp) {
+  if (mp <= 0) return false;
+  for (int next : next_steps(s, u, hex)) {
+    const Stop stop = stop_kind(s, u.owner, next);
+    if (stop == Stop::kFree || stop == Stop::kBattle) return true;
+    if (stop != Stop::kPassOnly) continue;
+    const bool forced = mp - 1 <= 0 || (is_land_unit(u.type) && slow_stop(s, u.owner, next));
+    if (!forced && can_move_on(s, u, next, mp - 1)) return true;
+  }
+  return false;
+}
+
+// Entering `hex` is allowed as far as who stands there goes: a Battle he may fight, or Alliance
+// pieces he may pass over and still get off in this move.
+Check may_enter(const GameState& s, const Unit& u, int hex) {
+  // Without Subjugation there are no Alliances or reorganizations, and a second Battle in a
+  // hex is refused before this is asked [12.2].
+  if (!subjugation_rules(s.options)) return std::nullopt;
+  const Stop stop = stop_kind(s, u.owner, hex);
+  if (stop == Stop::kBattleFought || stop == Stop::kNoAttack) return refused_stop(stop);
+  if (stop != Stop::kPassOnly) return std::nullopt;
+  const int left = u.moves_left - 1;
+  const bool forced = left <= 0 || (is_land_unit(u.type) && slow_stop(s, u.owner, hex));
+  if (forced || !can_move_on(s, u, hex, left)) return refused_stop(stop);
+  return std::nullopt;
+}
+
+}  // namespace
+
 Check check_move(const GameState& s, const Action& a) {
   if (auto e = own_unit_on_map(s, a, "move")) return e;
-  if (auto e = port_blocks(s, a.unit)) return e;
+  if (auto e = transit_blocks(s, a.unit)) return e;
   const Board& b = s.board();
   const Unit& u = s.units[a.unit];
   if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
@@ -91,7 +210,7 @@ Check check_move(const GameState& s, const Action& a) {
   const int d = b.distance(u.hex, a.hex);
   if (u.type == UnitType::kFrigate) {
     if (d != 1) return error("not_adjacent", "Frigates move one hex at a time [9.3].");
-    if (known_water(s, a.player, a.hex)) return std::nullopt;
+    if (known_water(s, a.player, a.hex)) return may_enter(s, u, a.hex);
     if (in_port(s, u))
       return error("must_leave_port", "From a port a Frigate must sail into water [9.32].");
     if (!is_port_for(s, a.player, a.hex)) {
@@ -102,22 +221,22 @@ Check check_move(const GameState& s, const Action& a) {
       return error("port_needs_two",
                    "Entering and leaving a port costs two Movement Points [9.32].");
     }
-    return std::nullopt;
+    return may_enter(s, u, a.hex);
   }
   if (d == 1) {
     if (!known_land(s, a.player, a.hex)) {
       return error("not_land", "Land units must stay on land hexes [9.1].");
     }
-    return std::nullopt;
+    return may_enter(s, u, a.hex);
   }
-  if (road_connected(s, a.player, u.hex, a.hex)) return std::nullopt;  // [9.13]
+  if (road_connected(s, a.player, u.hex, a.hex)) return may_enter(s, u, a.hex);  // [9.13]
   return error("not_adjacent",
                "Units move to an adjacent hex, or by road between your Towns and Cities 2-3 land "
                "hexes apart with no enemy units on the way [9.0, 9.13].");
 }
 
 void do_move(GameState& s, const Action& a, Events& ev) {
-  if (s.active_unit >= 0 && s.active_unit != a.unit) finish_active_unit(s);  // [9.0]
+  if (s.active_unit >= 0 && s.active_unit != a.unit) finish_active_unit(s, ev);  // [9.0]
   Unit& u = s.units[a.unit];
   const int from = u.hex;
   const bool road = s.board().distance(from, a.hex) > 1;
@@ -134,27 +253,25 @@ void do_move(GameState& s, const Action& a, Events& ev) {
   e.hex = a.hex;
   e.value = road ? 1 : 0;
   ev.push_back(e);
-  if (hostile_hex(s, a.player, a.hex)) {
+  if (foreign_pieces_at(s, a.player, a.hex)) {
     s.entries.push_back({a.hex, from});  // for the retreat limitation [12.3 step 3]
   }
-  reveal_neighbors(s, a.hex, a.player, ev);  // [9.2]
-  const HexCell& c = s.hexes[a.hex];
+  const auto fresh = reveal_neighbors(s, a.hex, a.player, ev);  // [9.2]
   bool stop = u.moves_left <= 0;
   if (hostile_hex(s, a.player, a.hex)) stop = true;  // entering an enemy hex [9.0 Prohibitions]
-  if (is_land_unit(u.type) && is_rough(c.terrain) && c.town_owner != a.player &&
-      (c.began_turn_with_land_unit & bit(a.player)) == 0) {
-    stop = true;  // [9.12] slow terrain, neither exception applies
-  }
+  if (is_land_unit(u.type) && slow_stop(s, a.player, a.hex)) stop = true;  // [9.12]
   if (stop && !in_port(s, u)) {
     u.moves_left = 0;
     u.move_done = true;
     s.active_unit = -1;
+    unit_stopped(s, a.unit, ev);
   }
+  offer_balancing(s, a.player, fresh, ev);  // [15.3]
 }
 
 Check check_embark(const GameState& s, const Action& a) {
   if (auto e = own_unit_on_map(s, a, "embark")) return e;
-  if (auto e = port_blocks(s, a.carrier)) return e;
+  if (auto e = transit_blocks(s, a.carrier)) return e;
   const Unit& u = s.units[a.unit];
   if (!is_land_unit(u.type)) return error("not_land_unit", "Only land units can be carried [9.4].");
   if (u.carrier >= 0) return error("already_cargo", "That unit is already aboard a Frigate.");
@@ -185,7 +302,7 @@ Check check_embark(const GameState& s, const Action& a) {
 void do_embark(GameState& s, const Action& a, Events& ev) {
   // Naval transport is the one exception to moving units one at a time [9.0]: the Frigate's
   // movement goes on while it picks units up.
-  if (s.active_unit >= 0 && s.active_unit != a.carrier) finish_active_unit(s);
+  if (s.active_unit >= 0 && s.active_unit != a.carrier) finish_active_unit(s, ev);
   Unit& f = s.units[a.carrier];
   Unit& u = s.units[a.unit];
   const int from = u.hex;
@@ -212,7 +329,7 @@ Check check_disembark(const GameState& s, const Action& a) {
   if (auto e = own_unit_on_map(s, a, "disembark")) return e;
   const Unit& u = s.units[a.unit];
   if (u.carrier < 0) return error("not_cargo", "That unit is not aboard a Frigate.");
-  if (auto e = port_blocks(s, u.carrier)) return e;
+  if (auto e = transit_blocks(s, u.carrier)) return e;
   const Unit& f = s.units[u.carrier];
   const Board& b = s.board();
   if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
@@ -230,13 +347,19 @@ Check check_disembark(const GameState& s, const Action& a) {
   if (hostile_hex(s, a.player, f.hex)) {
     return error("in_battle", "A Frigate facing an enemy Frigate cannot land units [12.0].");
   }
+  // Landing ends the Frigate's move where it is and the landed unit's on the landing hex; on
+  // Alliance pieces only a Ruler attacking his Vassal may stop [15.64].
+  for (int hex : {f.hex, a.hex}) {
+    const Stop stop = stop_kind(s, a.player, hex);
+    if (stop != Stop::kFree && stop != Stop::kBattle) return refused_stop(stop);
+  }
   return std::nullopt;
 }
 
 void do_disembark(GameState& s, const Action& a, Events& ev) {
   Unit& u = s.units[a.unit];
   const int frigate = u.carrier;
-  if (s.active_unit >= 0 && s.active_unit != frigate) finish_active_unit(s);
+  if (s.active_unit >= 0 && s.active_unit != frigate) finish_active_unit(s, ev);
   Unit& f = s.units[frigate];
   const int from = f.hex;
   u.carrier = -1;
@@ -258,8 +381,11 @@ void do_disembark(GameState& s, const Action& a, Events& ev) {
   e.from_hex = from;
   e.hex = a.hex;
   ev.push_back(e);
-  if (hostile_hex(s, a.player, a.hex)) s.entries.push_back({a.hex, from});  // [9.47]
-  reveal_neighbors(s, a.hex, a.player, ev);                                 // [9.2]
+  if (foreign_pieces_at(s, a.player, a.hex)) s.entries.push_back({a.hex, from});  // [9.47]
+  const auto fresh = reveal_neighbors(s, a.hex, a.player, ev);                    // [9.2]
+  unit_stopped(s, frigate, ev);
+  unit_stopped(s, a.unit, ev);
+  offer_balancing(s, a.player, fresh, ev);  // [15.3]
 }
 
 }  // namespace viktory::detail

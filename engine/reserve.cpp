@@ -40,15 +40,24 @@ int forest_city_for(const GameState& s, int player, int water) {
 
 }  // namespace
 
-// [13.3] Adjacent water hexes, or if there are none the nearest water hexes.
-std::vector<int> frigate_spots_for_forest_city(const GameState& s, int city_hex) {
+bool alliance_frigate_at(const GameState& s, int player, int hex) {
+  if (!subjugation_rules(s.options)) return false;
+  for (int u : units_at(s, hex)) {
+    if (s.units[u].type == UnitType::kFrigate && allied(s, player, s.units[u].owner)) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The known water hexes nearest to `hex` that hold no Alliance Frigate [13.3, 15.64].
+std::vector<int> nearest_free_water(const GameState& s, int player, int hex) {
   const Board& b = s.board();
-  const int owner = s.hexes[city_hex].town_owner;
   std::vector<int> spots;
   int best = INT_MAX;
   for (int h = 0; h < b.size(); ++h) {
-    if (!known_water(s, owner, h)) continue;
-    const int d = b.distance(city_hex, h);
+    if (!known_water(s, player, h) || alliance_frigate_at(s, player, h)) continue;
+    const int d = b.distance(hex, h);
     if (d < best) {
       best = d;
       spots.clear();
@@ -57,6 +66,78 @@ std::vector<int> frigate_spots_for_forest_city(const GameState& s, int city_hex)
   }
   return spots;
 }
+
+}  // namespace
+
+// [13.3] Adjacent water hexes, or if there are none the nearest water hexes; water holding an
+// Alliance Frigate does not count, so the nearest free water takes its place [15.64].
+std::vector<int> frigate_spots_for_forest_city(const GameState& s, int city_hex) {
+  return nearest_free_water(s, s.hexes[city_hex].town_owner, city_hex);
+}
+
+// [13.4] Water next to the held Capital; if Alliance Frigates fill all of it, the nearest
+// free water [15.64]. A Capital with no water next to it gives no Frigate spot.
+std::vector<int> capital_frigate_spots(const GameState& s, int player) {
+  if (!holds_own_capital(s, player)) return {};
+  const int cap = s.players[player].capital_hex;
+  std::vector<int> adjacent;
+  std::vector<int> free;
+  for (int n : s.board().neighbors(cap)) {
+    if (n == Board::kNoHex || !known_water(s, player, n)) continue;
+    adjacent.push_back(n);
+    if (!alliance_frigate_at(s, player, n)) free.push_back(n);
+  }
+  if (adjacent.empty() || !free.empty()) return free;
+  return nearest_free_water(s, player, cap);
+}
+
+namespace {
+
+// A Frigate placed on `hex` meets another player's Frigate there: allowed only where that
+// Naval Battle could be fought [13.5].
+Check frigate_meeting(const GameState& s, int player, int hex) {
+  if (alliance_frigate_at(s, player, hex)) {
+    return error("alliance_frigate",
+                 "A Frigate may not be placed on an Alliance Frigate: that would be a Naval "
+                 "Battle among Alliance players [15.62, 15.64].");
+  }
+  if (!enemy_units_at(s, player, hex)) return std::nullopt;
+  if (s.hexes[hex].battle_this_turn) {
+    // "If otherwise allowable" [13.5]: a second Battle in the hex this turn is not [12.2].
+    return error("battle_fought",
+                 "A Battle was already fought in that hex this turn, so no Frigate may be placed "
+                 "on the enemy Frigate there [12.2, 13.5].");
+  }
+  if (!may_attack(s, player)) {
+    return error("reorganization",
+                 "You lost your Capital: you may not attack anybody on this Player Turn, not "
+                 "even with a placed Frigate [15.63, 13.5].");
+  }
+  return std::nullopt;
+}
+
+// Puts a unit of the Reserve on the map; returns whether a placed Frigate met an enemy there.
+bool place_unit(GameState& s, int player, UnitType type, int hex, Events& ev) {
+  Unit& u = s.units[reserve_unit_of(s, player, type)];
+  u.place = UnitPlace::kMap;
+  u.hex = hex;
+  u.moves_left = 0;
+  u.move_done = true;
+  Event e = make_event(EventKind::kUnitPlaced);
+  e.player = player;
+  e.unit = u.id;
+  e.unit_type = type;
+  e.hex = hex;
+  ev.push_back(e);
+  reveal_neighbors(s, hex, player, ev);  // a placed unit enters its hex [9.2]
+  return type == UnitType::kFrigate && enemy_units_at(s, player, hex);
+}
+
+void add_once(std::vector<int>& hexes, int hex) {
+  if (std::find(hexes.begin(), hexes.end(), hex) == hexes.end()) hexes.push_back(hex);
+}
+
+}  // namespace
 
 Check check_place_reserve(const GameState& s, const Action& a) {
   const int p = a.player;
@@ -69,13 +150,16 @@ Check check_place_reserve(const GameState& s, const Action& a) {
   if (a.unit_type == UnitType::kFrigate) {
     if (!known_water(s, p, a.hex))
       return error("not_water", "Frigates are placed on water hexes [13.3].");
-    const int cap = s.players[p].capital_hex;
-    if (have_capital && b.distance(cap, a.hex) == 1) return std::nullopt;  // [13.4]
-    if (forest_city_for(s, p, a.hex) >= 0) return std::nullopt;            // [13.3]
-    return error("bad_frigate_spot",
-                 "A Frigate is placed next to your Forest City (or the nearest water if it has "
-                 "none), at most one per City per turn, not while an enemy unit is next to that "
-                 "City, or next to your Capital [13.2-13.4].");
+    if (alliance_frigate_at(s, p, a.hex)) return frigate_meeting(s, p, a.hex);
+    const auto by_capital = capital_frigate_spots(s, p);
+    if (std::find(by_capital.begin(), by_capital.end(), a.hex) == by_capital.end() &&
+        forest_city_for(s, p, a.hex) < 0) {
+      return error("bad_frigate_spot",
+                   "A Frigate is placed next to your Forest City (or the nearest water if it has "
+                   "none), at most one per City per turn, not while an enemy unit is next to "
+                   "that City, or next to your Capital [13.2-13.4].");
+    }
+    return frigate_meeting(s, p, a.hex);
   }
   const HexCell& c = s.hexes[a.hex];
   if (c.town_owner != p)
@@ -113,15 +197,10 @@ Check check_place_reserve(const GameState& s, const Action& a) {
 
 void do_place_reserve(GameState& s, const Action& a, Events& ev) {
   const int p = a.player;
-  const int id = reserve_unit_of(s, p, a.unit_type);
   if (a.unit_type == UnitType::kFrigate) {
-    const int cap = s.players[p].capital_hex;
-    const bool by_capital = holds_own_capital(s, p) && s.board().distance(cap, a.hex) == 1;
-    if (!by_capital) s.hexes[forest_city_for(s, p, a.hex)].placed_other += 1;
-    if (enemy_units_at(s, p, a.hex) &&
-        std::find(s.placement_battles.begin(), s.placement_battles.end(), a.hex) ==
-            s.placement_battles.end()) {
-      s.placement_battles.push_back(a.hex);  // fought once everything is placed [13.5]
+    const auto by_capital = capital_frigate_spots(s, p);
+    if (std::find(by_capital.begin(), by_capital.end(), a.hex) == by_capital.end()) {
+      s.hexes[forest_city_for(s, p, a.hex)].placed_other += 1;
     }
   } else if (!is_held_capital(s, p, a.hex)) {
     HexCell& c = s.hexes[a.hex];
@@ -131,18 +210,40 @@ void do_place_reserve(GameState& s, const Action& a, Events& ev) {
       ++c.placed_other;
     }
   }
-  Unit& u = s.units[id];
-  u.place = UnitPlace::kMap;
-  u.hex = a.hex;
-  u.moves_left = 0;
-  u.move_done = true;
-  Event e = make_event(EventKind::kUnitPlaced);
-  e.player = p;
-  e.unit = id;
-  e.unit_type = a.unit_type;
-  e.hex = a.hex;
-  ev.push_back(e);
-  reveal_neighbors(s, a.hex, p, ev);  // a placed unit enters its hex [9.2]
+  if (place_unit(s, p, a.unit_type, a.hex, ev)) {
+    add_once(s.placement_battles, a.hex);  // fought once everything is placed [13.5]
+  }
+}
+
+// [15.62] The Vassal reinforces only his Capital: land units in it, Frigates next to it.
+Check check_reinforcement(const GameState& s, const Action& a) {
+  const int p = a.player;
+  if (reserve_unit_of(s, p, a.unit_type) < 0) {
+    return error("not_in_reserve", "You have no such unit in your Reserve [13.0].");
+  }
+  if (a.hex < 0 || a.hex >= s.board().size()) return error("bad_hex", "No such hex.");
+  if (a.unit_type == UnitType::kFrigate) {
+    const auto spots = capital_frigate_spots(s, p);
+    if (known_water(s, p, a.hex) && alliance_frigate_at(s, p, a.hex)) {
+      return frigate_meeting(s, p, a.hex);
+    }
+    if (!known_water(s, p, a.hex) || std::find(spots.begin(), spots.end(), a.hex) == spots.end()) {
+      return error("bad_frigate_spot",
+                   "Now you may only place Frigates next to your Capital [15.62, 13.4].");
+    }
+    return frigate_meeting(s, p, a.hex);
+  }
+  if (!is_held_capital(s, p, a.hex)) {
+    return error("capital_only", "Now you may only reinforce your Capital [15.62].");
+  }
+  return std::nullopt;
+}
+
+void do_reinforce(GameState& s, const Action& a, Events& ev) {
+  if (place_unit(s, a.player, a.unit_type, a.hex, ev)) {
+    add_once(s.capital_return->naval_battles, a.hex);  // fought when he is done [13.5]
+  }
+  advance_capital_return(s, ev);  // with his Reserve empty there is nothing left to decide
 }
 
 }  // namespace viktory::detail

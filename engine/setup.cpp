@@ -29,7 +29,7 @@ void do_place_capital(GameState& s, const Action& a, Events& ev) {
   e.player = p;
   e.hex = a.hex;
   ev.push_back(e);
-  reveal_neighbors(s, a.hex, p, ev);  // [7.3]
+  const auto fresh = reveal_neighbors(s, a.hex, p, ev);  // [7.3]
   // [4.0 steps 3-4] The Capital's Infantry goes to the Reserve and straight onto the Capital.
   const int id = gain_unit(s, p, UnitType::kInfantry, ev);
   Unit& u = s.units[id];
@@ -42,16 +42,21 @@ void do_place_capital(GameState& s, const Action& a, Events& ev) {
   placed.hex = a.hex;
   ev.push_back(placed);
 
-  // [4.0 step 5] The next player clockwise builds his Capital; after the last, the first
-  // player begins the first real Player Turn [4.0 step 6].
-  const int n = static_cast<int>(s.players.size());
-  for (int next = (p + 1) % n; next != s.first_player; next = (next + 1) % n) {
+  offer_balancing(s, p, fresh, ev);  // [15.3] building the Capital is an act of building
+  if (!s.balance) advance_setup(s, ev);
+}
+
+// [4.0 step 5] The next player clockwise builds his Capital; after the last, the first player
+// begins the first real Player Turn [4.0 step 6].
+void advance_setup(GameState& s, Events& ev) {
+  for (int next = player_after(s, s.current); next != s.first_player;
+       next = player_after(s, next)) {
     if (s.players[next].in_game() && s.players[next].capital_hex < 0) {
       begin_setup(s, next, ev);
       return;
     }
   }
-  begin_turn(s, next_in_game(s, (s.first_player + n - 1) % n), ev);
+  begin_turn(s, next_in_game(s, player_before(s, s.first_player)), ev);
 }
 
 }  // namespace viktory::detail

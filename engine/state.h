@@ -51,22 +51,33 @@ struct HexCell {
   friend bool operator==(const HexCell&, const HexCell&) = default;
 };
 
+// [15.63] A player who lost his Capital may not attack on his next Player Turn.
+enum class Reorganization : std::uint8_t {
+  kNone,
+  kNextTurn,  // he lost his Capital; his next Player Turn is the reorganization
+  kThisTurn,  // that Player Turn is under way
+};
+
 struct PlayerState {
   bool eliminated = false;
   bool conceded = false;
   int capital_hex = -1;                     // where his Capital marker lies (-1 before setup)
   bool held_capital_at_turn_start = false;  // [7.1]
   bool doomsday_coin = false;               // [5.5]
+  int ruler = kNoPlayer;                    // [15.61] his Ruler while he is a Vassal
+  Reorganization reorganization = Reorganization::kNone;  // [15.63]
   friend bool operator==(const PlayerState&, const PlayerState&) = default;
   bool in_game() const { return !eliminated && !conceded; }
 };
 
 enum class BattleStage : std::uint8_t {
-  kAssignPreFire,       // pre-battle Artillery hits being assigned [12.3 step 0]
-  kAssignAttackerFire,  // attacker's hits being assigned [12.3 step 1]
-  kAssignDefenderFire,  // defender's hits being assigned [12.3 step 2]
-  kRetreatOption,       // attacker retreats or fights on [12.3 step 3]
-  kRetreating,          // attacker is moving his units out, one by one
+  kAssignPreFire,        // pre-battle Artillery hits being assigned [12.3 step 0]
+  kAssignAttackerFire,   // attacker's hits being assigned [12.3 step 1]
+  kAssignDefenderFire,   // defender's hits being assigned [12.3 step 2]
+  kRetreatOption,        // attacker retreats or fights on [12.3 step 3]
+  kRetreating,           // attacker is moving his units out, one by one
+  kAverageAttackerFire,  // [15.4] the attacker decides how many pairs of dice to average
+  kAverageDefenderFire,  // [15.4] the defender decides, before his Fire Round
 };
 
 struct Battle {
@@ -84,6 +95,8 @@ struct Battle {
   std::vector<int> marked;  // units hit in this round, removed at "Remove Casualties"
   int suppression = 0;      // [12.31]
   std::vector<int> attacker_dice, defender_dice;  // last fire, for views
+  int dice_due = 0;  // [15.4] the dice the firer is entitled to while he decides on averaging
+  int attacker_pairs = 0, defender_pairs = 0;  // [15.4] pairs averaged in the last fire
   friend bool operator==(const Battle&, const Battle&) = default;
 };
 
@@ -104,6 +117,39 @@ struct PendingElimination {
   friend bool operator==(const PendingElimination&, const PendingElimination&) = default;
 };
 
+// [15.3] Exploration Balancing: an act of exploration turned up two or more water hexes; the
+// player may put the land tile drawn for him on one of them, or keep the water.
+struct PendingBalance {
+  int player = kNoPlayer;
+  std::vector<int> water;         // the water hexes that act turned face up
+  Terrain land = Terrain::kNone;  // the first land tile drawn from the unused tiles
+  friend bool operator==(const PendingBalance&, const PendingBalance&) = default;
+};
+
+// [15.5] Town/City Relocation: removed at `from_hex`, to be rebuilt next to it this phase.
+struct PendingRelocation {
+  int player = kNoPlayer;
+  int from_hex = -1;
+  bool city = false;  // (a Capital marker stays on from_hex until the rebuild takes it along)
+  friend bool operator==(const PendingRelocation&, const PendingRelocation&) = default;
+};
+
+// [15.62] Returning a captured Capital to its owner, now the captor's Vassal.
+enum class ReturnStage : std::uint8_t {
+  kWithdraw,      // the Ruler moves his units out of the Capital, one by one
+  kReinforce,     // the Vassal places Reserve units in (and Frigates next to) his Capital
+  kNavalBattles,  // the Vassal's placed Frigates fight the enemy Frigates they met [13.5]
+};
+
+struct CapitalReturn {
+  int hex = -1;
+  int ruler = kNoPlayer;
+  int vassal = kNoPlayer;
+  ReturnStage stage = ReturnStage::kWithdraw;
+  std::vector<int> naval_battles;  // water hexes where a placed Vassal Frigate met an enemy
+  friend bool operator==(const CapitalReturn&, const CapitalReturn&) = default;
+};
+
 // Where a moving unit came from, per battle hex, to limit retreats [12.3 step 3].
 struct BattleEntry {
   int battle_hex = -1;
@@ -122,6 +168,9 @@ struct GameState {
   std::vector<int> scripted_dice;  // tests and scenarios: used before the generator
 
   int turn = 0;  // 0 during setup, then 1, 2, ... (a turn = one Player Turn)
+  // The players clockwise round the table [4.0]: play passes along it, and the player at
+  // position k starts in start group k [3.3]. Seat order unless [15.2] drew it at random.
+  std::vector<int> turn_order;
   int first_player = 0;
   int current = 0;  // whose Player Turn (or setup step) it is
   Phase phase = Phase::kSetup;
@@ -134,6 +183,9 @@ struct GameState {
   std::optional<PendingElimination> elimination;
   std::vector<int> placement_battles;  // water hexes where a placed Frigate met an enemy [13.5]
   bool ending_turn = false;  // the Reserve phase is over; placement battles are being fought
+  std::optional<PendingBalance> balance;        // [15.3]
+  std::optional<PendingRelocation> relocation;  // [15.5]
+  std::optional<CapitalReturn> capital_return;  // [15.62]
 
   bool doomsday_started = false;
   int capital_loser = kNoPlayer;  // [5.3] the first player whose Capital was captured

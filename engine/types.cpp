@@ -28,19 +28,24 @@ constexpr std::array<std::string_view, 6> kTerrainNames{"none",      "water",  "
 constexpr std::array<std::string_view, 4> kUnitNames{"infantry", "cavalry", "artillery", "frigate"};
 constexpr std::array<std::string_view, 5> kPhaseNames{"setup", "build", "movement", "reserve",
                                                       "game_over"};
-constexpr std::array<std::string_view, 4> kVictoryNames{"standard", "shorter", "race", "doomsday"};
+constexpr std::array<std::string_view, 5> kVictoryNames{"standard", "shorter", "race", "doomsday",
+                                                        "subjugation"};
 constexpr std::array<std::string_view, 3> kMixNames{"standard", "land_rich", "islands"};
-constexpr std::array<std::string_view, 15> kActionNames{
+constexpr std::array<std::string_view, 21> kActionNames{
     "place_capital", "build_town",      "upgrade_city",   "end_phase",     "move",
     "embark",        "disembark",       "bombard",        "start_battle",  "choose_casualty",
-    "retreat",       "continue_battle", "eliminate_unit", "place_reserve", "concede"};
-constexpr std::array<std::string_view, 27> kEventNames{
+    "retreat",       "continue_battle", "eliminate_unit", "place_reserve", "concede",
+    "replace_water", "keep_water",      "average_dice",   "remove_town",   "rebuild_town",
+    "withdraw"};
+constexpr std::array<std::string_view, 36> kEventNames{
     "turn_started",   "phase_changed",   "tile_revealed",     "capital_placed",  "town_built",
     "city_upgraded",  "unit_gained",     "unit_moved",        "unit_embarked",   "unit_disembarked",
     "dice_rolled",    "bombarded",       "battle_started",    "unit_hit",        "unit_lost",
     "unit_retreated", "battle_ended",    "town_captured",     "unit_eliminated", "unit_placed",
     "capital_lost",   "capital_retaken", "player_eliminated", "player_conceded", "doomsday_started",
-    "doomsday_coin",  "game_over"};
+    "doomsday_coin",  "game_over",       "land_drawn",        "tile_replaced",   "water_kept",
+    "dice_averaged",  "town_removed",    "town_relocated",    "subjugated",      "alliance_broken",
+    "unit_withdrawn"};
 constexpr std::array<std::string_view, 5> kRollNames{"bombard", "pre_battle_fire", "attacker_fire",
                                                      "defender_fire", "doomsday"};
 
@@ -64,6 +69,14 @@ std::string_view to_string(UnitType u) { return name_of(u, kUnitNames); }
 std::string_view to_string(Phase p) { return name_of(p, kPhaseNames); }
 std::string_view to_string(VictoryCondition v) { return name_of(v, kVictoryNames); }
 std::string_view to_string(TileMix m) { return name_of(m, kMixNames); }
+std::string to_string(VictorySet v) {
+  std::string out;
+  for (VictoryCondition c : v.list()) {
+    if (!out.empty()) out += '+';
+    out += to_string(c);
+  }
+  return out;
+}
 std::string_view to_string(ActionKind k) { return name_of(k, kActionNames); }
 std::string_view to_string(EventKind k) { return name_of(k, kEventNames); }
 std::string_view to_string(RollPurpose p) { return name_of(p, kRollNames); }

@@ -4,7 +4,9 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace viktory {
 
@@ -35,10 +37,50 @@ enum class Phase : std::uint8_t {
 };
 
 enum class VictoryCondition : std::uint8_t {
-  kStandard,  // [5.1] all others eliminated or conceded
-  kShorter,   // [5.3] ends at the first captured Capital
-  kRace,      // [5.4] 20 points at the start of one's turn
-  kDoomsday,  // [5.5] the Doomsday Clock
+  kStandard,     // [5.1] all others eliminated or conceded
+  kShorter,      // [5.3] ends at the first captured Capital
+  kRace,         // [5.4] 20 points at the start of one's turn
+  kDoomsday,     // [5.5] the Doomsday Clock
+  kSubjugation,  // [5.2, 15.66] all others are one's Vassals or conceded (needs [15.6])
+};
+constexpr int kVictoryConditions = 5;
+
+// The Victory Condition(s) the players agreed on [5.0]: a non-empty set; the first one met
+// ends the game (docs/rules-notes.md). Converts from a single condition, so code and stored
+// data that know only one condition keep working.
+class VictorySet {
+ public:
+  constexpr VictorySet(VictoryCondition v = VictoryCondition::kStandard)  // NOLINT: implicit
+      : bits_(static_cast<std::uint8_t>(1u << static_cast<unsigned>(v))) {}
+  static constexpr VictorySet from_bits(std::uint8_t bits) {
+    VictorySet s;
+    s.bits_ = bits;
+    return s;
+  }
+  constexpr bool has(VictoryCondition v) const {
+    return (bits_ >> static_cast<unsigned>(v) & 1u) != 0;
+  }
+  constexpr void add(VictoryCondition v) {
+    bits_ = static_cast<std::uint8_t>(bits_ | 1u << static_cast<unsigned>(v));
+  }
+  constexpr std::uint8_t bits() const { return bits_; }
+  constexpr int size() const {
+    int n = 0;
+    for (int i = 0; i < kVictoryConditions; ++i) n += (bits_ >> i) & 1;
+    return n;
+  }
+  // The conditions in enum order.
+  std::vector<VictoryCondition> list() const {
+    std::vector<VictoryCondition> out;
+    for (int i = 0; i < kVictoryConditions; ++i) {
+      if ((bits_ >> i) & 1) out.push_back(static_cast<VictoryCondition>(i));
+    }
+    return out;
+  }
+  friend constexpr bool operator==(const VictorySet&, const VictorySet&) = default;
+
+ private:
+  std::uint8_t bits_;
 };
 
 // Which documented tile bank the interior of the board is drawn from (see tiles.h).
@@ -46,13 +88,25 @@ enum class TileMix : std::uint8_t { kStandard, kLandRich, kIslands };
 
 struct Options {
   int players = 2;  // 2..6
-  VictoryCondition victory = VictoryCondition::kStandard;
+  VictorySet victory = VictoryCondition::kStandard;
   TileMix tile_mix = TileMix::kStandard;
   // Each player sees only the terrain of hexes revealed by his own building and movement,
   // plus the perimeter; rules that depend on "revealed" use his own knowledge.
   bool independent_exploration = false;
+  // Optional rules [15.0], all off by default.
+  bool terrain_leveling = false;       // [15.1]
+  bool no_exploration = false;         // [15.2] face-up map, random seating and start corners
+  bool exploration_balancing = false;  // [15.3]
+  bool luck_averaging = false;         // [15.4]
+  bool town_relocation = false;        // [15.5]
+  bool subjugation = false;            // [15.6]; implied by the Subjugation victory [5.2]
   friend bool operator==(const Options&, const Options&) = default;
 };
+
+// Whether the Subjugation rules [15.6] are in play: chosen, or implied by [5.2].
+inline bool subjugation_rules(const Options& o) {
+  return o.subjugation || o.victory.has(VictoryCondition::kSubjugation);
+}
 
 constexpr int kRaceVictoryPoints = 20;  // [5.4]
 constexpr int kFrigateCapacity = 3;     // [9.41]
@@ -64,6 +118,8 @@ std::string_view to_string(Terrain t);
 std::string_view to_string(UnitType u);
 std::string_view to_string(Phase p);
 std::string_view to_string(VictoryCondition v);
+// "race+doomsday": the conditions joined by '+' (for logs and test names).
+std::string to_string(VictorySet v);
 std::string_view to_string(TileMix m);
 std::optional<Terrain> terrain_from_string(std::string_view s);
 std::optional<UnitType> unit_type_from_string(std::string_view s);

@@ -49,6 +49,11 @@ GameView view_for(const GameState& s, int viewer) {
     pv.holds_capital = detail::holds_own_capital(s, static_cast<int>(p));
     pv.doomsday_coin = ps.doomsday_coin && s.doomsday_started;
     pv.victory_points = victory_points(s, static_cast<int>(p));
+    pv.ruler = ps.ruler;
+    pv.reorganization = ps.reorganization;
+    for (std::size_t q = 0; q < s.players.size(); ++q) {
+      if (s.players[q].ruler == static_cast<int>(p)) pv.vassals.push_back(static_cast<int>(q));
+    }
   }
   for (const Unit& u : s.units) {
     if (u.place == UnitPlace::kStock) continue;
@@ -77,6 +82,12 @@ GameView view_for(const GameState& s, int viewer) {
   v.bombard = s.bombard;
   v.elimination = s.elimination;
   v.pending_battles = pending_battles(s);
+  v.turn_order = s.turn_order;
+  // Exploration Balancing is not played with independent exploration (docs/rules-notes.md),
+  // so the water hexes and the drawn land tile are on the shared table for all to see.
+  v.balance = s.balance;
+  v.relocation = s.relocation;
+  v.capital_return = s.capital_return;
   v.doomsday_started = s.doomsday_started;
   v.winners = s.winners;
   v.ended_by = s.ended_by;
@@ -91,7 +102,8 @@ std::vector<Event> filter_events_for(const GameState& after, const std::vector<E
                                      int viewer) {
   std::vector<Event> out = events;
   for (Event& e : out) {
-    if (e.kind == EventKind::kTileRevealed && !viewer_knows(after, viewer, e.hex)) {
+    if ((e.kind == EventKind::kTileRevealed || e.kind == EventKind::kTileReplaced) &&
+        !viewer_knows(after, viewer, e.hex)) {
       e.terrain = Terrain::kNone;  // he learns that someone explored, not what was found
     }
   }

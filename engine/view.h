@@ -57,7 +57,10 @@ struct PlayerView {
   bool holds_capital = false;
   bool doomsday_coin = false;
   int victory_points = 0;
-  std::array<int, kUnitTypes> reserve{};  // units in the Reserve by type
+  std::array<int, kUnitTypes> reserve{};                  // units in the Reserve by type
+  int ruler = kNoPlayer;                                  // [15.61] his Ruler while he is a Vassal
+  std::vector<int> vassals;                               // [15.61] the Vassals of this Ruler
+  Reorganization reorganization = Reorganization::kNone;  // [15.63]
 };
 
 struct GameView {
@@ -78,6 +81,10 @@ struct GameView {
   std::optional<PendingBombard> bombard;
   std::optional<PendingElimination> elimination;
   std::vector<int> pending_battles;
+  std::vector<int> turn_order;  // players clockwise; position k starts in group k [4.0, 15.2]
+  std::optional<PendingBalance> balance;        // [15.3] (public: the map is shared)
+  std::optional<PendingRelocation> relocation;  // [15.5]
+  std::optional<CapitalReturn> capital_return;  // [15.62]
   bool doomsday_started = false;
   std::vector<int> winners;
   VictoryCondition ended_by = VictoryCondition::kStandard;

@@ -9,6 +9,7 @@
 
 #include "game.h"
 #include "json_detail.h"
+#include "state_check.h"
 
 namespace viktory::protocol {
 
@@ -178,7 +179,16 @@ std::optional<UnitPlace> parse_unit_place(std::string_view s) {
   return by_name<UnitPlace>(s, static_cast<int>(UnitPlace::kStock) + 1, unit_place_name);
 }
 std::optional<BattleStage> parse_battle_stage(std::string_view s) {
-  return by_name<BattleStage>(s, static_cast<int>(BattleStage::kRetreating) + 1, battle_stage_name);
+  return by_name<BattleStage>(s, static_cast<int>(BattleStage::kAverageDefenderFire) + 1,
+                              battle_stage_name);
+}
+std::optional<Reorganization> parse_reorganization(std::string_view s) {
+  return by_name<Reorganization>(s, static_cast<int>(Reorganization::kThisTurn) + 1,
+                                 reorganization_name);
+}
+std::optional<ReturnStage> parse_return_stage(std::string_view s) {
+  return by_name<ReturnStage>(s, static_cast<int>(ReturnStage::kNavalBattles) + 1,
+                              return_stage_name);
 }
 }  // namespace
 
@@ -202,6 +212,12 @@ UnitPlace unit_place_from(const json& j, const std::string& path) {
 }
 BattleStage battle_stage_from(const json& j, const std::string& path) {
   return enum_from<BattleStage>(j, path, parse_battle_stage, "battle stage", false);
+}
+Reorganization reorganization_from(const json& j, const std::string& path) {
+  return enum_from<Reorganization>(j, path, parse_reorganization, "reorganization", false);
+}
+ReturnStage return_stage_from(const json& j, const std::string& path) {
+  return enum_from<ReturnStage>(j, path, parse_return_stage, "capital return stage", false);
 }
 
 // The engine has no names for these two enums; these are the protocol's.
@@ -229,6 +245,34 @@ std::string_view battle_stage_name(BattleStage stage) {
       return "retreat_option";
     case BattleStage::kRetreating:
       return "retreating";
+    case BattleStage::kAverageAttackerFire:
+      return "average_attacker_fire";
+    case BattleStage::kAverageDefenderFire:
+      return "average_defender_fire";
+  }
+  return "?";
+}
+
+std::string_view reorganization_name(Reorganization r) {
+  switch (r) {
+    case Reorganization::kNone:
+      return "none";
+    case Reorganization::kNextTurn:
+      return "next_turn";
+    case Reorganization::kThisTurn:
+      return "this_turn";
+  }
+  return "?";
+}
+
+std::string_view return_stage_name(ReturnStage stage) {
+  switch (stage) {
+    case ReturnStage::kWithdraw:
+      return "withdraw";
+    case ReturnStage::kReinforce:
+      return "reinforce";
+    case ReturnStage::kNavalBattles:
+      return "naval_battles";
   }
   return "?";
 }
@@ -287,7 +331,10 @@ json battle_to_json(const Battle& b) {
           {"marked", int_list(b.marked)},
           {"suppression", b.suppression},
           {"attacker_dice", int_list(b.attacker_dice)},
-          {"defender_dice", int_list(b.defender_dice)}};
+          {"defender_dice", int_list(b.defender_dice)},
+          {"dice_due", b.dice_due},
+          {"attacker_pairs", b.attacker_pairs},
+          {"defender_pairs", b.defender_pairs}};
 }
 
 Battle battle_from_json(const json& j, const std::string& path, const RefReader& refs) {
@@ -295,7 +342,8 @@ Battle battle_from_json(const json& j, const std::string& path, const RefReader&
   reject_unknown_keys(
       j,
       {"hex", "attacker", "defender", "naval", "placement", "round", "stage", "picks_by_firer",
-       "picks_by_target", "marked", "suppression", "attacker_dice", "defender_dice"},
+       "picks_by_target", "marked", "suppression", "attacker_dice", "defender_dice", "dice_due",
+       "attacker_pairs", "defender_pairs"},
       path);
   Battle b;
   b.hex = refs.hex(require(j, "hex", path), join(path, "hex"), false);
@@ -323,7 +371,86 @@ Battle battle_from_json(const json& j, const std::string& path, const RefReader&
   if (auto* v = optional(j, "defender_dice")) {
     b.defender_dice = dice_from_json(*v, join(path, "defender_dice"));
   }
+  // [15.4] Luck Averaging (absent from states saved before it existed).
+  if (auto* v = optional(j, "dice_due")) {
+    b.dice_due = static_cast<int>(as_int(*v, join(path, "dice_due"), 0, 100));
+  }
+  if (auto* v = optional(j, "attacker_pairs")) {
+    b.attacker_pairs = static_cast<int>(as_int(*v, join(path, "attacker_pairs"), 0, 50));
+  }
+  if (auto* v = optional(j, "defender_pairs")) {
+    b.defender_pairs = static_cast<int>(as_int(*v, join(path, "defender_pairs"), 0, 50));
+  }
   return b;
+}
+
+json balance_to_json(const PendingBalance& b) {
+  return {{"player", b.player}, {"water", int_list(b.water)}, {"land", to_string(b.land)}};
+}
+
+PendingBalance balance_from_json(const json& j, const std::string& path, const RefReader& refs) {
+  expect_object(j, path);
+  reject_unknown_keys(j, {"player", "water", "land"}, path);
+  PendingBalance b;
+  b.player = refs.player(require(j, "player", path), join(path, "player"), false);
+  b.water = hex_list_from(require(j, "water", path), join(path, "water"), refs);
+  b.land = terrain_from(require(j, "land", path), join(path, "land"), true);
+  if (!is_land(b.land)) fail(join(path, "land"), "expected a land terrain");
+  return b;
+}
+
+json relocation_to_json(const PendingRelocation& r) {
+  return {{"player", r.player}, {"from_hex", r.from_hex}, {"city", r.city}};
+}
+
+PendingRelocation relocation_from_json(const json& j, const std::string& path,
+                                       const RefReader& refs) {
+  expect_object(j, path);
+  reject_unknown_keys(j, {"player", "from_hex", "city"}, path);
+  PendingRelocation r;
+  r.player = refs.player(require(j, "player", path), join(path, "player"), false);
+  r.from_hex = refs.hex(require(j, "from_hex", path), join(path, "from_hex"), false);
+  r.city = as_bool(require(j, "city", path), join(path, "city"));
+  return r;
+}
+
+json capital_return_to_json(const CapitalReturn& r) {
+  return {{"hex", r.hex},
+          {"ruler", r.ruler},
+          {"vassal", r.vassal},
+          {"stage", return_stage_name(r.stage)},
+          {"naval_battles", int_list(r.naval_battles)}};
+}
+
+CapitalReturn capital_return_from_json(const json& j, const std::string& path,
+                                       const RefReader& refs) {
+  expect_object(j, path);
+  reject_unknown_keys(j, {"hex", "ruler", "vassal", "stage", "naval_battles"}, path);
+  CapitalReturn r;
+  r.hex = refs.hex(require(j, "hex", path), join(path, "hex"), false);
+  r.ruler = refs.player(require(j, "ruler", path), join(path, "ruler"), false);
+  r.vassal = refs.player(require(j, "vassal", path), join(path, "vassal"), false);
+  r.stage = return_stage_from(require(j, "stage", path), join(path, "stage"));
+  if (auto* v = optional(j, "naval_battles")) {
+    r.naval_battles = hex_list_from(*v, join(path, "naval_battles"), refs);
+  }
+  return r;
+}
+
+std::vector<int> turn_order_from_json(const json& j, const std::string& path, int players) {
+  expect_array(j, path);
+  if (static_cast<int>(j.size()) != players) {
+    fail(path, "expected one entry per player (" + std::to_string(players) + ")");
+  }
+  std::vector<int> order;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const int p = static_cast<int>(as_int(j[i], join(path, i), 0, players - 1));
+    if (std::find(order.begin(), order.end(), p) != order.end()) {
+      fail(join(path, i), "a player is seated twice");
+    }
+    order.push_back(p);
+  }
+  return order;
 }
 
 json bombard_to_json(const PendingBombard& b) {
@@ -403,18 +530,77 @@ std::array<int, kTerrainKinds> tile_bank_from_json(const json& j, const std::str
   return bank;
 }
 
+namespace {
+// The optional rules [15.0] by their JSON names.
+struct RuleFlag {
+  const char* key;
+  bool Options::*field;
+};
+constexpr RuleFlag kRuleFlags[] = {
+    {"independent_exploration", &Options::independent_exploration},
+    {"terrain_leveling", &Options::terrain_leveling},
+    {"no_exploration", &Options::no_exploration},
+    {"exploration_balancing", &Options::exploration_balancing},
+    {"luck_averaging", &Options::luck_averaging},
+    {"town_relocation", &Options::town_relocation},
+    {"subjugation", &Options::subjugation},
+};
+}  // namespace
+
+void reject_unknown_option_keys(const json& j, const std::string& path) {
+  reject_unknown_keys(j,
+                      {"players", "victory", "tile_mix", "independent_exploration",
+                       "terrain_leveling", "no_exploration", "exploration_balancing",
+                       "luck_averaging", "town_relocation", "subjugation"},
+                      path);
+}
+
+// [5.0] One condition as a string (the only form stored before several could be chosen), or
+// a non-empty list of distinct conditions.
+VictorySet victory_set_from(const json& j, const std::string& path) {
+  if (j.is_string()) return victory_from(j, path);
+  if (!j.is_array()) fail(path, "expected a victory condition or a list of them");
+  if (j.empty()) fail(path, "choose at least one victory condition [5.0]");
+  VictorySet set = victory_from(j[0], join(path, 0));
+  for (std::size_t i = 1; i < j.size(); ++i) {
+    const VictoryCondition v = victory_from(j[i], join(path, i));
+    if (set.has(v)) fail(join(path, i), "victory condition listed twice");
+    set.add(v);
+  }
+  return set;
+}
+
+json victory_set_to_json(VictorySet set) {
+  const auto list = set.list();
+  if (list.size() == 1) return to_string(list.front());
+  json out = json::array();
+  for (VictoryCondition v : list) out.push_back(to_string(v));
+  return out;
+}
+
 Options options_from_json_at(const json& j, const std::string& path) {
   expect_object(j, path);
   Options o;
   if (auto* v = optional(j, "players")) {
     o.players = static_cast<int>(as_int(*v, join(path, "players"), 2, kMaxPlayers));
   }
-  if (auto* v = optional(j, "victory")) o.victory = victory_from(*v, join(path, "victory"));
+  if (auto* v = optional(j, "victory")) o.victory = victory_set_from(*v, join(path, "victory"));
   if (auto* v = optional(j, "tile_mix")) o.tile_mix = tile_mix_from(*v, join(path, "tile_mix"));
-  if (auto* v = optional(j, "independent_exploration")) {
-    o.independent_exploration = as_bool(*v, join(path, "independent_exploration"));
+  for (const RuleFlag& flag : kRuleFlags) {
+    if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
   }
+  // [5.2] Subjugation Conquest needs the Subjugation rules [15.6]: choosing it turns them on.
+  o = normalized(o);
+  if (auto problem = options_problem(o)) fail(path, *problem);
   return o;
+}
+
+json options_to_json_impl(const Options& o) {
+  json out = {{"players", o.players},
+              {"victory", victory_set_to_json(o.victory)},
+              {"tile_mix", to_string(o.tile_mix)}};
+  for (const RuleFlag& flag : kRuleFlags) out[flag.key] = o.*flag.field;
+  return out;
 }
 
 }  // namespace detail
@@ -422,14 +608,67 @@ Options options_from_json_at(const json& j, const std::string& path) {
 using namespace detail;
 
 // ---------------------------------------------------------------------------------------------
+// Battle fire breakdowns
+
+json fire_to_json(const FireDice& fire) {
+  json sources = json::array();
+  for (const DiceFrom& d : fire.sources) {
+    sources.push_back({{"source", to_string(d.source)}, {"dice", d.dice}});
+  }
+  return {{"sources", sources},
+          {"suppressed", fire.suppressed},
+          {"averaged_pairs", fire.averaged_pairs},
+          {"entitled", fire.entitled()},
+          {"rolled", fire.rolled()}};
+}
+
+FireDice fire_from_json(const json& j, const std::string& path) {
+  expect_object(j, path);
+  reject_unknown_keys(j, {"sources", "suppressed", "averaged_pairs", "entitled", "rolled"}, path);
+  FireDice fire;
+  const json& sources = require(j, "sources", path);
+  expect_array(sources, join(path, "sources"));
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const std::string item = join(join(path, "sources"), i);
+    expect_object(sources[i], item);
+    reject_unknown_keys(sources[i], {"source", "dice"}, item);
+    const json& name = require(sources[i], "source", item);
+    const auto source = die_source_from_string(as_string(name, join(item, "source")));
+    if (!source) fail(join(item, "source"), "unknown die source " + echo(name));
+    fire.sources.push_back({*source, static_cast<int>(as_int(require(sources[i], "dice", item),
+                                                             join(item, "dice"), 0, 100))});
+  }
+  fire.suppressed =
+      static_cast<int>(as_int(require(j, "suppressed", path), join(path, "suppressed"), 0, 100));
+  fire.averaged_pairs = static_cast<int>(
+      as_int(require(j, "averaged_pairs", path), join(path, "averaged_pairs"), 0, 50));
+  // "entitled" and "rolled" follow from the rest; they are written for readers only.
+  return fire;
+}
+
+json battle_preview_to_json(const BattlePreview& p) {
+  return {{"hex", p.hex},
+          {"attacker", p.attacker},
+          {"defender", p.defender},
+          {"naval", p.naval},
+          {"terrain_known", p.terrain_known},
+          {"pre_battle_fire", fire_to_json(p.pre_battle_fire)},
+          {"attacker_fire", fire_to_json(p.attacker_fire)},
+          {"defender_fire", fire_to_json(p.defender_fire)},
+          {"odds",
+           {{"attacker_wins", p.attacker_wins},
+            {"defender_holds", p.defender_holds},
+            {"undecided", p.undecided},
+            {"average_rounds", p.average_rounds},
+            {"trials", p.trials},
+            {"method", "monte_carlo"},
+            {"seed", u64_to_hex(p.seed)}}}};
+}
+
+// ---------------------------------------------------------------------------------------------
 // Options
 
-json options_to_json(const Options& o) {
-  return {{"players", o.players},
-          {"victory", to_string(o.victory)},
-          {"tile_mix", to_string(o.tile_mix)},
-          {"independent_exploration", o.independent_exploration}};
-}
+json options_to_json(const Options& o) { return options_to_json_impl(o); }
 
 // Unknown keys are ignored here (callers such as game.create carry other fields alongside);
 // known keys of the wrong type or value are errors.
@@ -445,6 +684,7 @@ struct ActionFields {
   bool unit = false;
   bool carrier = false;
   bool unit_type = false;
+  bool pairs = false;
 };
 
 ActionFields fields_of(ActionKind kind) {
@@ -453,15 +693,22 @@ ActionFields fields_of(ActionKind kind) {
     case ActionKind::kBuildTown:
     case ActionKind::kUpgradeCity:
     case ActionKind::kStartBattle:
+    case ActionKind::kReplaceWater:
+    case ActionKind::kRemoveTown:
+    case ActionKind::kRebuildTown:
       return {.hex = true};
     case ActionKind::kEndPhase:
     case ActionKind::kContinueBattle:
     case ActionKind::kConcede:
+    case ActionKind::kKeepWater:
       return {};
+    case ActionKind::kAverageDice:
+      return {.pairs = true};
     case ActionKind::kMove:
     case ActionKind::kDisembark:
     case ActionKind::kBombard:
     case ActionKind::kRetreat:
+    case ActionKind::kWithdraw:
       return {.hex = true, .unit = true};
     case ActionKind::kEmbark:
       return {.unit = true, .carrier = true};
@@ -488,11 +735,13 @@ json action_to_json(const Action& a) {
   if (f.unit) out["unit"] = a.unit;
   if (f.carrier) out["carrier"] = a.carrier;
   if (f.unit_type) out["unit_type"] = to_string(a.unit_type);
+  if (f.pairs) out["pairs"] = a.pairs;
   return out;
 }
 
-Action action_from_json(const json& j) {
-  const std::string path = "action";
+Action action_from_json(const json& j) { return detail::action_from_json_at(j, "action"); }
+
+Action detail::action_from_json_at(const json& j, const std::string& path) {
   expect_object(j, path);
   const json& kind_json = require(j, "kind", path);
   const std::string& kind_name = as_string(kind_json, join(path, "kind"));
@@ -505,7 +754,7 @@ Action action_from_json(const json& j) {
   for (const auto& [key, value] : j.items()) {
     const bool used = key == "kind" || key == "player" || (key == "hex" && f.hex) ||
                       (key == "unit" && f.unit) || (key == "carrier" && f.carrier) ||
-                      (key == "unit_type" && f.unit_type);
+                      (key == "unit_type" && f.unit_type) || (key == "pairs" && f.pairs);
     if (!used) {
       fail(join(path, printable_key(key)),
            "field not used by action kind \"" + std::string(to_string(a.kind)) + "\"");
@@ -528,6 +777,9 @@ Action action_from_json(const json& j) {
   }
   if (f.unit_type) {
     a.unit_type = unit_type_from(require(j, "unit_type", path), join(path, "unit_type"));
+  }
+  if (f.pairs) {
+    a.pairs = static_cast<int>(as_int(require(j, "pairs", path), join(path, "pairs"), 0, 3));
   }
   return a;
 }
@@ -616,8 +868,39 @@ unsigned documented_fields(EventKind kind) {
       return kPlayer;
     case EventKind::kGameOver:
       return kDice | kValue;
+    case EventKind::kLandDrawn:
+    case EventKind::kWaterKept:
+      return kPlayer;  // kLandDrawn: terrain too
+    case EventKind::kTileReplaced:
+      return kPlayer | kHex;  // terrain only when known, as for reveals
+    case EventKind::kDiceAveraged:
+      return kPlayer | kHex | kValue;
+    case EventKind::kTownRemoved:
+      return kPlayer | kHex | kValue;
+    case EventKind::kTownRelocated:
+      return kPlayer | kFromHex | kHex | kValue;
+    case EventKind::kSubjugated:
+      return kPlayer | kOtherPlayer | kHex;
+    case EventKind::kAllianceBroken:
+      return kPlayer | kOtherPlayer | kValue;
+    case EventKind::kUnitWithdrawn:
+      return kPlayer | kUnit | kUnitType | kFromHex | kHex;
   }
   return 0;
+}
+
+std::string_view alliance_end_name(int value) {
+  switch (static_cast<AllianceEnd>(value)) {
+    case AllianceEnd::kAttackedByRuler:
+      return "attacked_by_ruler";
+    case AllianceEnd::kRulerLostCapital:
+      return "ruler_lost_capital";
+    case AllianceEnd::kTookCapital:
+      return "took_capital";
+    case AllianceEnd::kRulerLeft:
+      return "ruler_left";
+  }
+  return "";
 }
 
 }  // namespace
@@ -642,6 +925,7 @@ json event_to_json(const Event& e) {
   if (e.terrain != Terrain::kNone) out["terrain"] = to_string(e.terrain);
   if (wants(kValue, e.value != defaults.value)) out["value"] = e.value;
   if (wants(kDice, !e.dice.empty())) out["dice"] = e.dice;
+  if (e.fire) out["fire"] = fire_to_json(*e.fire);  // a Battle's fire, die by die source
 
   // Readable names for the kinds whose "value" is an enum.
   if (e.kind == EventKind::kPhaseChanged && e.value >= 0 &&
@@ -651,9 +935,12 @@ json event_to_json(const Event& e) {
   if (e.kind == EventKind::kDiceRolled && e.value >= 0 && e.value < kRollPurposes) {
     out["purpose"] = to_string(static_cast<RollPurpose>(e.value));
   }
+  if (e.kind == EventKind::kAllianceBroken && !alliance_end_name(e.value).empty()) {
+    out["reason"] = alliance_end_name(e.value);
+  }
   if (e.kind == EventKind::kGameOver) {
     out["winners"] = e.dice;
-    if (e.value >= 0 && e.value <= static_cast<int>(VictoryCondition::kDoomsday)) {
+    if (e.value >= 0 && e.value < kVictoryConditions) {
       out["victory"] = to_string(static_cast<VictoryCondition>(e.value));
     }
   }
@@ -673,7 +960,7 @@ Event event_from_json(const json& j) {
   reject_unknown_keys(
       j,
       {"kind", "player", "other_player", "hex", "from_hex", "unit", "other_unit", "unit_type",
-       "terrain", "value", "dice", "phase", "purpose", "winners", "victory"},
+       "terrain", "value", "dice", "phase", "purpose", "winners", "victory", "reason", "fire"},
       path);
   const json& kind_json = require(j, "kind", path);
   const auto kind = event_kind_from_string(as_string(kind_json, join(path, "kind")));
@@ -701,7 +988,8 @@ Event event_from_json(const json& j) {
           static_cast<int>(as_int((*v)[i], join(join(path, "dice"), i), -1, kMaxReference)));
     }
   }
-  // "phase", "purpose", "winners" and "victory" repeat "value"/"dice" for readers; the
+  if (auto* v = optional(j, "fire")) e.fire = fire_from_json(*v, join(path, "fire"));
+  // "phase", "purpose", "winners", "victory" and "reason" repeat "value"/"dice" for readers; the
   // numbers are authoritative, so those keys are accepted and not read.
   return e;
 }
@@ -762,7 +1050,10 @@ json player_view_to_json(const PlayerView& p) {
           {"holds_capital", p.holds_capital},
           {"doomsday_coin", p.doomsday_coin},
           {"victory_points", p.victory_points},
-          {"reserve", reserve_to_json(p.reserve)}};
+          {"reserve", reserve_to_json(p.reserve)},
+          {"ruler", p.ruler},
+          {"vassals", p.vassals},
+          {"reorganization", reorganization_name(p.reorganization)}};
 }
 }  // namespace
 
@@ -788,6 +1079,7 @@ json view_to_json(const GameView& v) {
               {"players", players},
               {"capital_choices", v.capital_choices},
               {"pending_battles", v.pending_battles},
+              {"turn_order", v.turn_order},
               {"doomsday_started", v.doomsday_started},
               {"winners", v.winners},
               {"ended_by", to_string(v.ended_by)},
@@ -800,6 +1092,9 @@ json view_to_json(const GameView& v) {
   if (v.battle) out["battle"] = battle_to_json(*v.battle);
   if (v.bombard) out["bombard"] = bombard_to_json(*v.bombard);
   if (v.elimination) out["elimination"] = elimination_to_json(*v.elimination);
+  if (v.balance) out["exploration_choice"] = balance_to_json(*v.balance);
+  if (v.relocation) out["relocation"] = relocation_to_json(*v.relocation);
+  if (v.capital_return) out["capital_return"] = capital_return_to_json(*v.capital_return);
   return out;
 }
 
@@ -807,7 +1102,10 @@ json view_to_json(const GameView& v) {
 // The whole state (secret-bearing).
 
 namespace {
-constexpr int kStateFormatVersion = 1;
+// Version 2 added the optional rules [15.x]: seating, Rulers and Vassals, and the choices
+// they open. Version 1 states (saved before) still load, with those at their defaults.
+constexpr int kStateFormatVersion = 2;
+constexpr int kOldestStateFormatVersion = 1;
 constexpr int kMinRadius = Board::kMinRadius;
 constexpr int kMaxRadius = Board::kMaxRadius;
 
@@ -904,15 +1202,26 @@ json player_state_to_json(const PlayerState& p) {
           {"conceded", p.conceded},
           {"capital_hex", p.capital_hex},
           {"held_capital_at_turn_start", p.held_capital_at_turn_start},
-          {"doomsday_coin", p.doomsday_coin}};
+          {"doomsday_coin", p.doomsday_coin},
+          {"ruler", p.ruler},
+          {"reorganization", reorganization_name(p.reorganization)}};
 }
 
-PlayerState player_state_from_json(const json& j, const std::string& path, const RefReader& refs) {
+PlayerState player_state_from_json(const json& j, const std::string& path, const RefReader& refs,
+                                   int version) {
   expect_object(j, path);
-  reject_unknown_keys(
-      j, {"eliminated", "conceded", "capital_hex", "held_capital_at_turn_start", "doomsday_coin"},
-      path);
+  reject_unknown_keys(j,
+                      {"eliminated", "conceded", "capital_hex", "held_capital_at_turn_start",
+                       "doomsday_coin", "ruler", "reorganization"},
+                      path);
   PlayerState p;
+  if (version >= 2) {
+    p.ruler = refs.player(require(j, "ruler", path), join(path, "ruler"), true);
+    p.reorganization =
+        reorganization_from(require(j, "reorganization", path), join(path, "reorganization"));
+  } else if (j.contains("ruler") || j.contains("reorganization")) {
+    fail(path, "\"ruler\" and \"reorganization\" belong to version 2 states");
+  }
   p.eliminated = as_bool(require(j, "eliminated", path), join(path, "eliminated"));
   p.conceded = as_bool(require(j, "conceded", path), join(path, "conceded"));
   p.capital_hex = refs.hex(require(j, "capital_hex", path), join(path, "capital_hex"), true);
@@ -958,6 +1267,11 @@ json state_to_json(const GameState& s) {
           {"elimination", s.elimination ? elimination_to_json(*s.elimination) : json(nullptr)},
           {"placement_battles", s.placement_battles},
           {"ending_turn", s.ending_turn},
+          {"turn_order", s.turn_order},
+          {"balance", s.balance ? balance_to_json(*s.balance) : json(nullptr)},
+          {"relocation", s.relocation ? relocation_to_json(*s.relocation) : json(nullptr)},
+          {"capital_return",
+           s.capital_return ? capital_return_to_json(*s.capital_return) : json(nullptr)},
           {"doomsday_started", s.doomsday_started},
           {"capital_loser", s.capital_loser},
           {"winners", winners},
@@ -968,48 +1282,32 @@ json state_to_json(const GameState& s) {
 GameState state_from_json(const json& j) {
   const std::string path = "state";
   expect_object(j, path);
-  reject_unknown_keys(j,
-                      {"format",
-                       "version",
-                       "options",
-                       "radius",
-                       "hexes",
-                       "units",
-                       "players",
-                       "tile_bank",
-                       "rng",
-                       "scripted_dice",
-                       "turn",
-                       "first_player",
-                       "current",
-                       "phase",
-                       "capital_choices",
-                       "active_unit",
-                       "entries",
-                       "battle",
-                       "bombard",
-                       "elimination",
-                       "placement_battles",
-                       "ending_turn",
-                       "doomsday_started",
-                       "capital_loser",
-                       "winners",
-                       "ended_by",
-                       "action_count"},
+  reject_unknown_keys(j, {"format",        "version",        "options",
+                          "radius",        "hexes",          "units",
+                          "players",       "tile_bank",      "rng",
+                          "scripted_dice", "turn",           "first_player",
+                          "current",       "phase",          "capital_choices",
+                          "active_unit",   "entries",        "battle",
+                          "bombard",       "elimination",    "placement_battles",
+                          "ending_turn",   "turn_order",     "balance",
+                          "relocation",    "capital_return", "doomsday_started",
+                          "capital_loser", "winners",        "ended_by",
+                          "action_count"},
                       path);
   if (as_string(require(j, "format", path), join(path, "format")) != "viktory-state") {
     fail(join(path, "format"), "expected \"viktory-state\"");
   }
-  as_int(require(j, "version", path), join(path, "version"), kStateFormatVersion,
-         kStateFormatVersion);
+  const int version = static_cast<int>(as_int(require(j, "version", path), join(path, "version"),
+                                              kOldestStateFormatVersion, kStateFormatVersion));
+  if (version < 2) {
+    for (const char* key : {"turn_order", "balance", "relocation", "capital_return"}) {
+      if (j.contains(key)) fail(join(path, key), "belongs to version 2 states");
+    }
+  }
 
   GameState s;
   s.options = options_from_json_at(require(j, "options", path), join(path, "options"));
-  {
-    const json& o = require(j, "options", path);
-    reject_unknown_keys(o, {"players", "victory", "tile_mix", "independent_exploration"},
-                        join(path, "options"));
-  }
+  reject_unknown_option_keys(require(j, "options", path), join(path, "options"));
   s.radius = static_cast<int>(
       as_int(require(j, "radius", path), join(path, "radius"), kMinRadius, kMaxRadius));
 
@@ -1046,7 +1344,8 @@ GameState state_from_json(const json& j) {
     s.units.push_back(u);
   }
   for (std::size_t i = 0; i < players.size(); ++i) {
-    s.players.push_back(player_state_from_json(players[i], join(join(path, "players"), i), refs));
+    s.players.push_back(
+        player_state_from_json(players[i], join(join(path, "players"), i), refs, version));
   }
   s.tile_bank = tile_bank_from_json(require(j, "tile_bank", path), join(path, "tile_bank"));
 
@@ -1086,6 +1385,21 @@ GameState state_from_json(const json& j) {
   s.placement_battles =
       hex_list_from(require(j, "placement_battles", path), join(path, "placement_battles"), refs);
   s.ending_turn = as_bool(require(j, "ending_turn", path), join(path, "ending_turn"));
+  if (version >= 2) {
+    s.turn_order = turn_order_from_json(require(j, "turn_order", path), join(path, "turn_order"),
+                                        s.options.players);
+    if (const json& b = require(j, "balance", path); !b.is_null()) {
+      s.balance = balance_from_json(b, join(path, "balance"), refs);
+    }
+    if (const json& r = require(j, "relocation", path); !r.is_null()) {
+      s.relocation = relocation_from_json(r, join(path, "relocation"), refs);
+    }
+    if (const json& r = require(j, "capital_return", path); !r.is_null()) {
+      s.capital_return = capital_return_from_json(r, join(path, "capital_return"), refs);
+    }
+  } else {
+    for (int p = 0; p < s.options.players; ++p) s.turn_order.push_back(p);  // seat order
+  }
   s.doomsday_started =
       as_bool(require(j, "doomsday_started", path), join(path, "doomsday_started"));
   s.capital_loser =
@@ -1098,6 +1412,7 @@ GameState state_from_json(const json& j) {
   s.ended_by = victory_from(require(j, "ended_by", path), join(path, "ended_by"));
   s.action_count = static_cast<int>(
       as_int(require(j, "action_count", path), join(path, "action_count"), 0, 1'000'000'000));
+  if (auto problem = state_problem(s)) fail(path, "the state " + *problem);
   return s;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "action.h"
+#include "battle_preview.h"
 #include "event.h"
 #include "state.h"
 #include "view.h"
@@ -42,7 +43,15 @@ Event event_from_json(const nlohmann::json& j);
 // {"code": ..., "message": ...}
 nlohmann::json error_to_json(const ActionError& error);
 
-// Secret-bearing; server storage and scenarios only.
+// The dice of one Battle fire by source [12.3, 12.31, 15.4] (events, battle previews).
+nlohmann::json fire_to_json(const FireDice& fire);
+FireDice fire_from_json(const nlohmann::json& j, const std::string& path = "fire");
+
+// A Battle preview (engine/battle_preview.h): made from a view, so safe for that viewer.
+nlohmann::json battle_preview_to_json(const BattlePreview& preview);
+
+// Secret-bearing; server storage and scenarios only. state_from_json also refuses a state the
+// engine cannot use (protocol/state_check.h: e.g. one that breaks check_invariants).
 nlohmann::json state_to_json(const GameState& state);
 GameState state_from_json(const nlohmann::json& j);
 

@@ -61,6 +61,10 @@ BattleStage battle_stage_from(const json& j, const std::string& path);
 
 std::string_view unit_place_name(UnitPlace place);
 std::string_view battle_stage_name(BattleStage stage);
+std::string_view reorganization_name(Reorganization r);
+std::string_view return_stage_name(ReturnStage stage);
+Reorganization reorganization_from(const json& j, const std::string& path);
+ReturnStage return_stage_from(const json& j, const std::string& path);
 
 // How hex and unit references are read. State JSON uses plain indices; scenarios also accept
 // hex labels ("D4") and unit names.
@@ -84,11 +88,27 @@ PendingBombard bombard_from_json(const json& j, const std::string& path, const R
 json elimination_to_json(const PendingElimination& elimination);
 PendingElimination elimination_from_json(const json& j, const std::string& path,
                                          const RefReader& refs);
+json balance_to_json(const PendingBalance& balance);
+PendingBalance balance_from_json(const json& j, const std::string& path, const RefReader& refs);
+json relocation_to_json(const PendingRelocation& relocation);
+PendingRelocation relocation_from_json(const json& j, const std::string& path,
+                                       const RefReader& refs);
+json capital_return_to_json(const CapitalReturn& capital_return);
+CapitalReturn capital_return_from_json(const json& j, const std::string& path,
+                                       const RefReader& refs);
+// [4.0, 15.2] A seating of all `players`.
+std::vector<int> turn_order_from_json(const json& j, const std::string& path, int players);
 json entry_to_json(const BattleEntry& entry);
 BattleEntry entry_from_json(const json& j, const std::string& path, const RefReader& refs);
 json tile_bank_to_json(const std::array<int, kTerrainKinds>& bank);
 std::array<int, kTerrainKinds> tile_bank_from_json(const json& j, const std::string& path);
 std::vector<int> dice_from_json(const json& j, const std::string& path);
 Options options_from_json_at(const json& j, const std::string& path);
+// action_from_json with the path its errors name (e.g. "actions[3].action").
+Action action_from_json_at(const json& j, const std::string& path);
+json options_to_json_impl(const Options& options);
+void reject_unknown_option_keys(const json& j, const std::string& path);
+VictorySet victory_set_from(const json& j, const std::string& path);
+json victory_set_to_json(VictorySet set);
 
 }  // namespace viktory::protocol::detail

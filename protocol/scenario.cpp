@@ -10,6 +10,7 @@
 
 #include "game.h"
 #include "json_detail.h"
+#include "state_check.h"
 
 namespace viktory::protocol {
 
@@ -211,7 +212,11 @@ void read_hexes(const json& j, const std::string& path, const Board& board, int 
                 std::vector<bool>& began_listed) {
   expect_object(j, path);
   const std::uint8_t everyone = everyone_mask(s.options);
-  for (const auto& [key, spec] : j.items()) {
+  // Not a structured binding: the lambda below uses `spec`, and clang before 16 cannot
+  // capture structured bindings (a C++20 feature).
+  for (const auto& item : j.items()) {
+    const std::string& key = item.key();
+    const json& spec = item.value();
     const std::string hex_path = join(path, printable_key(key));
     const int hex = hex_from_text(board, key, hex_path);
     if (listed[static_cast<std::size_t>(hex)]) fail(hex_path, "this hex is listed twice");
@@ -331,12 +336,12 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
           "reserves",          "players",          "tile_bank",     "dice",    "capital_choices",
           "active_unit",       "entries",          "battle",        "bombard", "elimination",
           "placement_battles", "doomsday_started", "capital_loser", "winners", "ended_by",
-          "action_count",      "actions"},
+          "action_count",      "actions",          "turn_order",    "balance", "relocation",
+          "capital_return"},
       path);
   GameState s;
   if (auto* v = optional(j, "options")) {
-    reject_unknown_keys(*v, {"players", "victory", "tile_mix", "independent_exploration"},
-                        join(path, "options"));
+    reject_unknown_option_keys(*v, join(path, "options"));
     s.options = options_from_json_at(*v, join(path, "options"));
   }
   const int players = s.options.players;
@@ -446,10 +451,10 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
       const std::string player_path = join(players_path, p);
       const json& spec = (*v)[p];
       expect_object(spec, player_path);
-      reject_unknown_keys(
-          spec,
-          {"capital", "eliminated", "conceded", "doomsday_coin", "held_capital_at_turn_start"},
-          player_path);
+      reject_unknown_keys(spec,
+                          {"capital", "eliminated", "conceded", "doomsday_coin",
+                           "held_capital_at_turn_start", "ruler", "reorganization"},
+                          player_path);
       PlayerState& ps = s.players[p];
       if (auto* c = optional(spec, "capital")) {
         const int hex = refs.hex(*c, join(player_path, "capital"), true);
@@ -468,6 +473,12 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
       if (auto* f = optional(spec, "doomsday_coin")) {
         ps.doomsday_coin = as_bool(*f, join(player_path, "doomsday_coin"));
       }
+      if (auto* f = optional(spec, "ruler")) {  // [15.61]
+        ps.ruler = refs.player(*f, join(player_path, "ruler"), true);
+      }
+      if (auto* f = optional(spec, "reorganization")) {  // [15.63]
+        ps.reorganization = reorganization_from(*f, join(player_path, "reorganization"));
+      }
     }
   }
   // [7.1] by default a player held his Capital at the start of the turn if he holds it now.
@@ -485,6 +496,10 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
     }
   }
 
+  for (int p = 0; p < players; ++p) s.turn_order.push_back(p);  // seat order [4.0]
+  if (auto* v = optional(j, "turn_order")) {
+    s.turn_order = turn_order_from_json(*v, join(path, "turn_order"), players);
+  }
   s.first_player = 0;
   if (auto* v = optional(j, "first_player")) {
     s.first_player = refs.player(*v, join(path, "first_player"), false);
@@ -526,6 +541,7 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
   } else {
     s.tile_bank = bank_after_laying(full_tile_bank(fresh), s);
   }
+  if (s.options.no_exploration) lay_map_face_up(s);  // [15.2] the unlisted tiles too
   if (auto* v = optional(j, "dice")) s.scripted_dice = dice_from_json(*v, join(path, "dice"));
   if (auto* v = optional(j, "capital_choices")) {
     expect_array(*v, join(path, "capital_choices"));
@@ -556,6 +572,15 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
           refs.hex((*v)[i], join(join(path, "placement_battles"), i), false));
     }
   }
+  if (auto* v = optional(j, "balance")) {
+    s.balance = balance_from_json(*v, join(path, "balance"), refs);
+  }
+  if (auto* v = optional(j, "relocation")) {
+    s.relocation = relocation_from_json(*v, join(path, "relocation"), refs);
+  }
+  if (auto* v = optional(j, "capital_return")) {
+    s.capital_return = capital_return_from_json(*v, join(path, "capital_return"), refs);
+  }
   if (auto* v = optional(j, "doomsday_started")) {
     s.doomsday_started = as_bool(*v, join(path, "doomsday_started"));
   }
@@ -584,8 +609,7 @@ GameState new_game_from_json(const json& j, std::optional<std::uint64_t> seed_ov
   reject_unknown_keys(game, {"options", "seed"}, game_path);
   Options options;
   if (auto* v = optional(game, "options")) {
-    reject_unknown_keys(*v, {"players", "victory", "tile_mix", "independent_exploration"},
-                        join(game_path, "options"));
+    reject_unknown_option_keys(*v, join(game_path, "options"));
     options = options_from_json_at(*v, join(game_path, "options"));
   }
   std::uint64_t seed = kDefaultSeed;
@@ -620,8 +644,8 @@ Scenario scenario_from_json(const json& j, std::optional<std::uint64_t> seed) {
     expect_array(*v, "scenario.actions");
     scenario.actions = *v;
   }
-  if (auto broken = check_invariants(scenario.state)) {
-    fail("scenario", "the position breaks an engine invariant: " + *broken);
+  if (auto problem = state_problem(scenario.state)) {
+    fail("scenario", "the position " + *problem);
   }
   return scenario;
 }

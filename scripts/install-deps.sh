@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages needed to build (and with --test, to test) the server.
 #
 #   scripts/install-deps.sh          # build dependencies
-#   scripts/install-deps.sh --test   # plus what the browser tests need (Chromium, Node.js, npm)
+#   scripts/install-deps.sh --test   # plus what the tests need: clang with libFuzzer and the
+#                                    # sanitizer runtimes (tests/fuzz), Chromium, Node.js, npm
 #
 # Only packages that are missing are installed, and `apt-get update` runs only when something is
 # missing, so a second run is quick and needs no network. Works as root, or through sudo.
@@ -13,7 +14,7 @@ for arg in "$@"; do
   case "$arg" in
     --test) with_test=1 ;;
     -h | --help)
-      sed -n 2,8p "$0"
+      sed -n 2,9p "$0"
       exit 0
       ;;
     *)
@@ -26,10 +27,15 @@ done
 packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
+  libssl-dev libcurl4-openssl-dev # OpenSSL: Web Push crypto, SHA-256 for fair play; libcurl: HTTP and SMTP
   libgtest-dev libgmock-dev libbenchmark-dev
   sqlite3 # the CLI: deploy/backup.sh and its test use it
+  # The WebAssembly verifier (web-client/verify/verifier.wasm): clang for wasm32-wasi and its libraries
+  clang-14 lld-14 wasi-libc libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32
 )
 if [ "$with_test" = 1 ]; then
+  # tests/fuzz: clang++, its libFuzzer/ASan/UBSan runtimes, llvm-symbolizer for the reports.
+  packages+=(clang libclang-rt-14-dev llvm)
   packages+=(chromium fonts-liberation)
   # Node.js may come from elsewhere (e.g. a newer upstream build); only add Debian's when absent,
   # so we never fight an existing installation.

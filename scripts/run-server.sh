@@ -17,8 +17,11 @@ cd "$repo_root"
 jobs=$(nproc 2>/dev/null || echo 2)
 build_dir=${VIKTORY_BUILD_DIR:-build} # override only to keep several build trees side by side
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release
-# Only the server target: tests and benchmarks are built by scripts/test.sh in the same tree.
+# Only the server and the browser's record verifier (web-client/verify/verifier.wasm): tests and
+# benchmarks are built by scripts/test.sh in the same tree.
 cmake --build "$build_dir" --target viktory-server -j"$jobs"
+cmake --build "$build_dir" --target verifier_wasm -j"$jobs" ||
+  echo "run-server: verifier.wasm not built; the browser cannot check game records (docs/fair-play.md)" >&2
 
 echo "run-server: starting $build_dir/server/viktory-server $*"
 exec "$build_dir/server/viktory-server" "$@"

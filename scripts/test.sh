@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything (Release, tests on, into build/ or $VIKTORY_BUILD_DIR) and runs every test:
-#   1. the CTest suite (engine, protocol, server, deploy tests);
-#   2. the browser tests in tests/browser (node --test, headless Chromium through playwright-core).
+#   1. the CTest suite (engine, protocol, server, notify, deploy tests);
+#   2. the fuzz harnesses of tests/fuzz, built with clang and the sanitizers into <build>-fuzz/:
+#      each runs over its corpus, then fuzzes for $VIKTORY_FUZZ_SECONDS seconds (default 40);
+#   3. the browser tests in tests/browser (node --test, headless Chromium through playwright-core).
 #
 #   scripts/test.sh
 #
@@ -54,24 +56,56 @@ if ! cmake --build "$build_dir" -j"$jobs"; then
   finish
 fi
 
-step "CTest"
-ctest_log="$log_dir/ctest.log"
-ctest --test-dir "$build_dir" --output-on-failure -j2 2>&1 | tee "$ctest_log"
-ctest_status=${PIPESTATUS[0]}
-# "100% tests passed, 0 tests failed out of 42"
-ctest_line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$ctest_log" | tail -1)
-if [ -n "$ctest_line" ]; then
-  ctest_failed=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$ctest_line")
-  ctest_total=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$ctest_line")
-  passed=$((passed + ctest_total - ctest_failed))
-  failed=$((failed + ctest_failed))
-  if [ "$ctest_total" -eq 0 ]; then fail_step "ctest (no tests found)"; fi
-elif grep -q 'No tests were found' "$ctest_log"; then
-  fail_step "ctest (no tests found)"
+# The notification tests deliver Web Push messages to a local push service from npm
+# (tests/notify/push-service); install it before CTest runs them.
+step "local push service for the notification tests (tests/notify/push-service)"
+if ! (cd tests/notify/push-service && npm ci --no-audit --no-fund); then
+  fail_step "npm ci (tests/notify/push-service)"
+  failed=$((failed + 1))
 fi
-if [ "$ctest_status" -ne 0 ]; then
-  fail_step "ctest"
-  [ -n "$ctest_line" ] || failed=$((failed + 1))
+
+# Runs CTest in a build tree and adds its counts to the summary: run_ctest NAME DIR [ARGS...]
+run_ctest() {
+  local name=$1 dir=$2
+  shift 2
+  local log="$log_dir/$name.log"
+  ctest --test-dir "$dir" --output-on-failure -j2 "$@" 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  # "100% tests passed, 0 tests failed out of 42"
+  local line
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -1)
+  if [ -n "$line" ]; then
+    local failures total
+    failures=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
+    total=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")
+    passed=$((passed + total - failures))
+    failed=$((failed + failures))
+    if [ "$total" -eq 0 ]; then fail_step "$name (no tests found)"; fi
+  elif grep -q 'No tests were found' "$log"; then
+    fail_step "$name (no tests found)"
+  fi
+  if [ "$status" -ne 0 ]; then
+    fail_step "$name"
+    [ -n "$line" ] || failed=$((failed + 1))
+  fi
+}
+
+step "CTest"
+run_ctest ctest "$build_dir"
+
+# The fuzz harnesses need clang (libFuzzer and the sanitizers): a build tree of their own.
+fuzz_dir="${build_dir%/}-fuzz"
+step "fuzz harnesses ($fuzz_dir/, clang, ${VIKTORY_FUZZ_SECONDS:-40} s of fuzzing each)"
+if ! cmake -S . -B "$fuzz_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
+  -DVIKTORY_FUZZ=ON -DVIKTORY_BUILD_TESTS=OFF -DVIKTORY_BUILD_BENCHMARKS=OFF \
+  -DVIKTORY_FUZZ_SECONDS="${VIKTORY_FUZZ_SECONDS:-40}"; then
+  fail_step "fuzz configure"
+  failed=$((failed + 1))
+elif ! cmake --build "$fuzz_dir" -j"$jobs" --target fuzzers; then
+  fail_step "fuzz build"
+  failed=$((failed + 1))
+else
+  run_ctest fuzz "$fuzz_dir" -L fuzz
 fi
 
 step "browser tests (tests/browser)"

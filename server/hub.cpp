@@ -248,15 +248,21 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
   if (type == "game.create") {
     CreateRequest req;
     req.options.players = small_int_field(msg, "seats");
-    const std::string victory = msg.contains("victory") ? string_field(msg, "victory") : "standard";
-    const std::string mix = msg.contains("tile_mix") ? string_field(msg, "tile_mix") : "standard";
-    auto v = victory_from_string(victory);
-    auto m = tile_mix_from_string(mix);
-    if (!v) return fail("bad_options", "unknown victory condition");
-    if (!m) return fail("bad_options", "unknown tile mix");
-    req.options.victory = *v;
-    req.options.tile_mix = *m;
-    req.options.independent_exploration = bool_field(msg, "independent_exploration", false);
+    // The option fields sit beside the message's own fields; the engine's options reader
+    // checks them (victory: one condition or a list [5.0]; the optional rules [15.x]).
+    json option_fields = json::object();
+    for (const char* key :
+         {"victory", "tile_mix", "independent_exploration", "terrain_leveling", "no_exploration",
+          "exploration_balancing", "luck_averaging", "town_relocation", "subjugation"}) {
+      if (msg.contains(key)) option_fields[key] = msg[key];
+    }
+    try {
+      const int seats = req.options.players;
+      req.options = protocol::options_from_json(option_fields);
+      req.options.players = seats;
+    } catch (const protocol::JsonError& e) {
+      return fail("bad_options", e.what());
+    }
     req.is_private = bool_field(msg, "private", false);
     req.seat = optional_small_int(msg, "seat").value_or(0);
     auto created = lobby_.create(me, req);

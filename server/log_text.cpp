@@ -194,6 +194,32 @@ class LineMaker {
         }
         return "Game over: " + names + (e.dice.size() == 1 ? " wins." : " win.");
       }
+      case EventKind::kLandDrawn:
+        if (e.terrain == Terrain::kNone) return who + " draws a land tile.";
+        return who + " draws a " + terrain_name(e.terrain) + " tile to replace some water.";
+      case EventKind::kTileReplaced:
+        if (e.terrain == Terrain::kNone) return who + " replaces the water at " + hex(e.hex) + ".";
+        return who + " replaces the water at " + hex(e.hex) + " with " + terrain_name(e.terrain) +
+               ".";
+      case EventKind::kWaterKept:
+        return who + " keeps the water.";
+      case EventKind::kDiceAveraged:
+        return who + " averages " + std::to_string(e.value) +
+               (e.value == 1 ? " pair of dice" : " pairs of dice") + " at " + hex(e.hex) + ": " +
+               std::to_string(e.value) + (e.value == 1 ? " hit." : " hits.");
+      case EventKind::kTownRemoved:
+        return who + " removes the " + (e.value == 1 ? "City" : "Town") + " at " + hex(e.hex) +
+               " to relocate it.";
+      case EventKind::kTownRelocated:
+        return who + " rebuilds the " + (e.value == 1 ? "City" : "Town") + " from " +
+               hex(e.from_hex) + " at " + hex(e.hex) + ".";
+      case EventKind::kSubjugated:
+        return who + " becomes " + player_label(e.other_player) + "'s Vassal.";
+      case EventKind::kAllianceBroken:
+        return who + " is no longer " + player_label(e.other_player) + "'s Vassal.";
+      case EventKind::kUnitWithdrawn:
+        return whose_unit(e) + " leaves the Capital at " + hex(e.from_hex) + " for " + hex(e.hex) +
+               ".";
     }
     return "";
   }

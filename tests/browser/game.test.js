@@ -170,11 +170,24 @@ test('a Town is built by clicking Build Town and a highlighted hex', async () =>
   assert.deepEqual(new Set(lit), new Set(legal));
   const best = pickAction(state);
   await clickHex(me.page, best.hex);
+  // A build that turns tiles over cannot be undone: the page asks first (comfort.test.js
+  // checks when exactly).
+  await answerConfirmation(me.page, best.hex, state);
   await other.page.waitForFunction(
     ({ s, n }) => document.querySelectorAll(`.town[data-owner="${s}"], .city[data-owner="${s}"]`).length > n,
     { s: seat, n: townsBefore },
   );
 });
+
+// Answers the confirmation the page shows before a build that turns face-down tiles over.
+async function answerConfirmation(page, hex, state) {
+  const at = state.view.hexes[hex];
+  const dist = (a, b) => (Math.abs(a.q - b.q) + Math.abs(a.r - b.r) + Math.abs(a.q + a.r - b.q - b.r)) / 2;
+  const hidden = state.view.hexes.some((x) => !x.known && dist(x, at) === 1);
+  if (!hidden) return;
+  await page.waitForSelector('dialog.confirm-sealing');
+  await page.click('dialog.confirm-sealing .btn-primary');
+}
 
 const DECISIONS = ['choose_casualty', 'continue_battle', 'retreat', 'eliminate_unit'];
 
@@ -234,6 +247,9 @@ test('a battle is started with the Fight button; both pages show the dice', asyn
   const hex = states[idx].legal.find((a) => a.kind === 'start_battle').hex;
   const seq = states[idx].seq;
   await attacker.page.click(`.action-bar [data-battle-hex="${hex}"]`);
+  // Dice seal the turn: the page asks before the battle starts.
+  await attacker.page.waitForSelector('dialog.confirm-sealing');
+  await attacker.page.click('dialog.confirm-sealing .btn-primary');
   await waitForGameState(defender.page, (s, n) => s.seq > n, seq);
   await answerDecisionsInDialogs();
   for (const p of [attacker, defender]) {

@@ -96,7 +96,8 @@ test('independent exploration: no page ever gets terrain of a hex its player has
         assert.ok(!TERRAINS.some((t) => d.cls.includes(`terrain-${t}`)), `DOM class names terrain for unknown hex ${d.hex}`);
       }
     }
-    const titles = await player.page.$$eval('.layer-hits [data-hit-hex]', (els) => els.map((e) => ({ hex: Number(e.dataset.hitHex), text: e.textContent })));
+    // Tooltips and the names screen readers read out (aria-label) alike.
+    const titles = await player.page.$$eval('.layer-hits [data-hit-hex]', (els) => els.map((e) => ({ hex: Number(e.dataset.hitHex), text: `${e.textContent} ${e.getAttribute('aria-label')}` })));
     for (const t of titles) {
       if (known.has(t.hex)) continue;
       for (const name of ['Water', 'Plains', 'Grassland', 'Forest', 'Mountain']) {

@@ -52,7 +52,11 @@ test('phone: lobby and game fit the screen; the map shows every hex', async () =
   await desk.page.waitForSelector('#open-games .empty');
   await desk.page.goto(`/#/game/${gameId}`);
   await desk.page.waitForSelector('#game-error');
+  // The invitation page says who invites to what; the seat is taken with its button.
   await desk.page.goto(link);
+  await desk.page.waitForSelector('#invite-title');
+  assert.equal(await desk.page.textContent('#invite-title'), `Pocket invites you to game ${gameId}`);
+  await desk.page.click('#accept-invite');
   await waitForGameState(phone.page, (s) => s.view.phase === 'setup');
   await playUntil([phone, desk], (ss) => ss.every((s) => s && s.view.turn >= 2), { avoidBattle: true });
 

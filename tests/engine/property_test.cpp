@@ -1,5 +1,7 @@
 // Property test of the rules engine: thousands of random games (2-6 players, every victory
-// condition, tile mix and exploration mode, fixed seeds), checked after every single action:
+// condition and random sets of several [5.0], every tile mix and exploration mode, every
+// optional rule [15.1-15.6] in random combinations, fixed seeds), checked after every single
+// action:
 //
 //  - check_invariants holds: units match Towns/Cities one to one [8.2 Key Concept], no two
 //    Towns/Cities adjacent [7.21], units on legal terrain [9.1, 9.3], cargo <= 3 [9.41];
@@ -42,9 +44,9 @@ using viktory::TileMix;
 using viktory::VictoryCondition;
 using viktory::testing::Chooser;
 
-constexpr int kEventKinds = static_cast<int>(EventKind::kGameOver) + 1;
-constexpr int kActionKinds = static_cast<int>(ActionKind::kConcede) + 1;
-constexpr int kVictoryConditions = static_cast<int>(VictoryCondition::kDoomsday) + 1;
+constexpr int kEventKinds = static_cast<int>(EventKind::kUnitWithdrawn) + 1;
+constexpr int kActionKinds = static_cast<int>(ActionKind::kWithdraw) + 1;
+constexpr int kVictoryConditions = viktory::kVictoryConditions;
 
 // What a batch of games went through, to prove the random games reached the rules under test.
 struct Tally {
@@ -68,7 +70,8 @@ struct Tally {
           kind == EventKind::kCityUpgraded || kind == EventKind::kCapitalLost ||
           kind == EventKind::kCapitalRetaken || kind == EventKind::kPlayerEliminated ||
           kind == EventKind::kPlayerConceded || kind == EventKind::kDoomsdayStarted ||
-          kind == EventKind::kDoomsdayCoin || kind == EventKind::kUnitEliminated) {
+          kind == EventKind::kDoomsdayCoin || kind == EventKind::kUnitEliminated ||
+          kind >= EventKind::kLandDrawn) {
         out << " " << viktory::to_string(kind) << "=" << events[k];
       }
     }
@@ -84,7 +87,7 @@ std::string describe(const Action& a) {
   std::ostringstream out;
   out << viktory::to_string(a.kind) << "(player=" << a.player << " hex=" << a.hex
       << " unit=" << a.unit << " carrier=" << a.carrier << " type=" << static_cast<int>(a.unit_type)
-      << ")";
+      << " pairs=" << a.pairs << ")";
   return out.str();
 }
 
@@ -97,12 +100,18 @@ bool same_decision(const Action& a, const Action& b) {
     case ActionKind::kBuildTown:
     case ActionKind::kUpgradeCity:
     case ActionKind::kStartBattle:
+    case ActionKind::kReplaceWater:
+    case ActionKind::kRemoveTown:
+    case ActionKind::kRebuildTown:
       return a.hex == b.hex;
     case ActionKind::kMove:
     case ActionKind::kDisembark:
     case ActionKind::kBombard:
     case ActionKind::kRetreat:
+    case ActionKind::kWithdraw:
       return a.unit == b.unit && a.hex == b.hex;
+    case ActionKind::kAverageDice:
+      return a.pairs == b.pairs;
     case ActionKind::kEmbark:
       return a.unit == b.unit && a.carrier == b.carrier;
     case ActionKind::kChooseCasualty:
@@ -113,6 +122,7 @@ bool same_decision(const Action& a, const Action& b) {
     case ActionKind::kEndPhase:
     case ActionKind::kContinueBattle:
     case ActionKind::kConcede:
+    case ActionKind::kKeepWater:
       return true;
   }
   return false;
@@ -136,9 +146,12 @@ Action mutate(const GameState& s, const Action& legal, Chooser& chooser) {
   Action a = legal;
   const int hexes = static_cast<int>(s.hexes.size());
   const int units = static_cast<int>(s.units.size());
-  switch (chooser.below(5)) {
+  switch (chooser.below(6)) {
     case 0:
       a.hex = near_range(chooser, hexes);
+      break;
+    case 5:
+      a.pairs = static_cast<int>(chooser.below(5)) - 1;  // [15.4] -1..3
       break;
     case 1:
       a.unit = near_range(chooser, units);
@@ -150,8 +163,9 @@ Action mutate(const GameState& s, const Action& legal, Chooser& chooser) {
       a.unit_type = static_cast<viktory::UnitType>(chooser.below(viktory::kUnitTypes));
       break;
     default:
-      a.kind = static_cast<ActionKind>(chooser.below(kActionKinds - 1));
-      break;  // no concede
+      a.kind = static_cast<ActionKind>(chooser.below(kActionKinds));
+      if (a.kind == ActionKind::kConcede) a.kind = ActionKind::kWithdraw;  // no concede
+      break;
   }
   return a;
 }
@@ -194,6 +208,17 @@ std::string check_view(const GameState& s, int viewer) {
       return "view shows wrong terrain at known hex " + board.label(h);
     }
   }
+  // [15.3] The water hexes a choice is about are on the shared table for everybody.
+  if (v.balance) {
+    for (int h : v.balance->water) {
+      if (!viktory::viewer_knows(s, viewer, h)) return "an Exploration Balancing hex is unknown";
+    }
+  }
+  if (s.options.no_exploration) {  // [15.2] everything is face up
+    for (const viktory::HexView& hv : v.hexes) {
+      if (!hv.known) return "a face-down hex under No Exploration";
+    }
+  }
   return {};
 }
 
@@ -207,6 +232,11 @@ std::string check_filtered_events(const GameState& after, const std::vector<Even
       return "filtering changed a public event";
     }
     if (e.terrain == Terrain::kNone) continue;
+    if (e.kind == EventKind::kLandDrawn) {
+      // [15.3] the land tile drawn to replace water: shown to all, on the shared table only.
+      if (after.options.independent_exploration) return "a land tile drawn where maps differ";
+      continue;
+    }
     if (e.hex < 0 || e.hex >= static_cast<int>(after.hexes.size()) ||
         !viktory::viewer_knows(after, viewer, e.hex)) {
       return std::string("event ") + std::string(viktory::to_string(e.kind)) +
@@ -279,7 +309,10 @@ std::string check_game_over(const GameState& s) {
       return "a winner who is out of the game";
     }
   }
-  if (s.ended_by != VictoryCondition::kStandard && s.ended_by != s.options.victory) {
+  const bool alliance_victory = s.ended_by == VictoryCondition::kSubjugation &&
+                                viktory::subjugation_rules(s.options);  // [15.66]
+  if (s.ended_by != VictoryCondition::kStandard && !s.options.victory.has(s.ended_by) &&
+      !alliance_victory) {
     return "the game ended by a victory condition it was not played under";
   }
   for (int p = 0; p < static_cast<int>(s.players.size()); ++p) {
@@ -317,10 +350,13 @@ struct GameSpec {
 
 std::string describe(const GameSpec& spec) {
   std::ostringstream out;
-  out << "seed=" << spec.seed << " players=" << spec.options.players
-      << " victory=" << viktory::to_string(spec.options.victory)
-      << " mix=" << viktory::to_string(spec.options.tile_mix)
-      << " independent=" << spec.options.independent_exploration
+  const Options& o = spec.options;
+  out << "seed=" << spec.seed << " players=" << o.players
+      << " victory=" << viktory::to_string(o.victory) << " mix=" << viktory::to_string(o.tile_mix)
+      << " independent=" << o.independent_exploration
+      << " rules=" << (o.terrain_leveling ? "15.1," : "") << (o.no_exploration ? "15.2," : "")
+      << (o.exploration_balancing ? "15.3," : "") << (o.luck_averaging ? "15.4," : "")
+      << (o.town_relocation ? "15.5," : "") << (o.subjugation ? "15.6" : "")
       << " max_actions=" << spec.max_actions << " concede_one_in=" << spec.concede_one_in;
   return out.str();
 }
@@ -444,10 +480,29 @@ std::string batch_name(const ::testing::TestParamInfo<BatchSpec>& info) {
          (info.param.independent ? "_IndependentExploration" : "_SharedExploration");
 }
 
+// A random set of optional rules [15.1-15.6] for one game, each in about half the games, and
+// (with `more_conditions`) now and then further victory conditions besides the batch's [5.0].
+void choose_rules(Options& o, Chooser& chooser, bool more_conditions) {
+  o.terrain_leveling = chooser.below(2) == 0;
+  o.no_exploration = chooser.below(2) == 0;
+  // Not with independent exploration: the choice itself would tell (docs/rules-notes.md).
+  o.exploration_balancing = !o.independent_exploration && chooser.below(2) == 0;
+  o.luck_averaging = chooser.below(2) == 0;
+  o.town_relocation = chooser.below(2) == 0;
+  o.subjugation = o.victory.has(VictoryCondition::kSubjugation) || chooser.below(2) == 0;
+  if (!more_conditions) return;
+  for (int v = 0; v < kVictoryConditions; ++v) {
+    const auto condition = static_cast<VictoryCondition>(v);
+    if (chooser.below(4) == 0 && (condition != VictoryCondition::kSubjugation || o.subjugation)) {
+      o.victory.add(condition);
+    }
+  }
+}
+
 // Runs `games` games of this batch from `first_seed`, the player counts taken in turn from
 // `player_counts`; stops after a few broken games.
 Tally play_batch(const BatchSpec& batch, std::uint64_t first_seed, int games, int max_actions,
-                 const std::vector<int>& player_counts) {
+                 const std::vector<int>& player_counts, bool more_conditions) {
   Tally tally;
   int broken = 0;
   for (int i = 0; i < games && broken < 3; ++i) {
@@ -457,6 +512,8 @@ Tally play_batch(const BatchSpec& batch, std::uint64_t first_seed, int games, in
     spec.options.victory = batch.victory;
     spec.options.independent_exploration = batch.independent;
     spec.options.tile_mix = static_cast<TileMix>((i / 5) % 3);
+    Chooser rules(spec.seed * 31 + 7);
+    choose_rules(spec.options, rules, more_conditions);
     spec.max_actions = max_actions;
     spec.concede_one_in = i % 7 == 3 ? 300 : 0;  // one game in seven sees concessions
     SCOPED_TRACE(describe(spec));
@@ -476,11 +533,12 @@ std::uint64_t seed_base(const BatchSpec& batch) {
 
 class RandomGames : public ::testing::TestWithParam<BatchSpec> {};
 
-// 250 games per batch, 2000 in all, each cut off after 300 actions if it has not ended.
+// 200 games per batch, 2000 in all, each cut off after 300 actions if it has not ended.
 TEST_P(RandomGames, EveryActionKeepsTheInvariantsAndHidesUnknownTerrain) {
-  const Tally tally = play_batch(GetParam(), seed_base(GetParam()), 250, 300, {2, 3, 4, 5, 6});
+  const Tally tally =
+      play_batch(GetParam(), seed_base(GetParam()), 200, 300, {2, 3, 4, 5, 6}, true);
   std::cout << "[ tally    ] " << tally.summary() << "\n";
-  EXPECT_EQ(tally.games, 250);
+  EXPECT_EQ(tally.games, 200);
   // The capped games must still reach every part of the combat rules [10.0-12.0, 9.4].
   EXPECT_GT(tally.count(EventKind::kBattleStarted), 0);
   EXPECT_GT(tally.count(EventKind::kBombarded), 0);
@@ -489,24 +547,44 @@ TEST_P(RandomGames, EveryActionKeepsTheInvariantsAndHidesUnknownTerrain) {
   EXPECT_GT(tally.count(EventKind::kUnitRetreated), 0);
   EXPECT_GT(tally.count(EventKind::kTownCaptured), 0);
   EXPECT_GT(tally.count(EventKind::kCityUpgraded), 0);
+  // ... and of the optional rules in play [15.x].
+  EXPECT_GT(tally.count(EventKind::kDiceAveraged), 0);   // [15.4]
+  EXPECT_GT(tally.count(EventKind::kTownRelocated), 0);  // [15.5]
+  if (!GetParam().independent) {
+    EXPECT_GT(tally.count(EventKind::kLandDrawn), 0);  // [15.3]
+    EXPECT_GT(tally.count(EventKind::kTileReplaced) + tally.count(EventKind::kWaterKept), 0);
+  }
   EXPECT_GT(tally.refused_probes, tally.actions);  // one or two probes per action
 }
 
 // Fewer games with a far larger cap: most must end, by the condition they were played under
-// or by everybody else's elimination [5.1]. Conquering everybody [5.1] takes a random player
-// many thousands of actions beyond two players, so Standard games are played by two.
+// or by everybody else's elimination [5.1] (or, under [15.6], an Alliance victory [15.66]).
+// Conquering everybody [5.1] takes a random player many thousands of actions beyond two
+// players, so Standard games are played by two; holding everybody else as Vassals at once
+// [15.66] is as hard, so Subjugation games by two or three.
 TEST_P(RandomGames, GamesPlayedToTheEndFinish) {
   const int games = 8;
-  const std::vector<int> player_counts = GetParam().victory == VictoryCondition::kStandard
-                                             ? std::vector<int>{2}
-                                             : std::vector<int>{2, 3, 4, 5, 6};
+  std::vector<int> player_counts{2, 3, 4, 5, 6};
+  if (GetParam().victory == VictoryCondition::kStandard) player_counts = {2};
+  if (GetParam().victory == VictoryCondition::kSubjugation) player_counts = {2, 3};
   const Tally tally =
-      play_batch(GetParam(), seed_base(GetParam()) + 100'000, games, 20'000, player_counts);
+      play_batch(GetParam(), seed_base(GetParam()) + 100'000, games, 20'000, player_counts, false);
   std::cout << "[ tally    ] " << tally.summary() << "\n";
   EXPECT_EQ(tally.games, games);
-  EXPECT_GE(tally.finished * 4, games * 3) << "fewer than 75% of the games ended";
+  if (GetParam().victory == VictoryCondition::kSubjugation) {
+    // Alliances of random players break about as often as they form: half of them end.
+    EXPECT_GE(tally.finished * 2, games) << "fewer than half of the games ended";
+  } else {
+    EXPECT_GE(tally.finished * 4, games * 3) << "fewer than 75% of the games ended";
+  }
   const int by_condition = tally.ended_by[static_cast<int>(GetParam().victory)];
   EXPECT_GT(by_condition, 0) << "no game ended by " << viktory::to_string(GetParam().victory);
+  if (GetParam().victory == VictoryCondition::kSubjugation) {
+    // Capitals fall often enough in whole games to reach every part of [15.6].
+    EXPECT_GT(tally.count(EventKind::kSubjugated), 0);      // [15.61]
+    EXPECT_GT(tally.count(EventKind::kUnitWithdrawn), 0);   // [15.62]
+    EXPECT_GT(tally.count(EventKind::kAllianceBroken), 0);  // [15.65]
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(PropertyTest, RandomGames,
@@ -517,7 +595,9 @@ INSTANTIATE_TEST_SUITE_P(PropertyTest, RandomGames,
                                            BatchSpec{VictoryCondition::kRace, false},
                                            BatchSpec{VictoryCondition::kRace, true},
                                            BatchSpec{VictoryCondition::kDoomsday, false},
-                                           BatchSpec{VictoryCondition::kDoomsday, true}),
+                                           BatchSpec{VictoryCondition::kDoomsday, true},
+                                           BatchSpec{VictoryCondition::kSubjugation, false},
+                                           BatchSpec{VictoryCondition::kSubjugation, true}),
                          batch_name);
 
 }  // namespace

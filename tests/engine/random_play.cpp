@@ -80,6 +80,9 @@ Action choose_action(const GameState& state, const std::vector<Action>& legal, C
   const Action* continue_battle = nullptr;
   for (const Action& a : legal) {
     if (a.kind == ActionKind::kConcede) continue;
+    // [15.5] Every Town could be relocated instead of building; a player who did that as
+    // often as he builds would hardly grow. (No draw at all in games without the rule.)
+    if (a.kind == ActionKind::kRemoveTown && chooser.below(8) != 0) continue;
     if (a.kind == ActionKind::kEndPhase) {
       end_phase = &a;
     } else if (a.kind == ActionKind::kContinueBattle) {

@@ -1,6 +1,8 @@
 // Reserve Placement [13.0-13.5].
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "fixture.h"
 
 namespace viktory {
@@ -215,6 +217,35 @@ TEST(Reserve, R13_5_FrigatePlacedOnAnEnemyFrigateFightsAfterwards) {
   // Then the turn passes.
   EXPECT_EQ(h.p.state.current, 1);
   EXPECT_EQ(h.p.state.phase, Phase::kBuild);
+  EXPECT_CONSISTENT(h.p);
+}
+
+// The bug: a Frigate placed on an enemy Frigate fought a second Battle in a hex where one was
+// fought that turn. [12.2] allows one Battle per hex per Player Turn and [13.5] places onto an
+// enemy Frigate only "if otherwise allowable": the placement is refused (docs/rules-notes.md).
+TEST(Reserve, R13_5_R12_2_NoPlacementOntoAnEnemyFrigateWhereABattleWasFought) {
+  Home h;
+  const int mine = h.p.unit(0, U::kFrigate, h.p.at("A4"));
+  const int enemy = h.p.unit(1, U::kFrigate, h.p.at("A5"));
+  h.p.start_turn(0, Phase::kMovement);
+  h.p.apply_ok(act::move(0, mine, h.p.at("A5")));
+  h.p.dice({6, 2});  // the attacker misses, the defender hits: the enemy Frigate holds A5
+  h.p.apply_ok(act::start_battle(0, h.p.at("A5")));
+  ASSERT_EQ(h.p.u(mine).place, UnitPlace::kReserve);
+  ASSERT_EQ(h.p.u(enemy).hex, h.p.at("A5"));
+  ASSERT_TRUE(h.p.state.hexes[h.p.at("A5")].battle_this_turn);
+  h.p.apply_ok(act::end_phase(0));
+  ASSERT_EQ(h.p.state.phase, Phase::kReserve);
+  EXPECT_EQ(h.refuse(U::kFrigate, "A5"), "battle_fought");
+  const auto legal = legal_actions(h.p.state, 0);
+  EXPECT_EQ(
+      std::count(legal.begin(), legal.end(), act::place_reserve(0, U::kFrigate, h.p.at("A5"))), 0);
+  // Elsewhere next to the Capital it may go, and no second Battle is fought anywhere.
+  h.place(U::kFrigate, "B6");
+  const auto ev = h.p.apply_ok(act::end_phase(0));
+  EXPECT_EQ(count_of(ev, EventKind::kBattleStarted), 0);
+  EXPECT_EQ(h.p.u(enemy).hex, h.p.at("A5"));
+  EXPECT_EQ(h.p.state.current, 1);
   EXPECT_CONSISTENT(h.p);
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "fixture.h"
 
@@ -286,6 +287,71 @@ TEST(Victory, R5_3_EmpireScore) {
   p.town(0, p.at("B5"));
   EXPECT_EQ(victory_points(p.state, 0), 4);  // Town 1 + City 2 + Town 1
   EXPECT_EQ(victory_points(p.state, 1), 1);
+}
+
+// [5.0] Several Victory Conditions: the first one met ends the game.
+TEST(Victory, R5_0_RaceAndDoomsdayTheFirstMetEndsTheGame) {
+  Options o;
+  o.victory = VictoryCondition::kRace;
+  o.victory.add(VictoryCondition::kDoomsday);
+  Position p(2, /*radius=*/6, o);
+  p.fill(Terrain::kPlains);
+  cities(p, 0, 0, 10);  // 20 points
+  cities(p, 1, 0, 2);
+  p.state.doomsday_started = true;  // the clock runs too
+  // Player 1 rolls for the clock (a miss) and plays on; player 0 wins the Race as his turn
+  // begins, before he would roll [5.4 before 5.5: both "prior to his Building Phase"].
+  p.dice({4});
+  const auto first = p.start_turn(1);
+  EXPECT_EQ(rolls(first, RollPurpose::kDoomsday).size(), 1u);
+  EXPECT_NE(p.state.phase, Phase::kGameOver);
+  const auto ev = p.start_turn(0);
+  EXPECT_EQ(p.state.phase, Phase::kGameOver);
+  EXPECT_EQ(p.state.ended_by, VictoryCondition::kRace);
+  EXPECT_EQ(p.state.winners, std::vector<int>{0});
+  EXPECT_TRUE(rolls(ev, RollPurpose::kDoomsday).empty());
+}
+
+TEST(Victory, R5_0_RaceAndDoomsdayTheClockCanComeFirst) {
+  Options o;
+  o.victory = VictoryCondition::kRace;
+  o.victory.add(VictoryCondition::kDoomsday);
+  Position p = capitals(2, o);
+  p.city(0, p.at("E5"));
+  p.state.doomsday_started = true;
+  p.state.players[0].doomsday_coin = true;
+  p.dice({1});  // the last coin: the game ends and empires are scored [5.5]
+  p.start_turn(1);
+  EXPECT_EQ(p.state.phase, Phase::kGameOver);
+  EXPECT_EQ(p.state.ended_by, VictoryCondition::kDoomsday);
+  EXPECT_EQ(p.state.winners, std::vector<int>{0});
+}
+
+// Met by the same action, a conquest [5.1, 5.2/15.66] ends the game before scoring [5.3, 5.5].
+TEST(Victory, R5_0_AConquestComesBeforeScoringWhenBothAreMetAtOnce) {
+  Options o;
+  o.victory = VictoryCondition::kShorter;
+  o.victory.add(VictoryCondition::kSubjugation);
+  Position p = capitals(3, o);
+  EXPECT_TRUE(p.state.options.subjugation);               // [5.2] brings [15.6]
+  p.state.players[2].ruler = 0;                           // player 2 is already player 0's Vassal
+  for (const char* l : {"B3", "D6"}) p.city(2, p.at(l));  // the biggest empire
+  const auto ev = take(p, "F6", "G6", 1);                 // the first Capital taken [5.3]
+  EXPECT_EQ(p.state.phase, Phase::kGameOver);
+  EXPECT_EQ(p.state.ended_by, VictoryCondition::kSubjugation);
+  EXPECT_EQ(p.state.winners, std::vector<int>{0});
+  EXPECT_EQ(count_of(ev, EventKind::kSubjugated), 1);
+}
+
+TEST(Victory, R5_0_AtLeastOneConditionAndOnlyPlayableCombinations) {
+  Options none;
+  none.victory = VictorySet::from_bits(0);
+  EXPECT_THROW(new_game(none, 1), std::invalid_argument);
+  Options subjugation_victory;
+  subjugation_victory.victory = VictoryCondition::kSubjugation;
+  EXPECT_TRUE(new_game(subjugation_victory, 1).options.subjugation);  // implied [5.2]
+  EXPECT_FALSE(options_problem(normalized(subjugation_victory)).has_value());
+  EXPECT_TRUE(options_problem(subjugation_victory).has_value());  // not normalized: refused
 }
 
 }  // namespace

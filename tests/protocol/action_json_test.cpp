@@ -14,7 +14,7 @@ using protocol::action_from_json;
 using protocol::action_to_json;
 using protocol::JsonError;
 
-constexpr int kActionKinds = static_cast<int>(ActionKind::kConcede) + 1;
+constexpr int kActionKinds = static_cast<int>(ActionKind::kWithdraw) + 1;
 
 // One example of each kind, as the act:: constructors build them.
 Action example_of(ActionKind kind) {
@@ -49,6 +49,18 @@ Action example_of(ActionKind kind) {
       return act::place_reserve(2, UnitType::kFrigate, 0);
     case ActionKind::kConcede:
       return act::concede(1);
+    case ActionKind::kReplaceWater:
+      return act::replace_water(0, 19);
+    case ActionKind::kKeepWater:
+      return act::keep_water(2);
+    case ActionKind::kAverageDice:
+      return act::average_dice(1, 2);
+    case ActionKind::kRemoveTown:
+      return act::remove_town(3, 33);
+    case ActionKind::kRebuildTown:
+      return act::rebuild_town(3, 34);
+    case ActionKind::kWithdraw:
+      return act::withdraw(4, 8, 27);
   }
   return {};
 }
@@ -171,7 +183,13 @@ TEST(OptionsJson, RoundTripsAndChecksValues) {
   EXPECT_EQ(j, json({{"players", 5},
                      {"victory", "race"},
                      {"tile_mix", "land_rich"},
-                     {"independent_exploration", true}}));
+                     {"independent_exploration", true},
+                     {"terrain_leveling", false},
+                     {"no_exploration", false},
+                     {"exploration_balancing", false},
+                     {"luck_averaging", false},
+                     {"town_relocation", false},
+                     {"subjugation", false}}));
   EXPECT_EQ(protocol::options_from_json(j), o);
   EXPECT_EQ(protocol::options_from_json(json::object()), Options{});  // defaults
   EXPECT_THROW(protocol::options_from_json(json{{"players", 7}}), JsonError);
@@ -180,6 +198,55 @@ TEST(OptionsJson, RoundTripsAndChecksValues) {
   EXPECT_THROW(protocol::options_from_json(json{{"tile_mix", 2}}), JsonError);
   EXPECT_THROW(protocol::options_from_json(json{{"independent_exploration", "yes"}}), JsonError);
   EXPECT_THROW(protocol::options_from_json(json::array()), JsonError);
+}
+
+// [5.0] Several victory conditions: a list; one condition stays a plain string, as stored
+// before lists existed.
+TEST(OptionsJson, R5_0_VictoryConditionsAreAListOrOneString) {
+  Options o;
+  o.victory = VictoryCondition::kRace;
+  o.victory.add(VictoryCondition::kDoomsday);
+  const json j = protocol::options_to_json(o);
+  EXPECT_EQ(j["victory"], json({"race", "doomsday"}));
+  EXPECT_EQ(protocol::options_from_json(j), o);
+  EXPECT_EQ(protocol::options_from_json(json{{"victory", {"doomsday", "race"}}}).victory,
+            o.victory);
+  EXPECT_EQ(protocol::options_from_json(json{{"victory", {"shorter"}}}).victory,
+            VictorySet(VictoryCondition::kShorter));
+  EXPECT_EQ(protocol::options_to_json(Options{})["victory"], "standard");
+  // An old stored form: only the four fields of the time.
+  const Options old = protocol::options_from_json(
+      json::parse(R"({"players":3,"victory":"doomsday","tile_mix":"islands",)"
+                  R"("independent_exploration":false})"));
+  EXPECT_EQ(old.players, 3);
+  EXPECT_EQ(old.victory, VictorySet(VictoryCondition::kDoomsday));
+  EXPECT_FALSE(old.subjugation || old.luck_averaging || old.no_exploration);
+  EXPECT_THROW(protocol::options_from_json(json{{"victory", json::array()}}), JsonError);
+  EXPECT_THROW(protocol::options_from_json(json{{"victory", {"race", "race"}}}), JsonError);
+  EXPECT_THROW(protocol::options_from_json(json{{"victory", {"race", "fast"}}}), JsonError);
+  EXPECT_THROW(protocol::options_from_json(json{{"victory", 3}}), JsonError);
+}
+
+// [15.x] Every optional rule is a flag; [5.2] turns [15.6] on; one combination is refused.
+TEST(OptionsJson, R15_0_OptionalRulesAreFlags) {
+  Options o;
+  o.terrain_leveling = o.no_exploration = o.exploration_balancing = o.luck_averaging =
+      o.town_relocation = o.subjugation = true;
+  EXPECT_EQ(protocol::options_from_json(protocol::options_to_json(o)), o);
+  for (const char* key : {"terrain_leveling", "no_exploration", "exploration_balancing",
+                          "luck_averaging", "town_relocation", "subjugation"}) {
+    EXPECT_TRUE(protocol::options_to_json(o)[key].get<bool>()) << key;
+    EXPECT_THROW(protocol::options_from_json(json{{key, 1}}), JsonError) << key;
+  }
+  const Options implied = protocol::options_from_json(json{{"victory", "subjugation"}});
+  EXPECT_TRUE(implied.subjugation);  // [5.2] needs [15.6]
+  try {
+    protocol::options_from_json(
+        json{{"independent_exploration", true}, {"exploration_balancing", true}});
+    FAIL() << "accepted";
+  } catch (const JsonError& e) {
+    EXPECT_NE(std::string(e.what()).find("15.3"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ using nlohmann::json;
 using protocol::event_from_json;
 using protocol::event_to_json;
 
-constexpr int kEventKinds = static_cast<int>(EventKind::kGameOver) + 1;
+constexpr int kEventKinds = static_cast<int>(EventKind::kUnitWithdrawn) + 1;
 
 TEST(EventJson, EveryKindHasItsOwnNameAndRoundTrips) {
   std::set<std::string> names;
@@ -43,6 +43,42 @@ TEST(EventJson, EveryKindHasItsOwnNameAndRoundTrips) {
     EXPECT_EQ(event_from_json(event_to_json(bare)), bare) << event_to_json(bare).dump();
   }
   EXPECT_EQ(names.size(), static_cast<std::size_t>(kEventKinds));
+}
+
+// Battle transparency: a fire's dice by source, Suppression and averaged pairs [12.3, 15.4].
+TEST(EventJson, R12_3_AFireCarriesItsDiceBySource) {
+  Event e;
+  e.kind = EventKind::kDiceRolled;
+  e.player = 1;
+  e.hex = 12;
+  e.value = static_cast<int>(RollPurpose::kDefenderFire);
+  e.dice = {2, 5};
+  FireDice fire;
+  fire.sources = {{DieSource::kInfantry, 1}, {DieSource::kNavalSupport, 1}, {DieSource::kCity, 2}};
+  fire.suppressed = 1;
+  fire.averaged_pairs = 0;
+  e.fire = fire;
+  const json j = event_to_json(e);
+  EXPECT_EQ(j["fire"]["sources"][2], json({{"source", "city"}, {"dice", 2}}));
+  EXPECT_EQ(j["fire"]["suppressed"], 1);
+  EXPECT_EQ(j["fire"]["entitled"], 3);
+  EXPECT_EQ(j["fire"]["rolled"], 3);
+  EXPECT_EQ(event_from_json(json::parse(j.dump())), e);
+  json bad = j;
+  bad["fire"]["sources"][0]["source"] = "luck";
+  EXPECT_THROW(event_from_json(bad), protocol::JsonError);
+  // Without a fire (a Bombard, the Doomsday Clock) there is no "fire" key.
+  e.fire.reset();
+  EXPECT_FALSE(event_to_json(e).contains("fire"));
+}
+
+TEST(EventJson, R15_65_AllianceEndsHaveReadableReasons) {
+  Event e;
+  e.kind = EventKind::kAllianceBroken;
+  e.player = 2;
+  e.other_player = 0;
+  e.value = static_cast<int>(AllianceEnd::kTookCapital);
+  EXPECT_EQ(event_to_json(e)["reason"], "took_capital");
 }
 
 TEST(EventJson, DocumentedFieldsAreAlwaysWritten) {

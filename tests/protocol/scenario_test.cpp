@@ -265,6 +265,64 @@ TEST(Scenario, ASavedStateLoadsAsItself) {
   EXPECT_EQ(scenario_from_json(with_dice).state, s);
 }
 
+// The optional rules in a position: options, seating, Vassals, and a decision under way.
+TEST(Scenario, R15_0_OptionalRulesAndTheirStateRoundTrip) {
+  const json position = json::parse(R"({
+    "options": {"players": 3, "victory": ["race", "subjugation"], "luck_averaging": true,
+                "town_relocation": true, "terrain_leveling": true},
+    "phase": "movement",
+    "turn_order": [2, 0, 1],
+    "hexes": {
+      "D3": {"terrain": "plains", "town": 0, "capital": 0},
+      "G6": {"terrain": "plains", "town": 1, "capital": 1},
+      "B5": {"terrain": "plains", "town": 2, "capital": 2},
+      "F6": "plains", "F7": "plains", "G5": "plains", "H5": "plains"
+    },
+    "units": [{"owner": 0, "type": "infantry", "hex": "G6", "name": "victor"},
+              "1 infantry reserve", "2 infantry reserve"],
+    "players": [{}, {"ruler": 0, "reorganization": "next_turn"}, {}],
+    "capital_return": {"hex": "G6", "ruler": 0, "vassal": 1, "stage": "withdraw"},
+    "actions": [{"kind": "withdraw", "unit": "victor", "hex": "F6"}]
+  })");
+  const Scenario sc = scenario_from_json(position);
+  const GameState& s = sc.state;
+  EXPECT_TRUE(s.options.subjugation);  // [5.2] turns on [15.6]
+  EXPECT_TRUE(s.options.victory.has(VictoryCondition::kRace));
+  EXPECT_EQ(s.turn_order, (std::vector<int>{2, 0, 1}));
+  EXPECT_EQ(s.players[1].ruler, 0);
+  EXPECT_EQ(s.players[1].reorganization, Reorganization::kNextTurn);
+  ASSERT_TRUE(s.capital_return.has_value());
+  EXPECT_EQ(s.capital_return->hex, hex(s, "G6"));
+  EXPECT_EQ(decider(s), 0);
+  // Through the state JSON and back, and the scenario's action applies.
+  EXPECT_EQ(protocol::state_from_json(json::parse(protocol::state_to_json(s).dump())), s);
+  const Action a = scenario_action(sc.actions[0], s, sc.unit_names);
+  EXPECT_EQ(a, act::withdraw(0, 0, hex(s, "F6")));
+  const ApplyResult r = apply(s, a);
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  EXPECT_EQ(decider(r.state), 1);  // the Vassal reinforces now [15.62]
+  // A seating that is not one is refused, naming the field.
+  json bad = position;
+  bad["turn_order"] = {0, 0, 1};
+  EXPECT_THROW(scenario_from_json(bad), JsonError);
+}
+
+TEST(Scenario, R15_2_NoExplorationLaysTheWholeMapFaceUp) {
+  const Scenario sc = scenario_from_json(json::parse(R"({
+    "options": {"players": 2, "no_exploration": true},
+    "hexes": {"D3": {"terrain": "plains", "town": 0, "capital": 0},
+              "G6": {"terrain": "plains", "town": 1, "capital": 1},
+              "E5": {"terrain": "mountain", "revealed": false}},
+    "units": ["0 infantry reserve", "1 infantry reserve"]
+  })"));
+  for (const HexCell& c : sc.state.hexes) {
+    EXPECT_TRUE(c.revealed);
+    EXPECT_NE(c.terrain, Terrain::kNone);
+  }
+  EXPECT_EQ(sc.state.hexes[hex(sc.state, "E5")].terrain, Terrain::kMountain);
+  EXPECT_EQ(std::accumulate(sc.state.tile_bank.begin(), sc.state.tile_bank.end(), 0), 0);
+}
+
 TEST(ScenarioAction, ResolvesLabelsNamesAndTheDecider) {
   const Scenario sc = scenario_from_json(kPosition);
   const GameState& s = sc.state;

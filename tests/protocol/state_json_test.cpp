@@ -87,11 +87,20 @@ TEST(StateJson, ARestoredSnapshotContinuesTheSameGame) {
 }
 
 // Every field of GameState and of the structs inside it set to something other than its
-// default, so a field the JSON forgot cannot hide behind a default value.
+// default, so a field the JSON forgot cannot hide behind a default value. The reader refuses
+// states that break the engine's invariants, so the pieces are where they may be: the
+// Cavalry is aboard its owner's Frigate at sea, and player 1's City has its two units [8.2].
 GameState state_with_every_field_set() {
   Options options{3, VictoryCondition::kDoomsday, TileMix::kIslands, true};
+  options.victory.add(VictoryCondition::kSubjugation);
+  // Every optional rule but Exploration Balancing, which does not go with independent
+  // exploration (OptionsJson covers that flag).
+  options.terrain_leveling = options.no_exploration = options.luck_averaging =
+      options.town_relocation = options.subjugation = true;
   GameState s = new_game(options, 9);
-  HexCell& h = s.hexes[20];
+  int land = 0;
+  while (s.board().is_perimeter(land)) ++land;  // a Town stands inland
+  HexCell& h = s.hexes[land];
   h.terrain = Terrain::kMountain;
   h.revealed = true;
   h.known_by = 0b101;
@@ -104,12 +113,14 @@ GameState state_with_every_field_set() {
   h.placed_other = 1;
   h.began_turn_with_land_unit = 0b100;
 
+  int sea = 0;
+  while (!s.board().is_perimeter(sea)) ++sea;  // the perimeter is water [3.2]
   Unit u;
   u.id = static_cast<int>(s.units.size());
   u.owner = 2;
   u.type = UnitType::kCavalry;
   u.place = UnitPlace::kMap;
-  u.hex = 20;
+  u.hex = sea;
   u.carrier = u.id + 1;
   u.moves_left = 1;
   u.has_moved = true;
@@ -119,14 +130,36 @@ GameState state_with_every_field_set() {
   u.carried_this_turn = 2;
   u.disembark_hex = 21;
   s.units.push_back(u);
+  Unit frigate;
+  frigate.id = u.id + 1;
+  frigate.owner = 2;
+  frigate.type = UnitType::kFrigate;
+  frigate.place = UnitPlace::kMap;
+  frigate.hex = sea;
+  s.units.push_back(frigate);
   Unit stock;
-  stock.id = u.id + 1;
+  stock.id = u.id + 2;
   stock.owner = 0;
   stock.type = UnitType::kFrigate;
   stock.place = UnitPlace::kStock;
   s.units.push_back(stock);
+  for (UnitType type : {UnitType::kInfantry, UnitType::kArtillery}) {  // a City on a mountain
+    Unit reserve;
+    reserve.id = static_cast<int>(s.units.size());
+    reserve.owner = 1;
+    reserve.type = type;
+    s.units.push_back(reserve);
+  }
 
-  s.players[1] = PlayerState{true, true, 20, true, true};
+  s.players[1] = PlayerState{true, true, 20, true, true, kNoPlayer, Reorganization::kThisTurn};
+  // A Vassal and his Ruler are both in play [15.61]: player 0 serves player 2.
+  s.players[0].ruler = 2;
+  s.turn_order = {2, 0, 1};
+  s.balance = PendingBalance{1, {22, 23}, Terrain::kForest};
+  for (int offered : s.balance->water)
+    s.hexes[offered].terrain = Terrain::kWater;  // [15.3] water offered
+  s.relocation = PendingRelocation{1, 24, true};
+  s.capital_return = CapitalReturn{25, 0, 1, ReturnStage::kReinforce, {26}};
   s.tile_bank = {1, 2, 3, 4, 5};
   // Words above 2^53 and with the top bit set: they must not pass through a double.
   s.rng = Rng::from_words({0xFFFFFFFFFFFFFFFFULL, 1, 0x8000000000000001ULL, 0x0123456789ABCDEFULL});
@@ -152,6 +185,9 @@ GameState state_with_every_field_set() {
   b.suppression = 1;
   b.attacker_dice = {1, 4};
   b.defender_dice = {6};
+  b.dice_due = 5;
+  b.attacker_pairs = 1;
+  b.defender_pairs = 2;
   s.battle = b;
   s.bombard = PendingBombard{21, 1, 2, 1, 1};
   s.elimination = PendingElimination{2, {UnitType::kCavalry, UnitType::kFrigate}};
@@ -193,7 +229,21 @@ TEST(StateJson, MalformedStatesAreRefusedNamingTheField) {
   const std::vector<Case> cases = {
       {"not an object", [](json& j) { j = json::array(); }, "state"},
       {"wrong format tag", [](json& j) { j["format"] = "other"; }, "state.format"},
-      {"future version", [](json& j) { j["version"] = 2; }, "state.version"},
+      {"future version", [](json& j) { j["version"] = 3; }, "state.version"},
+      {"missing turn order", [](json& j) { j.erase("turn_order"); }, "state.turn_order"},
+      {"player seated twice",
+       [](json& j) {
+         j["turn_order"] = {0, 0, 1};
+       },
+       "state.turn_order[1]"},
+      {"missing ruler", [](json& j) { j["players"][0].erase("ruler"); }, "state.players[0].ruler"},
+      {"bad reorganization", [](json& j) { j["players"][0]["reorganization"] = "nap"; },
+       "state.players[0].reorganization"},
+      {"balance with water as land", [](json& j) { j["balance"]["land"] = "water"; },
+       "state.balance.land"},
+      {"bad return stage", [](json& j) { j["capital_return"]["stage"] = "parade"; },
+       "state.capital_return.stage"},
+      {"version 1 with a version 2 field", [](json& j) { j["version"] = 1; }, "state.turn_order"},
       {"missing field", [](json& j) { j.erase("turn"); }, "state.turn"},
       {"unknown field", [](json& j) { j["seed"] = 5; }, "state.seed"},
       {"hex count", [](json& j) { j["hexes"].erase(0); }, "state.hexes"},
@@ -237,6 +287,75 @@ TEST(StateJson, MalformedStatesAreRefusedNamingTheField) {
   }
 }
 
+// A snapshot that is well formed but describes a position the engine can never reach is
+// refused too: the engine trusts its invariants. Found by tests/fuzz/state_fuzzer: a Frigate
+// that carries itself sent lose_unit into endless recursion when its owner conceded.
+TEST(StateJson, StatesThatBreakAnEngineInvariantAreRefused) {
+  const json good = state_to_json(state_with_every_field_set());
+  ASSERT_NO_THROW(state_from_json(good));
+  const int cavalry = 0, frigate = 1;
+  ASSERT_EQ(good["units"][cavalry]["type"], "cavalry");
+  ASSERT_EQ(good["units"][frigate]["type"], "frigate");
+  struct Case {
+    const char* why;
+    std::function<void(json&)> damage;
+    const char* invariant;
+  };
+  const std::vector<Case> cases = {
+      {"a Frigate carrying itself", [&](json& j) { j["units"][frigate]["carrier"] = frigate; },
+       "Frigate as cargo"},
+      {"a land unit at sea, not aboard", [&](json& j) { j["units"][cavalry]["carrier"] = -1; },
+       "land unit on water"},
+      {"cargo on another hex than its Frigate", [&](json& j) { j["units"][cavalry]["hex"] = 20; },
+       "cargo not aboard its own Frigate"},
+      {"a City without its units [8.2]", [](json& j) { j["units"].erase(j["units"].size() - 1); },
+       "units do not match Towns and Cities"},
+      {"a Town on water",
+       [](json& j) {
+         for (json& hex : j["hexes"]) {
+           if (hex["town_owner"] == 1) hex["terrain"] = "water";
+         }
+       },
+       "Town on non-land"},
+  };
+  for (const Case& c : cases) {
+    json bad = good;
+    c.damage(bad);
+    try {
+      state_from_json(bad);
+      ADD_FAILURE() << c.why << ": accepted";
+    } catch (const JsonError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.rfind("state: the state breaks an engine invariant: ", 0), 0u)
+          << c.why << ": " << message;
+      EXPECT_NE(message.find(c.invariant), std::string::npos) << c.why << ": " << message;
+    }
+  }
+}
+
+// A unit in the Reserve or in stock stands nowhere and rides nothing. Found by
+// tests/fuzz/scenario_fuzzer: a Reserve Infantry with a "carrier" was placed on the map and
+// stayed aboard another player's unit.
+TEST(StateJson, AUnitOffTheMapHasNoHexOrCarrier) {
+  const json good = state_to_json(state_with_every_field_set());
+  int reserve = -1;
+  for (const json& u : good["units"]) {
+    if (u["place"] == "reserve") reserve = u["id"];
+  }
+  ASSERT_NE(reserve, -1);
+  for (const char* field : {"hex", "carrier"}) {
+    json bad = good;
+    bad["units"][reserve][field] = 1;
+    try {
+      state_from_json(bad);
+      ADD_FAILURE() << field << ": accepted";
+    } catch (const JsonError& e) {
+      EXPECT_EQ(std::string(e.what()), "state: the state has unit " + std::to_string(reserve) +
+                                           " off the map with a hex or a carrier");
+    }
+  }
+}
+
 TEST(StateJson, TerrainErrorsDoNotEchoTheTile) {
   json j = state_to_json(new_game(Options{}, 3));
   j["hexes"][10]["terrain"] = "secret-mountain";
@@ -253,15 +372,18 @@ TEST(StateJson, TerrainErrorsDoNotEchoTheTile) {
 // new field in state_to_json/state_from_json (protocol/json.cpp) and in
 // state_with_every_field_set above, then update the numbers.
 TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
-  EXPECT_EQ(sizeof(GameState), 488u);
+  EXPECT_EQ(sizeof(GameState), 664u);
   EXPECT_EQ(sizeof(Unit), 36u);
   EXPECT_EQ(sizeof(HexCell), 24u);
-  EXPECT_EQ(sizeof(PlayerState), 12u);
-  EXPECT_EQ(sizeof(Battle), 112u);
+  EXPECT_EQ(sizeof(PlayerState), 20u);
+  EXPECT_EQ(sizeof(Battle), 128u);
+  EXPECT_EQ(sizeof(PendingBalance), 40u);
+  EXPECT_EQ(sizeof(PendingRelocation), 12u);
+  EXPECT_EQ(sizeof(CapitalReturn), 40u);
   EXPECT_EQ(sizeof(PendingBombard), 20u);
   EXPECT_EQ(sizeof(PendingElimination), 32u);
   EXPECT_EQ(sizeof(BattleEntry), 8u);
-  EXPECT_EQ(sizeof(Options), 8u);
+  EXPECT_EQ(sizeof(Options), 16u);
 }
 #endif
 

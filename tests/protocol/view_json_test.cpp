@@ -110,7 +110,7 @@ TEST(ViewJson, HasTheWireFieldNames) {
   for (const char* key :
        {"viewer", "options", "radius", "turn", "current", "first_player", "phase", "decider",
         "active_unit", "hexes", "units", "players", "capital_choices", "pending_battles",
-        "doomsday_started", "winners", "ended_by", "action_count"}) {
+        "turn_order", "doomsday_started", "winners", "ended_by", "action_count"}) {
     EXPECT_TRUE(view.contains(key)) << key;
   }
   EXPECT_EQ(view["viewer"], 0);
@@ -124,8 +124,9 @@ TEST(ViewJson, HasTheWireFieldNames) {
                           "move_done", "attacked", "transported"}) {
     EXPECT_TRUE(view["units"][0].contains(key)) << key;
   }
-  for (const char* key : {"index", "eliminated", "conceded", "capital_hex", "holds_capital",
-                          "doomsday_coin", "victory_points", "reserve"}) {
+  for (const char* key :
+       {"index", "eliminated", "conceded", "capital_hex", "holds_capital", "doomsday_coin",
+        "victory_points", "reserve", "ruler", "vassals", "reorganization"}) {
     EXPECT_TRUE(view["players"][0].contains(key)) << key;
   }
   EXPECT_EQ(view["players"][0]["reserve"].size(), 4u);
@@ -133,6 +134,9 @@ TEST(ViewJson, HasTheWireFieldNames) {
   EXPECT_EQ(view.contains("battle"), s.battle.has_value());
   EXPECT_EQ(view.contains("bombard"), s.bombard.has_value());
   EXPECT_EQ(view.contains("elimination"), s.elimination.has_value());
+  EXPECT_FALSE(view.contains("exploration_choice"));
+  EXPECT_FALSE(view.contains("relocation"));
+  EXPECT_FALSE(view.contains("capital_return"));
   // Town owner and Capital: absent on an empty hex, present on a Town.
   for (const json& h : view["hexes"]) {
     const auto& cell = s.hexes[h["hex"].get<std::size_t>()];
@@ -170,6 +174,32 @@ TEST(ViewJson, ABattleIsShownWithItsDice) {
   EXPECT_EQ(b["attacker_dice"], json({5}));
   EXPECT_EQ(b["defender_dice"], json({5, 6}));
   EXPECT_EQ(view["decider"], 0);
+}
+
+// A Battle preview made from a view [12.3]: its JSON for the client (not wired into the
+// server's messages yet).
+TEST(ViewJson, R12_3_ABattlePreviewHasDiceAndOdds) {
+  const GameState s = play_scenario_file("battle-retreat-option.json");
+  ASSERT_TRUE(s.battle);
+  std::vector<int> attackers;
+  for (const Unit& u : s.units) {
+    if (u.owner == s.battle->attacker && u.place == UnitPlace::kMap && u.hex == s.battle->hex) {
+      attackers.push_back(u.id);
+    }
+  }
+  const auto preview = preview_battle(view_for(s, s.battle->attacker), s.battle->hex, attackers);
+  ASSERT_TRUE(preview.has_value());
+  const json j = protocol::battle_preview_to_json(*preview);
+  for (const char* key : {"hex", "attacker", "defender", "naval", "terrain_known",
+                          "pre_battle_fire", "attacker_fire", "defender_fire", "odds"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["odds"]["method"], "monte_carlo");
+  EXPECT_EQ(j["odds"]["trials"], kPreviewTrials);
+  const double sum = j["odds"]["attacker_wins"].get<double>() +
+                     j["odds"]["defender_holds"].get<double>() +
+                     j["odds"]["undecided"].get<double>();
+  EXPECT_NEAR(sum, 1.0, 1e-9);
 }
 
 }  // namespace

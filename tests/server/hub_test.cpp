@@ -100,6 +100,51 @@ TEST_F(HubTest, AckComesAfterEveryMessageTheRequestCaused) {
   hub.on_close(&b);
 }
 
+// game.create takes several victory conditions [5.0] and the optional rules [15.x], keeps
+// them with the game and starts the game with them.
+TEST_F(HubTest, CreateTakesVictoryConditionsAndOptionalRules) {
+  FakeClient a, b;
+  hub.on_open(&a);
+  hub.on_open(&b);
+  send(a, {{"type", "auth"}, {"token", sign_up("Alice")}});
+  send(b, {{"type", "auth"}, {"token", sign_up("Bob")}});
+  send(a, {{"type", "game.create"},
+           {"seats", 2},
+           {"victory", {"race", "subjugation"}},
+           {"luck_averaging", true},
+           {"no_exploration", true},
+           {"req", 1}});
+  ASSERT_FALSE(a.recorder.last("game.created").is_null()) << a.recorder.last("error").dump();
+  const std::int64_t id = a.recorder.last("game.created")["game_id"];
+  const json options = a.recorder.last("game.seats")["options"];
+  EXPECT_EQ(options["victory"], json({"race", "subjugation"}));
+  EXPECT_EQ(options["subjugation"], true);  // [5.2] brings [15.6]
+  EXPECT_EQ(options["luck_averaging"], true);
+  EXPECT_EQ(options["no_exploration"], true);
+  EXPECT_EQ(options["terrain_leveling"], false);
+  send(b, {{"type", "game.join"}, {"game_id", id}});
+  const json view = b.recorder.last("game.state")["view"];
+  EXPECT_EQ(view["options"], options);
+  for (const json& hex : view["hexes"]) EXPECT_TRUE(hex.contains("terrain"));  // [15.2]
+
+  const auto refused = [&](const json& message) {
+    send(a, message);
+    return a.recorder.last("error");
+  };
+  json bad = {{"type", "game.create"},
+              {"seats", 3},
+              {"exploration_balancing", true},
+              {"independent_exploration", true}};
+  EXPECT_EQ(refused(bad)["code"], "bad_options");
+  EXPECT_NE(refused(bad)["message"].get<std::string>().find("15.3"), std::string::npos);
+  EXPECT_EQ(refused({{"type", "game.create"}, {"seats", 2}, {"victory", json::array()}})["code"],
+            "bad_options");
+  EXPECT_EQ(refused({{"type", "game.create"}, {"seats", 2}, {"subjugation", "yes"}})["code"],
+            "bad_options");
+  hub.on_close(&a);
+  hub.on_close(&b);
+}
+
 TEST_F(HubTest, ApiValidatesInput) {
   EXPECT_EQ(hub.handle_api("POST", "/api/session", R"({"name":"   "})", "").status, 400);
   EXPECT_EQ(hub.handle_api("POST", "/api/session", R"({"name":"a\u0001b"})", "").status, 400);

@@ -38,6 +38,7 @@ struct GamePlan {
   int players;
   bool independent;
   std::string tile_mix;
+  json rules = json::object();  // optional rules [15.x] and victory conditions [5.0]
 };
 
 struct Client {
@@ -52,9 +53,10 @@ std::int64_t play_random_game(std::vector<Client>& players, Client& spectator, c
   std::vector<WsClient*> clients;
   for (Client& c : players) clients.push_back(c.ws.get());
   std::vector<Seen> seen;
-  const std::int64_t id =
-      start_game(clients, seen,
-                 json{{"independent_exploration", plan.independent}, {"tile_mix", plan.tile_mix}});
+  json fields = plan.rules;
+  fields["independent_exploration"] = plan.independent;
+  fields["tile_mix"] = plan.tile_mix;
+  const std::int64_t id = start_game(clients, seen, fields);
   spectator.ws->send(json{{"type", "game.watch"}, {"game_id", id}});
   spectator.ws->wait_type("game.state");
   std::vector<WsClient*> watchers = clients;
@@ -158,10 +160,24 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   auto server = std::make_unique<ServerProcess>(db, dir.path().string());
   std::mt19937 rng(77);
 
-  const std::vector<GamePlan> plans = {{2, false, "standard"}, {2, true, "standard"},
-                                       {3, true, "islands"},   {4, true, "land_rich"},
-                                       {3, false, "standard"}, {2, true, "islands"},
-                                       {6, true, "standard"},  {5, false, "land_rich"}};
+  // Two of the games also play the optional rules that bring choices and hidden draws of their
+  // own (Exploration Balancing's land tile, Luck Averaging, Subjugation, Relocation).
+  const json with_rules_shared = {{"exploration_balancing", true},
+                                  {"luck_averaging", true},
+                                  {"town_relocation", true},
+                                  {"victory", {"standard", "subjugation"}}};
+  const json with_rules_independent = {{"luck_averaging", true},
+                                       {"subjugation", true},
+                                       {"terrain_leveling", true},
+                                       {"victory", {"race", "doomsday"}}};
+  const std::vector<GamePlan> plans = {{2, false, "standard"},
+                                       {2, true, "standard"},
+                                       {3, true, "islands", with_rules_independent},
+                                       {4, true, "land_rich"},
+                                       {3, false, "standard", with_rules_shared},
+                                       {2, true, "islands"},
+                                       {6, true, "standard"},
+                                       {5, false, "land_rich"}};
   const int max_actions = 150;
   constexpr int kAccounts = 6;
 

@@ -5,7 +5,8 @@
 //   #/replay/<id>            step through a finished game
 
 import { Connection, loadSession, clearSession } from './net.js';
-import { mountWelcome, mountLobby, joinByInvite } from './lobby.js';
+import { mountWelcome, mountLobby } from './lobby.js';
+import { mountInvite } from './invite.js';
 import { mountGame } from './game.js';
 import { mountReplay } from './replay.js';
 import { h, toast } from './util.js';
@@ -92,18 +93,7 @@ function renderMe() {
   );
 }
 
-function whenOnline(conn) {
-  if (conn.isOnline()) return Promise.resolve();
-  return new Promise((resolve) => {
-    const on = () => {
-      conn.removeEventListener('welcome', on);
-      resolve();
-    };
-    conn.addEventListener('welcome', on);
-  });
-}
-
-async function route() {
+function route() {
   if (mounted && mounted.destroy) mounted.destroy();
   mounted = null;
   renderMe();
@@ -118,17 +108,17 @@ async function route() {
     mounted = mountReplay(root, ctx, parts[1]);
     return;
   }
+  const joining = parts[0] === 'join' && /^\d+$/.test(parts[1] || '') && parts[2];
   if (!ctx.session) {
     showStatus('offline', 0);
-    mounted = mountWelcome(root, ctx);
+    // A visitor from an invitation link sees what he is invited to above the name form.
+    mounted = mountWelcome(root, ctx, joining ? { gameId: Number(parts[1]), invite: parts[2] } : null);
     return;
   }
   if (!ctx.conn) startConnection();
-  if (parts[0] === 'join' && parts[1] && parts[2]) {
-    root.replaceChildren(h('p', { class: 'loading' }, 'Joining the game…'));
-    await whenOnline(ctx.conn);
-    await joinByInvite(ctx, parts[1], parts[2]);
-    return; // the hash change routes to the game
+  if (joining) {
+    mounted = mountInvite(root, ctx, Number(parts[1]), parts[2]);
+    return;
   }
   if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {
     mounted = mountGame(root, ctx, { gameId: Number(parts[1]) });

@@ -41,21 +41,30 @@ export const HIGHLIGHT_STYLE = {
 };
 
 export class Board {
-  // onHexClick(hex), onHexHover(hex | null)
-  constructor(container, { onHexClick, onHexHover } = {}) {
+  // onHexClick(hex, {keyboard}), onHexHover(hex | null), onHexFocus(hex | null),
+  // describe(hex) -> the hex's accessible name (default: describeHex). With `keyboard`, every
+  // hex is a button reachable with the arrow keys (one tab stop for the whole map: roving
+  // tabindex); Enter or Space acts on it like a click.
+  constructor(container, { onHexClick, onHexHover, onHexFocus, describe, keyboard = false } = {}) {
     this.container = container;
     this.onHexClick = onHexClick || (() => {});
     this.onHexHover = onHexHover || (() => {});
+    this.onHexFocus = onHexFocus || (() => {});
+    this.describe = describe || null;
+    this.keyboard = keyboard;
     this.svg = s('svg', {
       class: 'board',
-      role: 'img',
+      role: keyboard ? 'application' : 'img',
       'aria-label': 'Game map',
+      'aria-roledescription': keyboard ? 'hex map' : undefined,
+      // The map's one tab stop is its current hex, not the drawing around it.
+      tabindex: keyboard ? '-1' : undefined,
       preserveAspectRatio: 'xMidYMid meet',
     });
     this.svg.append(makeDefs());
     this.layers = {};
     // Highlights lie under the pieces (so counters stay readable), their icons above them.
-    for (const name of ['tiles', 'marks', 'highlights', 'pieces', 'icons', 'coords', 'hits']) {
+    for (const name of ['tiles', 'marks', 'highlights', 'flash', 'pieces', 'icons', 'coords', 'hits']) {
       this.layers[name] = s('g', { class: `layer layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -66,7 +75,28 @@ export class Board {
     this.bounds = null;
     this.showCoords = false;
     this.hoverHex = null;
+    this.cursorHex = null; // the map's one tab stop
+    this.hitByHex = new Map();
+    this.counterScale = 1;
     this.installPointer();
+    if (keyboard) this.installKeyboard();
+    // On a small screen the whole map is drawn small: counters then get bigger (as far as the
+    // hex leaves room) so they stay readable.
+    if (typeof ResizeObserver === 'function') {
+      this.resizeObserver = new ResizeObserver(() => this.updateCounterScale());
+      this.resizeObserver.observe(this.svg);
+    }
+  }
+
+  updateCounterScale() {
+    if (!this.bounds) return;
+    const width = this.svg.getBoundingClientRect().width;
+    if (!width) return;
+    const pxPerUnit = width / this.bounds.w;
+    const scale = pxPerUnit < 0.8 ? 1.35 : 1;
+    if (scale === this.counterScale) return;
+    this.counterScale = scale;
+    if (this.view) this.drawPieces();
   }
 
   installPointer() {
@@ -153,7 +183,8 @@ export class Board {
   }
 
   // scene: {highlights: Map(hex -> kind), selectedHex, selectedUnit, actionable: Set(hex),
-  //         moves: [{from, to, owner}], battleHex, pendingBattles: [hex], you}
+  //         moves: [{from, to, owner, kind?: "bombard", last?: bool}], battleHex, pendingBattles: [hex],
+  //         cargoReady: Set(frigate unit id) whose cargo can land now}
   render(view, scene = {}) {
     const firstDraw = !this.view || this.view.hexes.length !== view.hexes.length;
     this.view = view;
@@ -166,7 +197,8 @@ export class Board {
     this.drawPieces();
     this.drawHighlights();
     this.drawCoords();
-    this.drawHits();
+    this.drawHits(firstDraw);
+    this.drawFlash();
   }
 
   computeBounds() {
@@ -191,6 +223,7 @@ export class Board {
     this.zoom = 1;
     this.pan = { x: 0, y: 0 };
     this.applyViewBox();
+    this.updateCounterScale();
   }
 
   drawTiles() {
@@ -225,7 +258,8 @@ export class Board {
       const style = seatStyle(move.owner);
       layer.append(
         s('line', {
-          class: 'move-trail',
+          class: `move-trail${move.kind === 'bombard' ? ' bombard-trail' : ''}${move.last ? ' last-move' : ''}`,
+          dataset: { from: move.from, to: move.to, owner: move.owner },
           x1: a.x,
           y1: a.y,
           x2: a.x + (b.x - a.x) * 0.82,
@@ -267,9 +301,13 @@ export class Board {
       const units = byHex.get(hx.hex);
       if (units) {
         layer.append(
-          unitStack(units, x, y + (hasTown ? HEX_SIZE * 0.3 : 0), {
+          // Under a Town or City the stack gets the lower part of the hex.
+          unitStack(units, x, y + (hasTown ? HEX_SIZE * 0.4 : 0), {
+            maxHeight: hasTown ? HEX_SIZE * 1.02 : HEX_SIZE * 1.3,
             selectedUnit: scene.selectedUnit,
             actionableUnits: scene.actionableUnits,
+            cargoReady: scene.cargoReady,
+            scale: this.counterScale,
           }),
         );
       }
@@ -324,20 +362,211 @@ export class Board {
     }
   }
 
-  // Transparent hit areas on top, so glyphs never swallow clicks; each has a tooltip.
-  drawHits() {
+  // Transparent hit areas on top, so glyphs never swallow clicks; each has a tooltip. They are
+  // made once per map and then only updated, so a hex that has the keyboard focus keeps it
+  // while the position changes under it.
+  drawHits(rebuild) {
     const layer = this.layers.hits;
-    layer.replaceChildren();
-    for (const hx of this.view.hexes) {
-      const { x, y } = this.centers.get(hx.hex);
-      const poly = s('polygon', {
-        class: 'hit',
-        points: hexPoints(x, y, HEX_SIZE),
-        dataset: { hitHex: hx.hex },
-      });
-      poly.append(s('title', { text: describeHex(this.view, hx) }));
-      layer.append(poly);
+    if (rebuild || this.hitByHex.size !== this.view.hexes.length) {
+      layer.replaceChildren();
+      this.hitByHex = new Map();
+      for (const hx of this.view.hexes) {
+        const { x, y } = this.centers.get(hx.hex);
+        const poly = s('polygon', {
+          class: 'hit',
+          points: hexPoints(x, y, HEX_SIZE),
+          dataset: { hitHex: hx.hex },
+        });
+        if (this.keyboard) {
+          poly.setAttribute('role', 'button');
+          poly.setAttribute('tabindex', '-1');
+        }
+        poly.append(s('title'));
+        layer.append(poly);
+        this.hitByHex.set(hx.hex, poly);
+      }
     }
+    if (this.keyboard && (this.cursorHex === null || !this.hitByHex.has(this.cursorHex))) {
+      this.cursorHex = this.defaultCursor();
+    }
+    for (const hx of this.view.hexes) {
+      const poly = this.hitByHex.get(hx.hex);
+      const text = this.describe ? this.describe(hx.hex) : describeHex(this.view, hx);
+      poly.firstChild.textContent = text;
+      if (this.keyboard) {
+        poly.setAttribute('aria-label', text);
+        poly.setAttribute('tabindex', hx.hex === this.cursorHex ? '0' : '-1');
+      }
+    }
+  }
+
+  // Where the keyboard starts: the selected hex, else a highlighted one, else the middle.
+  defaultCursor() {
+    const scene = this.scene || {};
+    if (scene.selectedHex !== undefined && scene.selectedHex !== null && this.centers.has(scene.selectedHex)) return scene.selectedHex;
+    for (const hex of (scene.highlights || new Map()).keys()) if (this.centers.has(hex)) return hex;
+    for (const hex of scene.actionable || []) if (this.centers.has(hex)) return hex;
+    let best = null;
+    let bestD = Infinity;
+    for (const hx of this.view.hexes) {
+      const d = Math.abs(hx.q) + Math.abs(hx.r) + Math.abs(hx.q + hx.r);
+      if (d < bestD) {
+        bestD = d;
+        best = hx.hex;
+      }
+    }
+    return best;
+  }
+
+  // Hexes to point out for a moment (e.g. the hexes a log line names), drawn over the tiles.
+  setFlash(hexes) {
+    this.flash = hexes && hexes.length ? [...hexes] : null;
+    if (this.view) this.drawFlash();
+  }
+
+  drawFlash() {
+    const layer = this.layers.flash;
+    layer.replaceChildren();
+    for (const hex of this.flash || []) {
+      const c = this.centers.get(hex);
+      if (!c) continue;
+      layer.append(s('polygon', { class: 'flash-hex', points: hexPoints(c.x, c.y, HEX_SIZE - 2), dataset: { flashHex: hex } }));
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Keyboard
+
+  installKeyboard() {
+    this.svg.addEventListener('keydown', (e) => {
+      const hex = hitHexOf(e.target);
+      if (hex === null) return;
+      let next = null;
+      switch (e.key) {
+        case 'ArrowLeft': next = this.neighbourInRow(hex, -1); break;
+        case 'ArrowRight': next = this.neighbourInRow(hex, 1); break;
+        case 'ArrowUp': next = this.nearestInRow(hex, -1); break;
+        case 'ArrowDown': next = this.nearestInRow(hex, 1); break;
+        case 'Home': next = this.rowEnd(hex, -1); break;
+        case 'End': next = this.rowEnd(hex, 1); break;
+        case 'Enter':
+        case ' ':
+          e.preventDefault();
+          this.onHexClick(hex, { keyboard: true });
+          return;
+        case '+':
+        case '=':
+          this.setZoom(this.zoom * 1.4);
+          this.ensureVisible(hex);
+          e.preventDefault();
+          return;
+        case '-':
+          this.setZoom(this.zoom / 1.4);
+          e.preventDefault();
+          return;
+        default:
+          return;
+      }
+      e.preventDefault();
+      if (next !== null && next !== undefined) this.focusHex(next);
+    });
+    this.svg.addEventListener('focusin', (e) => {
+      const hex = hitHexOf(e.target);
+      if (hex === null) return;
+      this.setCursor(hex);
+      this.onHexFocus(hex);
+    });
+    this.svg.addEventListener('focusout', (e) => {
+      if (!this.svg.contains(e.relatedTarget)) this.onHexFocus(null);
+    });
+  }
+
+  setCursor(hex) {
+    if (this.cursorHex === hex) return;
+    const old = this.hitByHex.get(this.cursorHex);
+    if (old) old.setAttribute('tabindex', '-1');
+    this.cursorHex = hex;
+    const poly = this.hitByHex.get(hex);
+    if (poly) poly.setAttribute('tabindex', '0');
+  }
+
+  // Moves the keyboard focus to a hex (and the map's tab stop with it).
+  focusHex(hex) {
+    const poly = this.hitByHex.get(hex);
+    if (!poly) return false;
+    this.setCursor(hex);
+    this.ensureVisible(hex);
+    poly.focus({ preventScroll: true });
+    return true;
+  }
+
+  focusedHex() {
+    return hitHexOf(document.activeElement);
+  }
+
+  hexAt(q, r) {
+    if (!this.byCoord) this.byCoord = new Map();
+    if (this.byCoordView !== this.view) {
+      this.byCoord = new Map(this.view.hexes.map((hx) => [`${hx.q},${hx.r}`, hx.hex]));
+      this.byCoordView = this.view;
+    }
+    const hex = this.byCoord.get(`${q},${r}`);
+    return hex === undefined ? null : hex;
+  }
+
+  coordOf(hex) {
+    const hx = this.view.hexes.find((x) => x.hex === hex);
+    return hx ? { q: hx.q, r: hx.r } : null;
+  }
+
+  neighbourInRow(hex, dir) {
+    const c = this.coordOf(hex);
+    return c ? this.hexAt(c.q + dir, c.r) : null;
+  }
+
+  rowEnd(hex, dir) {
+    let cur = hex;
+    for (;;) {
+      const next = this.neighbourInRow(cur, dir);
+      if (next === null) return cur;
+      cur = next;
+    }
+  }
+
+  // Up and down: the hex of the next row whose centre is nearest (rows are offset by half a
+  // hex, so this alternates between the two neighbours above or below).
+  nearestInRow(hex, dir) {
+    const c = this.coordOf(hex);
+    if (!c) return null;
+    const from = this.centers.get(hex);
+    let best = null;
+    let bestD = Infinity;
+    for (const hx of this.view.hexes) {
+      if (hx.r !== c.r + dir) continue;
+      const d = Math.abs(this.centers.get(hx.hex).x - from.x);
+      if (d < bestD - 0.01) {
+        bestD = d;
+        best = hx.hex;
+      }
+    }
+    return best;
+  }
+
+  // When zoomed in, pans so that the hex is on screen.
+  ensureVisible(hex) {
+    if (this.zoom <= 1 || !this.bounds) return;
+    const c = this.centers.get(hex);
+    const b = this.bounds;
+    const w = b.w / this.zoom;
+    const hgt = b.h / this.zoom;
+    const x0 = b.x + (b.w - w) / 2 + this.pan.x;
+    const y0 = b.y + (b.h - hgt) / 2 + this.pan.y;
+    const margin = HEX_SIZE;
+    if (c.x < x0 + margin) this.pan.x -= x0 + margin - c.x;
+    if (c.x > x0 + w - margin) this.pan.x += c.x - (x0 + w - margin);
+    if (c.y < y0 + margin) this.pan.y -= y0 + margin - c.y;
+    if (c.y > y0 + hgt - margin) this.pan.y += c.y - (y0 + hgt - margin);
+    this.applyViewBox();
   }
 
   // Screen position of a hex centre (for tests and popovers).
@@ -352,6 +581,10 @@ export class Board {
     const out = pt.matrixTransform(m);
     return { x: out.x, y: out.y };
   }
+}
+
+function hitHexOf(node) {
+  return node && node.dataset && node.dataset.hitHex !== undefined ? Number(node.dataset.hitHex) : null;
 }
 
 function hexFromEvent(e) {
@@ -456,14 +689,17 @@ function capitalStar(x, y, owner) {
   });
 }
 
-const COUNTER_W = 16;
-const COUNTER_H = 14;
-const COUNTER_GAP = 1.5;
+const COUNTER_W = 20; // one unit
+const STACK_W = 29; // several: the count sits in its own box at the right, covering nothing
+const COUNTER_H = 17;
+const COUNTER_GAP = 2;
+const CARGO_H = 9;
 const TYPE_ORDER = { infantry: 0, cavalry: 1, artillery: 2, frigate: 3 };
 
-// Units on one hex grouped by owner and type: one counter per group with a count badge.
-// Cargo is drawn as small letters under its Frigate.
-function unitStack(units, cx, cy, { selectedUnit, actionableUnits }) {
+// Units on one hex grouped by owner and type: one counter per group, with the number of units
+// inside it when there are several. Cargo is written under its Frigate. Crowded hexes (a
+// battle of many kinds) draw their counters smaller so they stay inside the hex.
+function unitStack(units, cx, cy, { selectedUnit, actionableUnits, cargoReady, scale: wanted = 1, maxHeight }) {
   const cargoOf = new Map();
   const groups = new Map();
   for (const u of units) {
@@ -480,69 +716,80 @@ function unitStack(units, cx, cy, { selectedUnit, actionableUnits }) {
   const list = [...groups.values()].sort(
     (a, b) => a.owner - b.owner || TYPE_ORDER[a.type] - TYPE_ORDER[b.type],
   );
-  const perRow = list.length === 4 ? 4 : 3;
-  const rows = Math.ceil(list.length / perRow);
+  const perRow = list.length <= 4 ? 2 : list.length <= 6 ? 3 : 4;
+  const rows = [];
+  for (let i = 0; i < list.length; i += perRow) rows.push(list.slice(i, i + perRow));
+  const rowHeight = (row) => COUNTER_H + (row.some((gr) => gr.type === 'frigate' && (cargoOf.get(gr.units[0].id) || []).length) ? CARGO_H : 0);
+  const rowWidth = (row) => row.reduce((w, gr) => w + (gr.units.length > 1 ? STACK_W : COUNTER_W), 0) + COUNTER_GAP * (row.length - 1);
+  const totalH = rows.reduce((sum, row) => sum + rowHeight(row), 0) + COUNTER_GAP * (rows.length - 1);
+  // As large as wanted, as long as the stack stays inside its hex.
+  const scale = Math.min(wanted, (HEX_SIZE * 1.62) / Math.max(...rows.map(rowWidth)), maxHeight / totalH);
   const g = s('g', { class: 'stack' });
-  list.forEach((group, i) => {
-    const row = Math.floor(i / perRow);
-    const inRow = Math.min(perRow, list.length - row * perRow);
-    const col = i % perRow;
-    const x = cx - (inRow * (COUNTER_W + COUNTER_GAP)) / 2 + col * (COUNTER_W + COUNTER_GAP);
-    const y = cy - (rows * (COUNTER_H + 5)) / 2 + row * (COUNTER_H + 5) + 2.5;
-    const cargo = group.type === 'frigate' ? cargoOf.get(group.units[0].id) || [] : [];
-    const selected = group.units.some((u) => u.id === selectedUnit);
-    const actionable = actionableUnits && group.units.some((u) => actionableUnits.has(u.id));
-    g.append(counter(x, y, group, cargo, selected, actionable));
-  });
+  const inner = s('g', { transform: `translate(${cx},${cy}) scale(${scale})` });
+  let y = -totalH / 2;
+  for (const row of rows) {
+    const widths = row.map((gr) => (gr.units.length > 1 ? STACK_W : COUNTER_W));
+    const rowW = rowWidth(row);
+    let x = -rowW / 2;
+    row.forEach((group, k) => {
+      const cargo = group.type === 'frigate' ? cargoOf.get(group.units[0].id) || [] : [];
+      const selected = group.units.some((u) => u.id === selectedUnit);
+      const actionable = actionableUnits && group.units.some((u) => actionableUnits.has(u.id));
+      const ready = group.type === 'frigate' && cargoReady && cargoReady.has(group.units[0].id);
+      inner.append(counter(x, y, widths[k], group, cargo, selected, actionable, ready));
+      x += widths[k] + COUNTER_GAP;
+    });
+    y += rowHeight(row) + COUNTER_GAP;
+  }
+  g.append(inner);
   return g;
 }
 
-function counter(x, y, group, cargo, selected, actionable) {
+export function unitGroupName(group) {
+  const n = group.units.length;
+  const name = UNIT_NAME[group.type] || group.type;
+  return `${n} ${seatStyle(group.owner).name} ${name}`;
+}
+
+function counter(x, y, w, group, cargo, selected, actionable, cargoReady) {
   const st = seatStyle(group.owner);
   const letter = UNIT_LETTER[group.type] || '?';
+  const count = group.units.length;
   const cls = `unit unit-${group.type}${selected ? ' selected' : ''}${actionable ? ' ready' : ''}`;
+  const cargoText = cargo.length ? `, carrying ${cargo.map((u) => UNIT_NAME[u.type]).join(', ')}` : '';
   const g = s('g', {
     class: cls,
-    dataset: { owner: group.owner, type: group.type, count: group.units.length, units: group.units.map((u) => u.id).join(',') },
+    role: 'img',
+    'aria-label': `${unitGroupName(group)}${cargoText}`,
+    dataset: { owner: group.owner, type: group.type, count, units: group.units.map((u) => u.id).join(',') },
   });
   if (group.type === 'frigate') {
     // A hull shape so Frigates read as ships even without colour.
     g.append(
       s('path', {
         class: 'counter',
-        d: `M${x - 1},${y + 3} h${COUNTER_W + 2} l-3,${COUNTER_H - 3} h-${COUNTER_W - 4} z`,
+        d: `M${x - 1},${y + 4} h${w + 2} l-3.5,${COUNTER_H - 4} h-${w - 5} z`,
         fill: st.fill,
         stroke: st.edge,
       }),
-      s('path', { d: `M${x + COUNTER_W / 2},${y + 3} v-5 l4,3.5 z`, fill: st.edge }),
+      s('path', { d: `M${x + 10},${y + 4} v-6 l5,4 z`, fill: st.edge }),
     );
   } else {
-    g.append(
-      s('rect', {
-        class: 'counter',
-        x,
-        y,
-        width: COUNTER_W,
-        height: COUNTER_H,
-        rx: 2.2,
-        fill: st.fill,
-        stroke: st.edge,
-      }),
-    );
+    g.append(s('rect', { class: 'counter', x, y, width: w, height: COUNTER_H, rx: 2.6, fill: st.fill, stroke: st.edge }));
   }
   g.append(
     s('text', {
       class: 'unit-letter',
-      x: x + COUNTER_W / 2,
-      y: y + COUNTER_H / 2 + (group.type === 'frigate' ? 2.3 : 0.5),
+      x: x + 10,
+      y: y + COUNTER_H / 2 + (group.type === 'frigate' ? 2.6 : 0.5),
       fill: st.ink,
       text: letter,
     }),
   );
-  if (group.units.length > 1) {
+  if (count > 1) {
     g.append(
-      s('circle', { class: 'count-badge', cx: x + COUNTER_W - 0.5, cy: y + 0.5, r: 4.6 }),
-      s('text', { class: 'count-text', x: x + COUNTER_W - 0.5, y: y + 0.9, text: group.units.length }),
+      s('rect', { class: 'count-box', x: x + 18.5, y: y + 3, width: 8.5, height: COUNTER_H - 6, rx: 2 }),
+      s('text', { class: 'count-text', x: x + 22.75, y: y + COUNTER_H / 2 + 0.3, text: count }),
     );
   }
   if (cargo.length > 0) {
@@ -551,26 +798,33 @@ function counter(x, y, group, cargo, selected, actionable) {
       .sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type])
       .map((u) => UNIT_LETTER[u.type])
       .join('');
-    const w = 4 + letters.length * 5.2;
+    const bw = 6 + letters.length * 6.5 + (cargoReady ? 8 : 0);
+    const bx = x + w / 2 - bw / 2;
     g.append(
       s('rect', {
-        class: 'cargo-box',
-        x: x + COUNTER_W / 2 - w / 2,
+        class: `cargo-box${cargoReady ? ' cargo-ready' : ''}`,
+        x: bx,
         y: y + COUNTER_H + 0.5,
-        width: w,
-        height: 7,
-        rx: 2,
+        width: bw,
+        height: CARGO_H,
+        rx: 2.5,
         fill: st.fill,
         stroke: st.edge,
       }),
       s('text', {
         class: 'cargo-text',
-        x: x + COUNTER_W / 2,
-        y: y + COUNTER_H + 4.3,
+        x: bx + 3 + (letters.length * 6.5) / 2,
+        y: y + COUNTER_H + 0.5 + CARGO_H / 2 + 0.3,
         fill: st.ink,
         text: letters,
       }),
     );
+    if (cargoReady) {
+      // A small down-arrow: this cargo can land now.
+      const ax = bx + bw - 6;
+      const ay = y + COUNTER_H + 0.5 + CARGO_H / 2;
+      g.append(s('path', { class: 'cargo-land', d: `M${ax},${ay - 3} v5.5 M${ax - 2.5},${ay} l2.5,2.5 l2.5,-2.5` }));
+    }
   }
   return g;
 }

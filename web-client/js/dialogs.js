@@ -8,9 +8,11 @@ import { h } from './util.js';
 export function modal({ title, body = [], buttons = [{ label: 'OK', value: true, kind: 'primary' }], className = '' }) {
   return new Promise((resolve) => {
     const dialog = h('dialog', { class: `modal ${className}`, 'aria-label': title });
+    const opener = document.activeElement;
     const done = (value) => {
       if (dialog.open) dialog.close();
       dialog.remove();
+      giveFocusBack(opener);
       resolve(value);
     };
     const footer = h(
@@ -32,6 +34,14 @@ export function modal({ title, body = [], buttons = [{ label: 'OK', value: true,
   });
 }
 
+// A closed dialog hands the focus back to what had it before (a map hex, a button), so a
+// keyboard player goes on where he was.
+function giveFocusBack(opener) {
+  if (opener && opener.isConnected && typeof opener.focus === 'function' && opener !== document.body) {
+    opener.focus({ preventScroll: true });
+  }
+}
+
 export async function confirmDialog(title, text, { ok = 'OK', cancel = 'Cancel', danger = false } = {}) {
   const value = await modal({
     title,
@@ -48,9 +58,11 @@ export async function confirmDialog(title, text, { ok = 'OK', cancel = 'Cancel',
 export function choiceDialog(title, text, options) {
   return new Promise((resolve) => {
     const dialog = h('dialog', { class: 'modal choice', 'aria-label': title });
+    const opener = document.activeElement;
     const done = (value) => {
       if (dialog.open) dialog.close();
       dialog.remove();
+      giveFocusBack(opener);
       resolve(value);
     };
     const list = h(
@@ -65,9 +77,10 @@ export function choiceDialog(title, text, options) {
         ),
       ),
     );
+    // Element.append would write a null as the text "null": optional parts go through h().
     dialog.append(
       h('h2', { class: 'modal-title' }, title),
-      text ? h('p', {}, text) : null,
+      h('div', { class: 'modal-body' }, text ? h('p', {}, text) : null),
       list,
       h('div', { class: 'modal-buttons' }, h('button', { type: 'button', class: 'btn btn-plain', onclick: () => done(null) }, 'Cancel')),
     );
@@ -142,7 +155,7 @@ export class DecisionCard {
                     onmouseleave: o.onHover ? () => o.onHover(false) : undefined,
                     onfocus: o.onHover ? () => o.onHover(true) : undefined,
                     onblur: o.onHover ? () => o.onHover(false) : undefined,
-                    dataset: o.data || {},
+                    dataset: { focusKey: `choice:${o.label}`, ...(o.data || {}) },
                   },
                   h('span', { class: 'choice-label' }, o.label),
                   o.detail ? h('span', { class: 'choice-detail' }, o.detail) : null,

@@ -4,9 +4,12 @@
 import { api, saveSession } from './net.js';
 import { h, seatStyle, toast, timeAgo, VICTORY_NAME, TILE_MIX_NAME } from './util.js';
 import { saveInvite } from './game.js';
+import { fetchInvite, inviteSummary } from './invite.js';
 
 // The name form, shown when this browser has no session yet.
-export function mountWelcome(root, ctx) {
+// `invitation` ({gameId, invite}): the visitor came from an invitation link; what he is invited
+// to is shown above the form, and after choosing a name he lands on the invitation page.
+export function mountWelcome(root, ctx, invitation = null) {
   const input = h('input', { type: 'text', id: 'name', name: 'name', maxlength: 32, required: true, autocomplete: 'nickname', placeholder: 'e.g. Napoleon' });
   const error = h('p', { class: 'form-error', role: 'alert' });
   const button = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Play');
@@ -39,10 +42,21 @@ export function mountWelcome(root, ctx) {
     h('div', { class: 'invite-row' }, input, button),
     error,
   );
+  const invited = h('div', { class: 'card invite-page', id: 'welcome-invite', hidden: true });
+  if (invitation) {
+    fetchInvite(ctx, invitation.gameId, invitation.invite).then(
+      (summary) => {
+        invited.replaceChildren(inviteSummary(summary), h('p', {}, 'Choose a name below to take a seat.'));
+        invited.hidden = false;
+      },
+      () => {},
+    );
+  }
   root.replaceChildren(
     h(
       'section',
       { class: 'welcome' },
+      invited,
       h('div', { class: 'hero' }, h('h1', {}, 'VIKTORY II'), h('p', { class: 'tagline' }, 'Build an empire on an unexplored map of hexes. Raise armies and fleets, conquer Towns and Cities, capture Capitals. 2–6 players, online.')),
       form,
       h(
@@ -276,16 +290,4 @@ function seatDots(seats) {
       return h('span', { class: `swatch${x.player_id ? '' : ' empty'}`, title: `${st.name}: ${x.name || 'free'}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
     }),
   );
-}
-
-// #/join/<game_id>/<invite>: take a seat with the invitation, then show the game.
-export async function joinByInvite(ctx, gameId, invite) {
-  saveInvite(gameId, invite);
-  try {
-    await ctx.conn.request('game.join', { game_id: Number(gameId), invite });
-  } catch (err) {
-    // Already seated is fine; a full or started game can still be watched.
-    if (err.code !== 'already_seated') toast(err.message, 'error');
-  }
-  location.replace(`#/game/${gameId}`);
 }

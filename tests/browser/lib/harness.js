@@ -2,7 +2,7 @@
 // launches the system Chromium through playwright-core (never downloads a browser), and gives
 // each simulated player his own browser context with every WebSocket frame recorded.
 
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -70,6 +70,41 @@ export async function startServer({ port = 0, dir } = {}) {
     },
   };
   return server;
+}
+
+// The scenario tool: VIKTORY_SCENARIO_BIN, else next to the server binary's build tree
+// (<build>/server/viktory-server -> <build>/protocol/viktory-scenario).
+export function scenarioBinary() {
+  const configured = process.env.VIKTORY_SCENARIO_BIN;
+  if (configured) return path.isAbsolute(configured) ? configured : path.join(repoRoot, configured);
+  return path.join(path.dirname(path.dirname(serverBinary())), 'protocol', 'viktory-scenario');
+}
+
+// Gives a game that has just started (seq 0, no action yet) a position written as a scenario
+// (docs/scenario-format.md), so a test can start from a Frigate with cargo, a City about to
+// fall, scripted dice...: the scenario tool turns the position into a game state, the server
+// is stopped, the state is stored the way the server stores its own snapshots (the snapshot of
+// seq 0) with the sqlite3 tool, and the server is started again on the same port and database.
+// Pages reconnect by themselves and are sent the new position; the pages of `players` are
+// told at once that the network is back (instead of waiting for their backoff). Returns the
+// restarted server.
+export async function loadPosition(server, gameId, scenario, players = []) {
+  const bin = scenarioBinary();
+  if (!existsSync(bin)) throw new Error(`scenario tool not found: ${bin} (build it, or set VIKTORY_SCENARIO_BIN)`);
+  const out = execFileSync(bin, ['-', '--compact'], { input: JSON.stringify(scenario), encoding: 'utf8' });
+  const state = JSON.parse(out).state;
+  await server.stop({ keepDir: true });
+  const sql = (q) => execFileSync('sqlite3', ['-bail', server.db], { input: q, encoding: 'utf8' });
+  const actions = Number(sql(`SELECT COUNT(*) FROM actions WHERE game_id = ${Number(gameId)};`).trim());
+  if (actions !== 0) throw new Error(`loadPosition: game ${gameId} already has ${actions} actions`);
+  const text = JSON.stringify(state).replaceAll("'", "''");
+  sql(`INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES(${Number(gameId)}, 0, '${text}');`);
+  const restarted = await startServer({ port: server.port, dir: server.dir });
+  for (const p of players) {
+    await p.context.setOffline(true);
+    await p.context.setOffline(false);
+  }
+  return restarted;
 }
 
 export async function launchBrowser() {

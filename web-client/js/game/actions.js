@@ -1,0 +1,150 @@
+// The action bar above the map: build modes, battles to fight, Reserve types, end of phase, undo.
+
+import { h, UNIT_NAME, UNIT_TYPES } from '../util.js';
+import { confirmDialog } from '../dialogs.js';
+import { hexActionKinds } from './legal.js';
+import { settings } from '../settings.js';
+
+export function renderActions(page, c) {
+  const bar = page.els.actions;
+  bar.replaceChildren();
+  const view = page.view;
+  if (view.phase === 'game_over') {
+    bar.append(h('a', { class: 'btn btn-primary', href: `#/replay/${page.gameId}` }, 'Watch the replay'), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
+    return;
+  }
+  const mine = page.isMyMove(c);
+  const hexActs = [...c.hex.values()].flat();
+  const modeBtn = (mode, label, count) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: `btn${page.ui.mode === mode ? ' btn-active' : ''}`,
+        'aria-pressed': page.ui.mode === mode ? 'true' : 'false',
+        dataset: { focusKey: `mode:${mode}` },
+        onclick: () => {
+          page.ui.mode = page.ui.mode === mode ? null : mode;
+          page.ui.selectedUnit = null;
+          page.render();
+        },
+      },
+      label,
+      count !== undefined ? h('span', { class: 'badge' }, String(count)) : null,
+    );
+  if (mine) {
+    const towns = hexActs.filter((a) => a.kind === 'build_town').length;
+    const cities = hexActs.filter((a) => a.kind === 'upgrade_city').length;
+    if (towns) bar.append(modeBtn('build_town', 'Build Town', towns));
+    if (cities) bar.append(modeBtn('upgrade_city', 'Upgrade to City', cities));
+    for (const a of hexActs.filter((x) => x.kind === 'start_battle')) {
+      bar.append(
+        h('button', { type: 'button', class: 'btn btn-danger', dataset: { battleHex: a.hex, focusKey: `battle:${a.hex}` }, onclick: () => page.send(a) }, `⚔ Fight at ${page.label(a.hex)}`),
+      );
+    }
+    for (const type of UNIT_TYPES) {
+      if (!c.place.has(type)) continue;
+      const have = view.players[page.mySeat] ? view.players[page.mySeat].reserve[type] : '';
+      bar.append(modeBtn(`place:${type}`, `Place ${UNIT_NAME[type]}`, have));
+    }
+    for (const f of landingFrigates(page, c)) {
+      bar.append(
+        h(
+          'button',
+          { type: 'button', class: 'btn btn-land', dataset: { landFrom: f.frigate.id, focusKey: `land:${f.frigate.id}` }, title: `Select the Frigate at ${page.label(f.frigate.hex)}: the hexes its cargo can land on light up`, onclick: () => page.selectUnit(f.frigate.id) },
+          `⚓ Land ${f.cargo.map((u) => UNIT_NAME[u.type]).join(' + ')} from ${page.label(f.frigate.hex)}`,
+        ),
+      );
+    }
+    if (c.endPhase) {
+      const endsTurn = endPhaseEndsTurn(page);
+      const label = { build: 'End Build phase', movement: endsTurn ? 'End Movement phase & turn' : 'End Movement phase', reserve: 'End turn', setup: 'Done' }[view.phase] || 'End phase';
+      const title = view.phase === 'movement' && endsTurn ? 'Your Reserve is empty: with nothing to place, ending the Movement phase ends your turn [13.0].' : undefined;
+      bar.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'end-phase', title, onclick: () => endPhase(page, c) }, label));
+    }
+  }
+  if (page.mySeat !== null) {
+    bar.append(
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'btn',
+          id: 'undo',
+          disabled: !page.state.can_undo || page.ui.busy,
+          title: page.state.can_undo ? 'Take back your last action' : 'Nothing to undo (revealed tiles and dice cannot be taken back)',
+          onclick: () => page.undo(),
+        },
+        '↶ Undo',
+      ),
+    );
+  }
+}
+
+// Ending the Movement phase with an empty Reserve skips the Reserve phase: the turn is over.
+export function endPhaseEndsTurn(page) {
+  const view = page.view;
+  if (view.phase === 'reserve') return true;
+  if (view.phase !== 'movement') return false;
+  const me = view.players[page.mySeat];
+  return !!me && UNIT_TYPES.every((t) => !(me.reserve && me.reserve[t] > 0));
+}
+
+// Our units that the legal list still lets move, grouped for a sentence ("2 Infantry at C4").
+function unitsThatCanMove(page, c) {
+  const units = page.unitsById();
+  const groups = new Map();
+  for (const [id, acts] of c.unit) {
+    const u = units.get(id);
+    if (!u || u.place !== 'map' || !acts.some((a) => a.kind === 'move' || a.kind === 'embark' || a.kind === 'disembark')) continue;
+    const key = `${u.type}|${u.hex}`;
+    if (!groups.has(key)) groups.set(key, { type: u.type, hex: u.hex, count: 0 });
+    groups.get(key).count += 1;
+  }
+  return [...groups.values()];
+}
+
+async function endPhase(page, c) {
+  const view = page.view;
+  const hexKinds = hexActionKinds(c);
+  if (view.phase === 'build' && (hexKinds.has('build_town') || hexKinds.has('upgrade_city'))) {
+    const ok = await confirmDialog('End the Build phase?', 'You have not built this turn. Skip building?', { ok: 'Skip building' });
+    if (!ok) return;
+  }
+  if (view.phase === 'movement') {
+    const idle = settings.get('warnUnmoved') ? unitsThatCanMove(page, c) : [];
+    const endsTurn = endPhaseEndsTurn(page);
+    if (idle.length) {
+      const count = idle.reduce((n, g) => n + g.count, 0);
+      const list = idle.map((g) => `${g.count} ${UNIT_NAME[g.type]} at ${page.label(g.hex)}`).join(', ');
+      const ok = await confirmDialog(
+        endsTurn ? 'End the Movement phase and your turn?' : 'End the Movement phase?',
+        `${count === 1 ? 'One unit can' : `${count} units can`} still move: ${list}.${endsTurn ? ' Your Reserve is empty, so this also ends your turn.' : ''}`,
+        { ok: endsTurn ? 'End phase and turn' : 'End phase' },
+      );
+      if (!ok) return;
+    }
+  }
+  if (view.phase === 'reserve' && c.place.size) {
+    const ok = await confirmDialog('End your turn?', 'Units you did not place stay in your Reserve until a later turn.', { ok: 'End turn' });
+    if (!ok) return;
+  }
+  page.ui.selectedUnit = null;
+  page.ui.mode = null;
+  page.send(c.endPhase);
+}
+
+// Our Frigates whose cargo the legal list lets land now, with that cargo.
+export function landingFrigates(page, c) {
+  const units = page.unitsById();
+  const byFrigate = new Map();
+  for (const [id, acts] of c.unit) {
+    const u = units.get(id);
+    if (!u || !(u.carrier >= 0) || !acts.some((a) => a.kind === 'disembark')) continue;
+    const frigate = units.get(u.carrier);
+    if (!frigate) continue;
+    if (!byFrigate.has(frigate.id)) byFrigate.set(frigate.id, { frigate, cargo: [] });
+    byFrigate.get(frigate.id).cargo.push(u);
+  }
+  return [...byFrigate.values()];
+}

@@ -1,0 +1,60 @@
+// The battle panel: the battle or bombardment under way, its last dice, the last roll.
+
+import { diceRow } from '../board.js';
+import { h, seatStyle, UNIT_NAME } from '../util.js';
+import { rollPurpose, stageText } from './text.js';
+
+export function renderBattle(page) {
+  const panel = page.els.battle;
+  panel.replaceChildren();
+  const view = page.view;
+  const b = view.battle;
+  const bombard = view.bombard;
+  if (!b && !bombard && !page.lastRoll) {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  if (b) {
+    panel.append(
+      h('h2', {}, `${b.naval ? 'Naval battle' : 'Battle'} at ${page.label(b.hex)}`, h('span', { class: 'subtle' }, ` · round ${b.round}`)),
+      h('p', {}, page.who(b.attacker), ' attacks ', page.who(b.defender)),
+      h('p', { class: 'stage' }, stageText(b.stage)),
+    );
+    if (b.attacker_dice && b.attacker_dice.length) panel.append(h('div', { class: 'dice-line' }, h('span', {}, 'Attacker: '), diceRow(b.attacker_dice)));
+    if (b.defender_dice && b.defender_dice.length) panel.append(h('div', { class: 'dice-line' }, h('span', {}, 'Defender: '), diceRow(b.defender_dice)));
+    if (b.picks_by_firer || b.picks_by_target) {
+      panel.append(h('p', {}, `Hits to assign: ${b.picks_by_firer} chosen by the firer (1s), ${b.picks_by_target} by the target.`));
+    }
+    if (b.suppression) panel.append(h('p', {}, `Defender suppressed: ${b.suppression} fewer dice [12.31].`));
+    if (b.marked && b.marked.length) panel.append(h('p', {}, 'Hit this round: ', unitList(page, b.marked)));
+  } else if (bombard) {
+    panel.append(
+      h('h2', {}, `Bombardment of ${page.label(bombard.hex)}`),
+      h('p', {}, page.who(bombard.firer), ' fires at ', page.who(bombard.target)),
+      h('p', {}, `Hits to assign: ${bombard.picks_by_firer} chosen by the firer, ${bombard.picks_by_target} by the target.`),
+    );
+  }
+  if (page.lastRoll && (!b || !(b.attacker_dice || []).length)) {
+    const r = page.lastRoll;
+    panel.append(h('div', { class: 'dice-line last-roll' }, h('span', {}, `Last roll (${page.whoText(r.player)}, ${rollPurpose(r.purpose)}${r.hex >= 0 ? ` at ${page.label(r.hex)}` : ''}): `), diceRow(r.dice)));
+  }
+  panel.append(h('p', { class: 'subtle legend' }, 'Dice of 3 or less hit (red); a 1 lets the firer choose the casualty (gold).'));
+}
+
+function unitList(page, ids) {
+  const units = page.unitsById();
+  const counts = new Map();
+  for (const id of ids) {
+    const u = units.get(id);
+    if (!u) continue;
+    const key = `${u.owner}:${u.type}`;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  return [...counts]
+    .map(([key, n]) => {
+      const [owner, type] = key.split(':');
+      return `${n}× ${seatStyle(Number(owner)).name} ${UNIT_NAME[type]}`;
+    })
+    .join(', ');
+}

@@ -1,0 +1,43 @@
+// The name of a hex for screen readers, tooltips and the line under the map, from this
+// player's point of view: "C4, Forest, your City, 2 Infantry; Bob (Blue): 1 Cavalry. Move here".
+
+import { HIGHLIGHT_STYLE } from '../board.js';
+import { seatStyle, UNIT_NAME, TERRAIN_NAME } from '../util.js';
+
+function unitCounts(units) {
+  const counts = new Map();
+  for (const u of units) {
+    const key = `${u.type}${u.carrier >= 0 ? ' aboard' : ''}`;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  return [...counts].map(([key, n]) => {
+    const [type, aboard] = key.split(' ');
+    return `${n} ${UNIT_NAME[type] || type}${aboard ? ' aboard' : ''}`;
+  });
+}
+
+export function hexName(page, hex, highlight) {
+  const view = page.view;
+  const hx = page.hexInfo(hex);
+  if (!hx) return '';
+  const me = page.mySeat;
+  const whose = (seat) => (seat === me ? 'your' : `${page.playerName(seat)}'s (${seatStyle(seat).name})`);
+  const parts = [hx.label, hx.known && hx.terrain ? TERRAIN_NAME[hx.terrain] || hx.terrain : 'unexplored'];
+  if (hx.town_owner !== undefined && hx.town_owner >= 0) {
+    parts.push(`${whose(hx.town_owner)} ${hx.city ? 'City' : 'Town'}`);
+  }
+  if (hx.capital_of !== undefined && hx.capital_of >= 0) {
+    parts.push(hx.capital_of === me ? 'your Capital' : `${page.playerName(hx.capital_of)}'s Capital`);
+  }
+  const here = view.units.filter((u) => u.place === 'map' && u.hex === hex);
+  const owners = [...new Set(here.map((u) => u.owner))].sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
+  let text = parts.join(', ');
+  owners.forEach((owner, i) => {
+    const counts = unitCounts(here.filter((u) => u.owner === owner)).join(', ');
+    text += owner === me && i === 0 ? `, ${counts}` : `; ${page.playerName(owner)} (${seatStyle(owner).name}): ${counts}`;
+  });
+  if ((view.pending_battles || []).includes(hex)) text += '; battle to fight';
+  if (highlight && HIGHLIGHT_STYLE[highlight] && HIGHLIGHT_STYLE[highlight].text) text += `. ${HIGHLIGHT_STYLE[highlight].text}`;
+  else if (page.ui.selectedHex === hex) text += '. Selected';
+  return text;
+}

@@ -1,0 +1,107 @@
+// The game log and the chat beside the map.
+
+import { h, seatStyle, timeAgo } from '../util.js';
+
+// The hexes a log line names ("Red's Infantry moves from C3 to C4."): its labels that are
+// labels of this map.
+function hexesOfLine(page, text) {
+  const out = [];
+  for (const m of text.matchAll(/\b([A-Z]{1,2}\d{1,2})\b/g)) {
+    const hex = page.hexByLabel.get(m[1]);
+    if (hex !== undefined && !out.includes(hex)) out.push(hex);
+  }
+  return out;
+}
+
+export function renderLog(page) {
+  const list = page.els.log;
+  const log = page.state.log || [];
+  if (!page.hexByLabel || page.hexByLabel.size !== page.view.hexes.length) {
+    page.hexByLabel = new Map(page.view.hexes.map((hx) => [hx.label, hx.hex]));
+  }
+  const wasAtBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
+  const active = list.getAttribute('aria-activedescendant');
+  list.replaceChildren(
+    ...log.map((line, i) => {
+      const hexes = hexesOfLine(page, line.text);
+      return h('li', { id: `log-${line.seq}-${i}`, class: hexes.length ? 'has-hexes' : '', dataset: { seq: line.seq, hexes: hexes.join(',') } }, line.text);
+    }),
+  );
+  const activeLine = active ? document.getElementById(active) : null;
+  if (activeLine) activeLine.classList.add('active');
+  else list.removeAttribute('aria-activedescendant');
+  if (wasAtBottom || list.dataset.scrolled !== '1') {
+    list.scrollTop = list.scrollHeight;
+    list.dataset.scrolled = '1';
+  }
+}
+
+// Pointing at a log line (or going through the log with the arrow keys) outlines the hexes it
+// names on the map.
+export function installLogHighlight(page) {
+  const list = page.els.log;
+  list.setAttribute('tabindex', '0');
+  list.setAttribute('aria-label', 'Game log (arrow keys go through the lines and show their hexes on the map)');
+  const show = (li) => {
+    const hexes = li && li.dataset.hexes ? li.dataset.hexes.split(',').map(Number) : [];
+    page.board.setFlash(hexes);
+  };
+  const setActive = (li) => {
+    for (const el of list.querySelectorAll('li.active')) el.classList.remove('active');
+    if (!li) {
+      list.removeAttribute('aria-activedescendant');
+      show(null);
+      return;
+    }
+    li.classList.add('active');
+    list.setAttribute('aria-activedescendant', li.id);
+    li.scrollIntoView({ block: 'nearest' });
+    show(li);
+  };
+  list.addEventListener('pointerover', (e) => {
+    const li = e.target.closest('li');
+    if (li) show(li);
+  });
+  list.addEventListener('pointerleave', () => {
+    const active = list.querySelector('li.active');
+    show(document.activeElement === list ? active : null);
+  });
+  list.addEventListener('click', (e) => {
+    const li = e.target.closest('li');
+    if (li) setActive(li);
+  });
+  list.addEventListener('keydown', (e) => {
+    const items = [...list.children];
+    if (!items.length) return;
+    const current = list.querySelector('li.active');
+    let index = current ? items.indexOf(current) : items.length;
+    if (e.key === 'ArrowUp') index = Math.max(0, index - 1);
+    else if (e.key === 'ArrowDown') index = Math.min(items.length - 1, index + 1);
+    else if (e.key === 'Home') index = 0;
+    else if (e.key === 'End') index = items.length - 1;
+    else if (e.key === 'Escape') return setActive(null);
+    else return;
+    e.preventDefault();
+    setActive(items[index]);
+  });
+  list.addEventListener('focusout', () => setActive(null));
+}
+
+export function renderChat(page) {
+  const list = page.els.chatList;
+  const chat = page.channel.chat || [];
+  list.replaceChildren(
+    ...chat.map((m) =>
+      h(
+        'li',
+        {},
+        m.from_seat !== null && m.from_seat !== undefined ? h('span', { class: 'swatch', style: `background:${seatStyle(m.from_seat).fill};border-color:${seatStyle(m.from_seat).edge}` }) : null,
+        h('b', {}, m.name || 'spectator'),
+        ': ',
+        h('span', { class: 'chat-text' }, m.text),
+        h('span', { class: 'subtle chat-time' }, ` ${timeAgo(m.at)}`),
+      ),
+    ),
+  );
+  list.scrollTop = list.scrollHeight;
+}

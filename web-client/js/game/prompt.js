@@ -1,0 +1,85 @@
+// The prompt above the map: where the game stands and what this player can do now.
+
+import { h, plural, UNIT_NAME, PHASE_NAME } from '../util.js';
+import { hexActionKinds } from './legal.js';
+import { lostSettlementText, resultText, roundText, stageText } from './text.js';
+
+export function renderPrompt(page, c) {
+  const view = page.view;
+  const me = page.mySeat;
+  const p = page.els.prompt;
+  p.replaceChildren();
+  p.className = 'prompt';
+  const phaseLine = h(
+    'div',
+    { class: 'phase-line' },
+    view.phase === 'setup' || view.phase === 'game_over' ? null : [h('span', { class: 'round', id: 'round' }, roundText(view)), sep()],
+    h('span', {}, PHASE_NAME[view.phase] || view.phase),
+    view.phase === 'game_over' ? null : [sep(), h('span', {}, 'playing:'), page.who(view.current)],
+  );
+  let title;
+  let text = '';
+  if (view.phase === 'game_over') {
+    p.classList.add('over');
+    title = resultText(page);
+    text = 'The game is over. You can watch the replay step by step.';
+  } else if (page.isMyMove(c)) {
+    p.classList.add('mine');
+    ({ title, text } = instructions(page, c));
+  } else if (me === null) {
+    title = 'You are watching this game.';
+    text = `Waiting for ${page.whoText(view.decider)}.`;
+  } else {
+    title = `Waiting for ${page.whoText(view.decider)}`;
+    text = waitingReason(page);
+  }
+  const help = h('button', { type: 'button', class: 'btn btn-small btn-plain help-link', id: 'help-link', dataset: { focusKey: 'help-link' }, title: 'What this phase allows, units and terrain', onclick: () => page.openHelp() }, '? Rules');
+  p.append(h('div', { class: 'prompt-head' }, phaseLine, help), h('div', { class: 'prompt-title', id: 'prompt-title' }, title));
+  if (text) p.append(h('div', { class: 'prompt-text' }, text));
+}
+
+// The phase line is a flex row: each part is its own element, so no text runs together.
+function sep() {
+  return h('span', { class: 'sep', 'aria-hidden': 'true' }, '·');
+}
+
+function waitingReason(page) {
+  const view = page.view;
+  if (view.battle) return `Battle at ${page.label(view.battle.hex)}: ${stageText(view.battle.stage)}.`;
+  if (view.bombard) return `Bombardment of ${page.label(view.bombard.hex)}: hits are being assigned.`;
+  if (view.elimination) return `${page.whoText(view.elimination.player)} must return units to stock after losing ${lostSettlementText(page, view.elimination.player)}.`;
+  if (view.phase === 'setup') return 'Players place their Capitals in turn.';
+  return `${PHASE_NAME[view.phase] || view.phase}.`;
+}
+
+function instructions(page, c) {
+  const view = page.view;
+  if (c.casualty.length) return { title: 'Choose a casualty', text: 'Make your choice in the box at the bottom of the map.' };
+  if (c.continueBattle || c.retreat.length) return { title: 'Retreat or fight on?', text: 'Make your choice in the box at the bottom of the map.' };
+  if (c.eliminate.length) return { title: 'Return units to stock', text: `You lost ${lostSettlementText(page, page.mySeat)}: choose the units it supported [10.2].` };
+  const hexKinds = hexActionKinds(c);
+  if (hexKinds.has('place_capital')) return { title: 'Place your Capital', text: 'Click one of the highlighted hexes (★).' };
+  if (view.phase === 'build') {
+    const parts = [];
+    if (hexKinds.has('build_town')) parts.push('build a Town (house mark)');
+    if (hexKinds.has('upgrade_city')) parts.push('upgrade a Town to a City (tower mark)');
+    if (parts.length) return { title: 'Your Build phase', text: `Click a highlighted hex to ${parts.join(' or ')} — or end the Build phase.` };
+    return { title: 'Your Build phase', text: 'Nothing to build now. End the Build phase to move your units.' };
+  }
+  if (view.phase === 'movement') {
+    const battles = [...c.hex.values()].flat().filter((a) => a.kind === 'start_battle').length;
+    const selected = page.ui.selectedUnit !== null ? page.unitsById().get(page.ui.selectedUnit) : null;
+    if (selected) {
+      return { title: `${UNIT_NAME[selected.type]} selected`, text: 'Click a highlighted hex to act with it, or click another of your units.' };
+    }
+    let text = c.unit.size ? 'Click one of your units (dashed outline) to see where it can go.' : 'No unit can move any more.';
+    if (battles) text += ` ${plural(battles, 'battle')} to fight: click a ⚔ hex or a “Fight” button.`;
+    else text += ' End the phase when you are done.';
+    return { title: 'Move and fight', text };
+  }
+  if (view.phase === 'reserve') {
+    if (c.place.size) return { title: 'Place your Reserve', text: 'Click a highlighted hex (+) to place a unit there, or pick a type first. Units you keep stay in the Reserve.' };
+    return { title: 'Reserve placement', text: 'Nothing to place. End your turn.' };
+  }
+  return { title: 'Your move', text: '' };
+}

@@ -1,0 +1,126 @@
+// The invitation page (#/join/<id>/<invite>): who invites you to which game, its options and
+// seats, and a button to take a seat. Read from the game summary the server gives to holders of
+// the invitation (GET /api/games/<id>?invite=...), so nothing is joined by just opening a link.
+
+import { api } from './net.js';
+import { h, seatStyle, toast, VICTORY_NAME, TILE_MIX_NAME } from './util.js';
+import { saveInvite } from './game.js';
+
+export function optionsText(o) {
+  if (!o) return '';
+  return `${o.players} players · ${VICTORY_NAME[o.victory] || o.victory} · ${TILE_MIX_NAME[o.tile_mix] || o.tile_mix} tiles${o.independent_exploration ? ' · independent exploration' : ''}`;
+}
+
+// The summary of a game as a few lines (also above the name form, for visitors without a name).
+export function inviteSummary(summary) {
+  const creator = summary.creator && summary.creator.name ? summary.creator.name : 'Someone';
+  const seats = h(
+    'ol',
+    { class: 'seat-list' },
+    summary.seats.map((seat) => {
+      const st = seatStyle(seat.seat);
+      return h(
+        'li',
+        { class: seat.player_id ? 'taken' : 'free', dataset: { seat: seat.seat } },
+        h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }),
+        h('b', {}, st.name),
+        ' — ',
+        seat.name ? h('span', {}, seat.name) : h('span', { class: 'subtle' }, 'free seat'),
+      );
+    }),
+  );
+  return h(
+    'div',
+    { class: 'invite-summary' },
+    h('h1', { id: 'invite-title' }, `${creator} invites you to game ${summary.game_id}`),
+    h('p', { class: 'subtle', id: 'invite-options' }, `${optionsText(summary.options)}${summary.private ? ' · private game' : ''}`),
+    seats,
+  );
+}
+
+export function fetchInvite(ctx, gameId, invite) {
+  return api.game(gameId, ctx.session ? ctx.session.token : null, invite);
+}
+
+export function mountInvite(root, ctx, gameId, invite) {
+  let gone = false;
+  saveInvite(gameId, invite);
+  root.replaceChildren(h('p', { class: 'loading' }, 'Looking up the invitation…'));
+  fetchInvite(ctx, gameId, invite).then(
+    (summary) => {
+      if (!gone) render(root, ctx, summary, invite);
+    },
+    (err) => {
+      if (gone) return;
+      const text = err.status === 404 ? 'There is no such game.' : err.status === 403 ? 'This invitation is not valid (any more).' : err.message;
+      root.replaceChildren(
+        h('section', { class: 'card invite-page' }, h('h1', {}, 'Invitation'), h('p', { class: 'form-error', id: 'invite-error' }, text), h('a', { class: 'btn', href: '#/' }, 'Go to the lobby')),
+      );
+    },
+  );
+  return {
+    destroy() {
+      gone = true;
+    },
+  };
+}
+
+function render(root, ctx, summary, invite) {
+  const gameId = summary.game_id;
+  const me = ctx.session ? ctx.session.player_id : null;
+  const seated = summary.seats.some((x) => x.player_id === me);
+  const free = summary.seats.some((x) => !x.player_id);
+  const card = h('section', { class: 'card invite-page' }, inviteSummary(summary));
+  const row = h('div', { class: 'button-row' });
+  const open = () => location.replace(`#/game/${gameId}`);
+  if (seated) {
+    card.append(h('p', {}, 'You already have a seat in this game.'));
+    row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'open-game', onclick: open }, 'Open the game'));
+  } else if (summary.status === 'open' && free) {
+    card.append(h('p', {}, 'The game starts when every seat is taken, or when its creator starts it.'));
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn btn-primary',
+        id: 'accept-invite',
+        onclick: async () => {
+          button.disabled = true;
+          try {
+            await whenOnline(ctx.conn);
+            await ctx.conn.request('game.join', { game_id: gameId, invite });
+            open();
+          } catch (err) {
+            if (err.code === 'already_seated') return open();
+            toast(err.message, 'error');
+            button.disabled = false;
+          }
+        },
+      },
+      'Take a seat',
+    );
+    row.append(button);
+  } else {
+    const why = { running: 'This game has already started.', finished: 'This game is over.', cancelled: 'This game was cancelled.' }[summary.status] || 'There is no free seat left.';
+    card.append(h('p', {}, why));
+    if (summary.status !== 'cancelled') row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'open-game', onclick: open }, summary.status === 'finished' ? 'See the game' : 'Watch it'));
+  }
+  row.append(h('a', { class: 'btn', href: '#/' }, 'Lobby'));
+  card.append(row);
+  root.replaceChildren(card);
+}
+
+// A click right after the page opened may come before the connection is up: wait for it (a
+// few seconds at most; then the request itself says that the server cannot be reached).
+function whenOnline(conn) {
+  if (conn.isOnline()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      conn.removeEventListener('welcome', done);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, 8000);
+    conn.addEventListener('welcome', done);
+  });
+}
