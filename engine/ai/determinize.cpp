@@ -254,6 +254,8 @@ GameState determinize(const GameView& v, const PublicHistory& history, std::uint
     ps.held_capital_at_turn_start = pv.holds_capital;
     // Before the Clock starts the view shows no coins; those out of the game hold one [5.5].
     ps.doomsday_coin = pv.doomsday_coin || pv.eliminated || pv.conceded;
+    ps.ruler = pv.ruler;  // alliances are public [15.61]
+    ps.reorganization = pv.reorganization;
   }
 
   s.rng = Rng(sample_seed);
@@ -270,6 +272,12 @@ GameState determinize(const GameView& v, const PublicHistory& history, std::uint
   s.placement_battles = v.placement_battles;
   s.ending_turn = v.ending_turn;
   s.doomsday_started = v.doomsday_started;
+  // The optional rules' public parts: seating [15.2], Exploration Balancing's offer [15.3], a
+  // Town Relocation [15.5] and a Capital's return to its Vassal [15.62].
+  s.turn_order = v.turn_order;
+  s.balance = v.balance;
+  s.relocation = v.relocation;
+  s.capital_return = v.capital_return;
   // [5.3] The first player to lose his Capital: one whose marker lies in another's Town.
   for (const HexView& h : v.hexes) {
     if (h.capital_of != kNoPlayer && h.town_owner != kNoPlayer && h.town_owner != h.capital_of) {

@@ -38,13 +38,21 @@ constexpr std::array<std::array<Weights, 2>, 4> kWeights{{
 
 }  // namespace
 
+VictoryCondition planning_victory(VictorySet victory) {
+  for (VictoryCondition v :
+       {VictoryCondition::kShorter, VictoryCondition::kRace, VictoryCondition::kDoomsday}) {
+    if (victory.has(v)) return v;
+  }
+  return VictoryCondition::kStandard;
+}
+
 double evaluate(const GameState& s, int me) {
   if (s.phase == Phase::kGameOver) {
     const auto& w = s.winners;
     if (std::find(w.begin(), w.end(), me) != w.end()) return 1.0 / static_cast<double>(w.size());
     return 0;
   }
-  const auto victory = static_cast<std::size_t>(s.options.victory);
+  const auto victory = static_cast<std::size_t>(planning_victory(s.options.victory));
   const Weights& w =
       kWeights[victory < kWeights.size() ? victory : 0][s.players.size() > 2 ? 1 : 0];
   const Features f = features(s, me);

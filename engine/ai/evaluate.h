@@ -14,4 +14,10 @@ namespace viktory::ai {
 // model's estimate, strictly between 0 and 1.
 double evaluate(const GameState& s, int me);
 
+// The one victory condition a computer player plans for when the players agreed on several
+// [5.0]: the one most likely to end the game first, since the first one met ends it (Shorter
+// Conquest at the first captured Capital, then the Race's 20 points, then the Doomsday Clock).
+// Subjugation [15.66] alone plays like the standard game: its models were not fitted.
+VictoryCondition planning_victory(VictorySet victory);
+
 }  // namespace viktory::ai

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analysis.h"
+#include "evaluate.h"
 #include "game.h"
 
 namespace viktory::ai {
@@ -32,7 +33,7 @@ Force land_only(Force f) {
 
 // How much a player cares about his Capital, and an enemy's, under the victory condition.
 double capital_stake(const GameState& s) {
-  switch (s.options.victory) {
+  switch (planning_victory(s.options.victory)) {
     case VictoryCondition::kShorter:
       return 40;  // [5.3] the first captured Capital ends the game
     case VictoryCondition::kStandard:
@@ -47,8 +48,8 @@ double capture_value(const GameState& s, int hex, int me) {
   const HexCell& c = cell(s, hex);
   if (c.town_owner == kNoPlayer || c.town_owner == me) return 0;
   const double vp = c.city ? 2 : 1;
-  const bool race = s.options.victory == VictoryCondition::kRace ||
-                    s.options.victory == VictoryCondition::kDoomsday;
+  const bool race = s.options.victory.has(VictoryCondition::kRace) ||
+                    s.options.victory.has(VictoryCondition::kDoomsday);
   double v = vp * (race ? 4.0 : 3.0) + vp * 1.0;
   if (c.capital_of == c.town_owner) v += capital_stake(s);
   return v;
@@ -207,7 +208,7 @@ double score_placement(const Analysis& a, const Action& act) {
   if (cell(s, hex).city) score += 0.3;
   if (cell(s, hex).capital_of == me) {
     score += 0.3;
-    if (s.options.victory == VictoryCondition::kShorter) score += 6 * risk;
+    if (s.options.victory.has(VictoryCondition::kShorter)) score += 6 * risk;
   }
   return score;
 }
