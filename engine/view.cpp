@@ -4,7 +4,18 @@
 
 namespace viktory {
 
-bool viewer_knows(const GameState& s, int viewer, int hex) { return detail::knows(s, viewer, hex); }
+bool viewer_knows(const GameState& s, int viewer, int hex) {
+  // Under independent exploration a spectator learns only what every player still in the game
+  // knows, so that a player watching his own game under a second name gains nothing. Once the
+  // game is over, every face-up tile.
+  if (viewer == kSpectator && s.options.independent_exploration && s.phase != Phase::kGameOver &&
+      !s.board().is_perimeter(hex)) {
+    for (std::size_t p = 0; p < s.players.size(); ++p) {
+      if (s.players[p].in_game() && !detail::knows(s, static_cast<int>(p), hex)) return false;
+    }
+  }
+  return detail::knows(s, viewer, hex);
+}
 
 GameView view_for(const GameState& s, int viewer) {
   const Board& b = s.board();
@@ -74,8 +85,9 @@ GameView view_for(const GameState& s, int viewer) {
     uv.disembark_hex = u.disembark_hex;
     v.units.push_back(uv);
   }
-  // Under independent exploration the choices would tell others which hexes are land.
-  if (!s.options.independent_exploration || viewer == s.current || viewer == kSpectator) {
+  // Under independent exploration the choices would tell others (spectators too) which hexes
+  // are land.
+  if (!s.options.independent_exploration || viewer == s.current) {
     v.capital_choices = s.capital_choices;
   }
   v.battle = s.battle;

@@ -31,6 +31,7 @@ struct HexView {
   int placed_infantry = 0;  // Reserve placement counts this turn [13.11]
   int placed_other = 0;
   int began_turn_with_land_unit = 0;  // bit per player [9.12 exception B]
+  friend bool operator==(const HexView&, const HexView&) = default;
 };
 
 struct UnitView {
@@ -47,6 +48,7 @@ struct UnitView {
   bool has_moved = false;     // started moving this turn [9.43]
   int carried_this_turn = 0;  // Frigates: land units carried this turn [9.41]
   int disembark_hex = -1;     // Frigates: the one hex it landed units in this turn [9.46]
+  friend bool operator==(const UnitView&, const UnitView&) = default;
 };
 
 struct PlayerView {
@@ -61,6 +63,7 @@ struct PlayerView {
   int ruler = kNoPlayer;                                  // [15.61] his Ruler while he is a Vassal
   std::vector<int> vassals;                               // [15.61] the Vassals of this Ruler
   Reorganization reorganization = Reorganization::kNone;  // [15.63]
+  friend bool operator==(const PlayerView&, const PlayerView&) = default;
 };
 
 struct GameView {
@@ -96,10 +99,13 @@ struct GameView {
   std::vector<BattleEntry> battle_entries;
   std::vector<int> placement_battles;
   bool ending_turn = false;
+  // Every field, so that view deltas (protocol/view_delta.h) notice a field they do not know.
+  friend bool operator==(const GameView&, const GameView&) = default;
 };
 
-// viewer: a player index, or kSpectator. A spectator sees every face-up tile (under
-// independent exploration: every hex some player knows).
+// viewer: a player index, or kSpectator. A spectator sees every face-up tile; under
+// independent exploration, while the game runs, only the hexes every player still in the game
+// knows, and never the capital choices.
 GameView view_for(const GameState& state, int viewer);
 
 // Whether `viewer` knows the terrain of `hex` in `state`.

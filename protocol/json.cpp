@@ -997,7 +997,6 @@ Event event_from_json(const json& j) {
 // ---------------------------------------------------------------------------------------------
 // Views: what one viewer may know. No generator, no tile bank, no unknown terrain.
 
-namespace {
 json hex_view_to_json(const HexView& h) {
   json out = {{"hex", h.hex},
               {"q", h.coord.q},
@@ -1034,6 +1033,7 @@ json unit_view_to_json(const UnitView& u) {
           {"disembark_hex", u.disembark_hex}};
 }
 
+namespace {
 json reserve_to_json(const std::array<int, kUnitTypes>& reserve) {
   json out = json::object();
   for (int i = 0; i < kUnitTypes; ++i) {
@@ -1041,6 +1041,7 @@ json reserve_to_json(const std::array<int, kUnitTypes>& reserve) {
   }
   return out;
 }
+}  // namespace
 
 json player_view_to_json(const PlayerView& p) {
   return {{"index", p.index},
@@ -1055,7 +1056,6 @@ json player_view_to_json(const PlayerView& p) {
           {"vassals", p.vassals},
           {"reorganization", reorganization_name(p.reorganization)}};
 }
-}  // namespace
 
 json view_to_json(const GameView& v) {
   json hexes = json::array();

@@ -40,6 +40,19 @@ inline Failure fail(std::string code, std::string message) {
   return Failure{std::move(code), std::move(message)};
 }
 
+// The answer to an HTTP API request.
+struct ApiResponse {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+  int retry_after_seconds = 0;  // > 0: sent as Retry-After
+};
+
+inline ApiResponse api_error(int status, const std::string& code, const std::string& message) {
+  return ApiResponse{status,
+                     nlohmann::json{{"error", {{"code", code}, {"message", message}}}}.dump()};
+}
+
 // Boxed-game order of the player colours.
 inline const char* seat_color(int seat) {
   static constexpr const char* kColors[] = {"red", "yellow", "blue", "green", "white", "black"};

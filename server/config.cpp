@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "client_address.h"
+
 namespace viktory::server {
 namespace {
 
@@ -18,6 +20,24 @@ bool valid_level(const std::string& level) {
     if (level == l) return true;
   }
   return false;
+}
+
+// Splits "a, b,c" into its non-empty parts and checks that each is an address or a range.
+bool add_proxies(const std::string& list, std::vector<std::string>& out) {
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    std::size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    std::string part = list.substr(start, end - start);
+    part.erase(0, part.find_first_not_of(' '));
+    part.erase(part.find_last_not_of(' ') + 1);
+    if (!part.empty()) {
+      if (!AddressSet().add(part)) return false;
+      out.push_back(part);
+    }
+    start = end + 1;
+  }
+  return true;
 }
 
 }  // namespace
@@ -42,6 +62,14 @@ Usage: viktory-server [options]
                        (default 30)
   --idle-timeout N     seconds of silence before a WebSocket is pinged and then closed if the
                        ping is not answered (default 60; pings go out after N/2)
+  --trusted-proxy LIST reverse proxies (IP addresses or CIDR ranges, comma-separated; the flag
+                       may be repeated) whose X-Forwarded-For or Forwarded header names the
+                       client's address (env VIKTORY_TRUSTED_PROXY; default: none, the headers
+                       are ignored)
+  --frame-timeout N    seconds a WebSocket message may take to arrive once it has begun
+                       (default 30)
+  --replays-per-minute N   replay pages per client address, burst N (default 120)
+  --dev                also serve the developer pages under /dev/ (never in production)
   --help               this text
 
 On start the server prints "listening on ADDR:PORT" to the log. SIGTERM or SIGINT stop it
@@ -71,6 +99,10 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       return env_error("VIKTORY_MAX_CONNECTIONS_PER_ADDRESS");
     }
   }
+  if (auto v = getenv("VIKTORY_TRUSTED_PROXY")) {
+    if (!add_proxies(*v, c.trusted_proxies)) return env_error("VIKTORY_TRUSTED_PROXY");
+  }
+  bool proxies_from_flags = false;
 
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& flag = args[i];
@@ -109,6 +141,21 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       c.message_burst = 2.0 * rate;
     } else if (flag == "--snapshot-every") {
       if (!int_flag(1, 1000000, c.snapshot_every)) return result;
+    } else if (flag == "--frame-timeout") {
+      if (!int_flag(1, 3600, c.frame_timeout_seconds)) return result;
+    } else if (flag == "--replays-per-minute") {
+      if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
+    } else if (flag == "--dev") {
+      c.dev = true;
+    } else if (flag == "--trusted-proxy") {
+      v = value();
+      // Flags win over the environment: the first flag replaces what the variable said.
+      if (!proxies_from_flags) c.trusted_proxies.clear();
+      proxies_from_flags = true;
+      if (!v || !add_proxies(*v, c.trusted_proxies)) {
+        result.error = "--trusted-proxy needs IP addresses or CIDR ranges, e.g. 127.0.0.1,::1";
+        return result;
+      }
     } else if (flag == "--bind" || flag == "--db" || flag == "--web-root" ||
                flag == "--log-level" || flag == "--public-url") {
       v = value();

@@ -27,6 +27,13 @@ struct Config {
   double message_burst = 40;
   int signups_per_minute = 30;
   int snapshot_every = 50;
+  // Reverse proxies whose X-Forwarded-For / Forwarded headers name the real client (IP
+  // addresses or CIDR ranges). From anyone else those headers are ignored.
+  std::vector<std::string> trusted_proxies;
+  int frame_timeout_seconds = 30;  // to receive a whole WebSocket message once it has begun
+  std::size_t max_queued_bytes_per_address = 32 * 1024 * 1024;  // send queues of one address
+  int replays_per_minute = 120;  // replay pages per client address, burst the same
+  bool dev = false;              // also serve the developer pages under /dev/
 };
 
 struct ParsedConfig {

@@ -2,18 +2,42 @@
 
 namespace viktory::server {
 
-Database::Database(const std::string& path) {
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &db_,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+bool DbError::storage_failure() const {
+  switch (code & 0xff) {
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_PROTOCOL:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Database::Database(const std::string& path, bool read_only) {
+  // A reader opens read-write so that it may use the WAL index, and is then made query-only.
+  const int flags = read_only ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+                              : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
     db_ = nullptr;
-    throw DbError("cannot open database " + path + ": " + message);
+    throw DbError("cannot open database " + path + ": " + message, rc);
   }
   sqlite3_busy_timeout(db_, 5000);
   sqlite3_extended_result_codes(db_, 1);
+  if (read_only) exec("PRAGMA query_only=1");
+}
+
+std::string Database::path() const {
+  const char* file = sqlite3_db_filename(db_, "main");
+  return file != nullptr ? file : "";
 }
 
 Database::~Database() {
@@ -27,7 +51,7 @@ void Database::exec(const std::string& sql) {
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
     std::string message = error != nullptr ? error : "unknown error";
     sqlite3_free(error);
-    throw DbError(message);
+    throw DbError(message, sqlite3_extended_errcode(db_));
   }
 }
 
@@ -36,7 +60,8 @@ Statement Database::prepare(std::string_view sql) { return Statement(db_, sql); 
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
-    throw DbError(std::string("prepare failed: ") + sqlite3_errmsg(db_));
+    throw DbError(std::string("prepare failed: ") + sqlite3_errmsg(db_),
+                  sqlite3_extended_errcode(db_));
   }
 }
 
@@ -70,7 +95,7 @@ bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  throw DbError(std::string("step failed: ") + sqlite3_errmsg(db_));
+  throw DbError(std::string("step failed: ") + sqlite3_errmsg(db_), sqlite3_extended_errcode(db_));
 }
 
 void Statement::run() {

@@ -13,14 +13,20 @@
 namespace viktory::server {
 
 struct DbError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit DbError(const std::string& message, int sqlite_code = 0)
+      : std::runtime_error(message), code(sqlite_code) {}
+  int code;  // SQLite's extended result code, 0 when unknown
+  // The disk or the file failed (I/O error, disk full, read-only, locked file, corruption):
+  // unlike a constraint or a bug, what was written may not be what SQLite reports.
+  bool storage_failure() const;
 };
 
 class Statement;
 
 class Database {
  public:
-  explicit Database(const std::string& path);
+  // read_only: the connection may not write (a second connection for readers).
+  explicit Database(const std::string& path, bool read_only = false);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -30,6 +36,7 @@ class Database {
   std::int64_t last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
   int changes() const { return sqlite3_changes(db_); }
   sqlite3* handle() const { return db_; }
+  std::string path() const;  // the file of the main database ("" for an in-memory one)
 
  private:
   sqlite3* db_ = nullptr;

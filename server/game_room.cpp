@@ -36,10 +36,41 @@ std::string clean_chat_text(const std::string& text) {
   return out.substr(first, last - first + 1);
 }
 
+// Players' chat comes from seated players; spectators have a channel of their own, which the
+// players never see (a player watching his game under a second name could pass on tips).
 json chat_json(std::int64_t game_id, const ChatRecord& c) {
-  return json{
-      {"type", "chat"}, {"game_id", game_id}, {"from_seat", c.seat ? json(*c.seat) : json(nullptr)},
-      {"name", c.name}, {"text", c.text},     {"at", c.at}};
+  return json{{"type", "chat"},
+              {"game_id", game_id},
+              {"channel", c.seat ? "players" : "spectators"},
+              {"from_seat", c.seat ? json(*c.seat) : json(nullptr)},
+              {"name", c.name},
+              {"text", c.text},
+              {"at", c.at}};
+}
+
+// A message made of a small JSON object and large parts serialised once and shared:
+// {"type":...} + ("view", text) -> {"type":...,"view":text}.
+std::string splice(const json& small,
+                   std::initializer_list<std::pair<const char*, const std::string*>> parts) {
+  std::string out = small.dump(-1, ' ', false, json::error_handler_t::replace);
+  out.pop_back();  // the closing brace of a non-empty object
+  for (const auto& [key, text] : parts) {
+    out += ",\"";
+    out += key;
+    out += "\":";
+    out += *text;
+  }
+  out += '}';
+  return out;
+}
+
+bool constant_time_equal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  }
+  return diff == 0;
 }
 
 json events_json(const std::vector<Event>& events) {
@@ -89,26 +120,48 @@ std::unique_ptr<GameRoom> GameRoom::load(Store& store, Metrics& metrics, std::in
       room->record_.status != GameStatus::kFinished) {
     return room;
   }
-  room->log_ = store.actions(game_id);
-  const int count = static_cast<int>(room->log_.size());
-  // Start late enough to be fast, early enough to have the events of the recent log lines.
-  const int wanted_from = std::max(0, count - limits.log_keep);
-  std::optional<std::pair<int, GameState>> snapshot = store.latest_snapshot(game_id, wanted_from);
+  const std::string where = "game " + std::to_string(game_id) + ": ";
+  std::optional<std::pair<int, GameState>> snapshot;
+  try {
+    room->log_ = store.actions(game_id);
+    // A gap (or a count that disagrees with the game row) would replay into a position the
+    // players never saw, after which every action fails: refuse to open the game instead.
+    for (std::size_t i = 0; i < room->log_.size(); ++i) {
+      if (room->log_[i].seq != static_cast<int>(i) + 1) {
+        throw DamagedGame(where + "the action log has a gap: action " + std::to_string(i + 1) +
+                          " is missing");
+      }
+    }
+    if (static_cast<int>(room->log_.size()) != room->record_.seq) {
+      throw DamagedGame(where + "the action log holds " + std::to_string(room->log_.size()) +
+                        " actions, the game row says " + std::to_string(room->record_.seq));
+    }
+    // Start late enough to be fast, early enough to have the events of the recent log lines.
+    const int wanted_from = std::max(0, room->record_.seq - limits.log_keep);
+    snapshot = store.latest_snapshot(game_id, wanted_from);
+  } catch (const nlohmann::json::exception&) {
+    // No details: a parser's message may quote a piece of a snapshot, which holds secrets.
+    throw DamagedGame(where + "an action or a snapshot cannot be read");
+  } catch (const protocol::JsonError&) {
+    throw DamagedGame(where + "an action or a snapshot cannot be read");
+  }
+  const int count = room->record_.seq;
   GameState state =
       snapshot ? std::move(snapshot->second) : new_game(room->record_.options, room->record_.seed);
   const int from = snapshot ? snapshot->first : 0;
   for (int i = from; i < count; ++i) {
     std::vector<Event> events;
-    if (auto error = apply_in_place(state, room->log_[i].action, &events)) {
-      // The log holds only actions the engine accepted; this means the engine changed.
-      throw std::runtime_error("game " + std::to_string(game_id) + ": stored action " +
-                               std::to_string(i + 1) + " no longer applies: " + error->code);
+    if (auto error =
+            apply_in_place(state, room->log_[static_cast<std::size_t>(i)].action, &events)) {
+      // The log holds only actions the engine accepted: the data or the engine changed.
+      throw DamagedGame(where + "stored action " + std::to_string(i + 1) +
+                        " no longer applies: " + error->code);
     }
-    room->remember(Step{room->log_[i].seq, std::move(events)});
+    room->remember(Step{room->log_[static_cast<std::size_t>(i)].seq, std::move(events)});
   }
-  room->record_.seq = count;
   room->record_.current_seat = decider(state);
   room->state_ = std::move(state);
+  room->rebuild_delayed();
   return room;
 }
 
@@ -119,10 +172,26 @@ std::optional<int> GameRoom::seat_of(std::int64_t player_id) const {
   return std::nullopt;
 }
 
+bool GameRoom::may_view(const GameRecord& record, std::int64_t player_id,
+                        const std::string& invite) {
+  if (!record.is_private) return true;
+  for (const SeatRecord& s : record.seats) {
+    if (player_id != 0 && s.player_id == player_id) return true;
+  }
+  if (invite.empty() || record.invite_hash.empty()) return false;
+  return constant_time_equal(invite_hash(invite), record.invite_hash);
+}
+
 bool GameRoom::may_view(std::int64_t player_id, const std::string& invite) const {
-  if (!record_.is_private) return true;
-  if (seat_of(player_id)) return true;
-  return !invite.empty() && invite == record_.invite_code;
+  return may_view(record_, player_id, invite);
+}
+
+Outcome GameRoom::may_watch(std::int64_t player_id) const {
+  if (seat_of(player_id)) return std::nullopt;
+  if (record_.status == GameStatus::kRunning && record_.spectators == SpectatorMode::kNone) {
+    return fail("no_spectators", "the creator allows no spectators while the game runs");
+  }
+  return std::nullopt;
 }
 
 int GameRoom::viewer_for(std::int64_t player_id) const {
@@ -130,13 +199,81 @@ int GameRoom::viewer_for(std::int64_t player_id) const {
   return seat_of(player_id).value_or(kSpectator);
 }
 
+bool GameRoom::is_spectator(std::int64_t player_id) const {
+  return player_id == 0 || !seat_of(player_id);
+}
+
+bool GameRoom::spectators_delayed() const {
+  return record_.status == GameStatus::kRunning && delayed_.has_value();
+}
+
+const GameState& GameRoom::spectator_state() const {
+  return spectators_delayed() ? *delayed_ : *state_;
+}
+
+int GameRoom::spectator_seq() const { return spectators_delayed() ? delayed_seq_ : record_.seq; }
+
+bool GameRoom::spectators_hear_players() const { return !spectators_delayed(); }
+
+void GameRoom::rebuild_delayed() {
+  delayed_.reset();
+  delayed_seq_ = 0;
+  if (record_.status != GameStatus::kRunning || record_.spectators != SpectatorMode::kDelayed ||
+      !state_) {
+    return;
+  }
+  // Actions of turns at most `delay` behind the live turn; the log's turns never decrease.
+  const int limit = state_->turn - record_.spectator_delay;
+  int target = 0;
+  while (target < static_cast<int>(log_.size()) &&
+         log_[static_cast<std::size_t>(target)].turn <= limit) {
+    ++target;
+  }
+  std::optional<std::pair<int, GameState>> snapshot = store_.latest_snapshot(record_.id, target);
+  GameState state =
+      snapshot ? std::move(snapshot->second) : new_game(record_.options, record_.seed);
+  for (int i = snapshot ? snapshot->first : 0; i < target; ++i) {
+    if (auto error = apply_in_place(state, log_[static_cast<std::size_t>(i)].action)) {
+      throw DamagedGame("game " + std::to_string(record_.id) + ": stored action " +
+                        std::to_string(i + 1) + " no longer applies: " + error->code);
+    }
+  }
+  delayed_ = std::move(state);
+  delayed_seq_ = target;
+}
+
+void GameRoom::advance_delayed() {
+  if (!spectators_delayed()) return;
+  const int limit = state_->turn - record_.spectator_delay;
+  std::vector<Subscriber*> spectators;
+  for (auto& [subscriber, player] : subscribers_) {
+    if (viewer_for(player) == kSpectator) spectators.push_back(subscriber);
+  }
+  while (delayed_seq_ < static_cast<int>(log_.size()) &&
+         log_[static_cast<std::size_t>(delayed_seq_)].turn <= limit) {
+    std::vector<Event> events;
+    if (auto error = apply_in_place(*delayed_, log_[static_cast<std::size_t>(delayed_seq_)].action,
+                                    &events)) {
+      throw std::runtime_error("delayed replay failed at action " +
+                               std::to_string(delayed_seq_ + 1) + ": " + error->code);
+    }
+    ++delayed_seq_;
+    if (spectators.empty()) continue;
+    const Message update =
+        update_message(kSpectator, *delayed_, Step{delayed_seq_, std::move(events)});
+    for (Subscriber* s : spectators) s->deliver(update);
+  }
+}
+
 // ---------------------------------------------------------------- open games
 
 Outcome GameRoom::join(const PlayerRecord& player, std::optional<int> seat,
                        const std::string& invite) {
+  // A private game without its invite does not exist for this player: nothing about it (not
+  // even whether it is still open) may leak.
+  if (!may_view(player.id, invite)) return fail("not_found", "no such game");
   if (record_.status != GameStatus::kOpen) return fail("not_open", "the game is not open");
   if (seat_of(player.id)) return fail("already_seated", "you already hold a seat in this game");
-  if (!may_view(player.id, invite)) return fail("forbidden", "this game needs an invite code");
   const int seats = record_.options.players;
   std::vector<bool> taken(static_cast<std::size_t>(seats), false);
   for (const SeatRecord& s : record_.seats) taken[static_cast<std::size_t>(s.seat)] = true;
@@ -151,17 +288,18 @@ Outcome GameRoom::join(const PlayerRecord& player, std::optional<int> seat,
   std::vector<SeatRecord> next = record_.seats;
   next.push_back(SeatRecord{*seat, player.id, player.name});
   std::sort(next.begin(), next.end(), [](auto& a, auto& b) { return a.seat < b.seat; });
+  if (static_cast<int>(next.size()) == seats) {
+    // The last seat and the start are one transaction: never a full game that did not start.
+    begin_game(std::move(next));
+    return std::nullopt;
+  }
   {
     Transaction tx(store_.db());
     store_.replace_seats(record_.id, next, now_ms());
     tx.commit();
   }
   record_.seats = std::move(next);
-  if (static_cast<int>(record_.seats.size()) == seats) {
-    begin_game();
-  } else {
-    broadcast_seats();
-  }
+  broadcast_seats();
   return std::nullopt;
 }
 
@@ -193,12 +331,27 @@ Outcome GameRoom::start(std::int64_t player_id) {
   if (record_.status != GameStatus::kOpen) return fail("not_open", "the game is not open");
   if (player_id != record_.creator.id) return fail("not_creator", "only the creator may start");
   if (record_.seats.size() < 2) return fail("too_few_players", "at least 2 players are needed");
-  begin_game();
+  begin_game(record_.seats);
   return std::nullopt;
 }
 
-void GameRoom::begin_game() {
+Outcome GameRoom::new_invite(std::int64_t player_id, std::string& code) {
+  if (!record_.is_private) return fail("not_private", "only private games have invite codes");
+  if (player_id != record_.creator.id) {
+    return fail("not_creator", "only the creator may make a new invite");
+  }
+  const std::string fresh = new_invite_code();
+  const std::string hash = invite_hash(fresh);
+  store_.set_invite_hash(record_.id, hash);
+  record_.invite_hash = hash;
+  code = fresh;
+  spdlog::info("invite_renewed game={}", record_.id);
+  return std::nullopt;
+}
+
+void GameRoom::begin_game(std::vector<SeatRecord> seats) {
   GameRecord next = record_;
+  next.seats = std::move(seats);
   // Seats shrink to the seated players, renumbered in seat order.
   for (std::size_t i = 0; i < next.seats.size(); ++i) next.seats[i].seat = static_cast<int>(i);
   next.options.players = static_cast<int>(next.seats.size());
@@ -206,12 +359,30 @@ void GameRoom::begin_game() {
   GameState state = new_game(next.options, next.seed);
   next.current_seat = decider(state);
   next.seq = 0;
-  store_.start_game(next);
+  store_.start_game(next);  // seats, options, seed and status in one transaction
   record_ = std::move(next);
   record_.status = GameStatus::kOpen;  // set_status adjusts the gauges from here
   set_status(GameStatus::kRunning);
   state_ = std::move(state);
+  cache_.clear();
+  rebuild_delayed();
   spdlog::info("game_started game={} players={}", record_.id, record_.options.players);
+  if (record_.spectators == SpectatorMode::kNone) {
+    const Message refused =
+        make_message(json{{"type", "error"},
+                          {"code", "no_spectators"},
+                          {"game_id", record_.id},
+                          {"message", "the creator allows no spectators while the game runs"}});
+    for (auto it = subscribers_.begin(); it != subscribers_.end();) {
+      if (is_spectator(it->second)) {
+        it->first->deliver(make_message(seats_message()));
+        it->first->deliver(refused);
+        it = subscribers_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
   broadcast_seats();
   broadcast_states();
 }
@@ -226,6 +397,10 @@ void GameRoom::watch(Subscriber* subscriber, std::int64_t player_id) {
 
 void GameRoom::unwatch(Subscriber* subscriber) { subscribers_.erase(subscriber); }
 
+std::map<Subscriber*, std::int64_t> GameRoom::take_subscribers() {
+  return std::exchange(subscribers_, {});
+}
+
 void GameRoom::broadcast(const Message& message) {
   for (auto& [subscriber, player] : subscribers_) subscriber->deliver(message);
 }
@@ -233,66 +408,104 @@ void GameRoom::broadcast(const Message& message) {
 void GameRoom::broadcast_seats() { broadcast(make_message(seats_message())); }
 
 void GameRoom::broadcast_states() {
-  std::map<int, Message> by_viewer;
   for (auto& [subscriber, player] : subscribers_) {
-    const int viewer = viewer_for(player);
-    auto it = by_viewer.find(viewer);
-    if (it == by_viewer.end()) {
-      it = by_viewer.emplace(viewer, make_message(state_message(viewer))).first;
-    }
-    subscriber->deliver(it->second);
+    subscriber->deliver(state_message(viewer_for(player)));
   }
 }
 
 void GameRoom::send_state(Subscriber* subscriber, std::int64_t player_id) {
   if (!state_) return;
-  subscriber->deliver(make_message(state_message(viewer_for(player_id))));
+  subscriber->deliver(state_message(viewer_for(player_id)));
 }
 
-json GameRoom::state_message(int viewer) const {
-  json log = json::array();
-  for (const Step& step : recent_) {
-    for (std::string& line :
-         log_lines(*state_, filter_events_for(*state_, step.events, viewer), viewer)) {
-      log.push_back(json{{"seq", step.seq}, {"text", std::move(line)}});
+GameRoom::ViewerCache& GameRoom::cached(int viewer) {
+  const bool spectator = viewer == kSpectator;
+  const GameState& s = spectator ? spectator_state() : *state_;
+  const int seq = spectator ? spectator_seq() : record_.seq;
+  ViewerCache& c = cache_[viewer];
+  if (c.seq == seq) return c;
+  c = ViewerCache{};
+  c.seq = seq;
+  c.view = protocol::view_to_json(view_for(s, viewer))
+               .dump(-1, ' ', false, json::error_handler_t::replace);
+  c.legal = legal_json(s, viewer).dump();
+  c.can_undo = !spectator && can_undo(viewer);
+  ++views_built_;
+  return c;
+}
+
+const std::string& GameRoom::recent_chat_json(bool spectator) {
+  ChatCache& c = chat_cache_[spectator ? 1 : 0];
+  const bool hear = spectators_hear_players();
+  if (c.version == chat_version_ && c.spectators_hear_players == hear) return c.text;
+  std::vector<ChatRecord> lines;
+  if (!spectator || hear) lines = store_.recent_chat(record_.id, limits_.chat_keep, false);
+  if (spectator) {
+    for (ChatRecord& line : store_.recent_chat(record_.id, limits_.chat_keep, true)) {
+      lines.push_back(std::move(line));
     }
+    std::stable_sort(lines.begin(), lines.end(), [](auto& a, auto& b) { return a.at < b.at; });
   }
   json chat = json::array();
-  for (const ChatRecord& c : store_.recent_chat(record_.id, limits_.chat_keep)) {
-    chat.push_back(chat_json(record_.id, c));
+  for (const ChatRecord& line : lines) chat.push_back(chat_json(record_.id, line));
+  c.version = chat_version_;
+  c.spectators_hear_players = hear;
+  c.text = chat.dump(-1, ' ', false, json::error_handler_t::replace);
+  return c.text;
+}
+
+Message GameRoom::state_message(int viewer) {
+  ViewerCache& c = cached(viewer);
+  if (c.state && c.state_chat == chat_version_) return c.state;
+  if (c.log.empty()) {
+    const GameState& s = viewer == kSpectator ? spectator_state() : *state_;
+    json log = json::array();
+    for (const Step& step : recent_) {
+      if (step.seq > c.seq) break;
+      for (std::string& line : log_lines(s, filter_events_for(s, step.events, viewer), viewer)) {
+        log.push_back(json{{"seq", step.seq}, {"text", std::move(line)}});
+      }
+    }
+    c.log = log.dump(-1, ' ', false, json::error_handler_t::replace);
   }
-  json out = common_view_fields(viewer);
-  out["type"] = "game.state";
-  out["you"] = json{{"seat", viewer >= 0 ? json(viewer) : json(nullptr)}};
-  out["log"] = std::move(log);
-  out["chat"] = std::move(chat);
-  return out;
+  const json head{{"type", "game.state"},
+                  {"game_id", record_.id},
+                  {"seq", c.seq},
+                  {"you", json{{"seat", viewer >= 0 ? json(viewer) : json(nullptr)}}},
+                  {"can_undo", c.can_undo}};
+  // The log and the chat change independently: a chat line rebuilds only the chat part.
+  c.state = std::make_shared<const std::string>(
+      splice(head, {{"view", &c.view},
+                    {"legal", &c.legal},
+                    {"log", &c.log},
+                    {"chat", &recent_chat_json(viewer == kSpectator)}}));
+  c.state_chat = chat_version_;
+  return c.state;
 }
 
-json GameRoom::common_view_fields(int viewer) const {
-  return json{{"game_id", record_.id},
-              {"seq", record_.seq},
-              {"view", protocol::view_to_json(view_for(*state_, viewer))},
-              {"legal", legal_json(*state_, viewer)},
-              {"can_undo", can_undo(viewer)}};
+Message GameRoom::update_message(int viewer, const GameState& after, const Step& step) {
+  ViewerCache& c = cached(viewer);
+  const std::vector<Event> events = filter_events_for(after, step.events, viewer);
+  json log = json::array();
+  for (std::string& line : log_lines(after, events, viewer)) {
+    log.push_back(json{{"seq", step.seq}, {"text", std::move(line)}});
+  }
+  const json head{
+      {"type", "game.update"},  {"game_id", record_.id},         {"seq", step.seq},
+      {"can_undo", c.can_undo}, {"events", events_json(events)}, {"log", std::move(log)}};
+  return std::make_shared<const std::string>(
+      splice(head, {{"view", &c.view}, {"legal", &c.legal}}));
 }
 
-void GameRoom::broadcast_update(const Step& step, std::chrono::steady_clock::time_point received) {
+void GameRoom::broadcast_update(const Step& step, std::chrono::steady_clock::time_point received,
+                                bool skip_spectators) {
   std::map<int, Message> by_viewer;
   for (auto& [subscriber, player] : subscribers_) {
     const int viewer = viewer_for(player);
+    if (viewer == kSpectator && skip_spectators) continue;
     auto it = by_viewer.find(viewer);
     if (it == by_viewer.end()) {
-      const std::vector<Event> events = filter_events_for(*state_, step.events, viewer);
-      json log = json::array();
-      for (std::string& line : log_lines(*state_, events, viewer)) {
-        log.push_back(json{{"seq", step.seq}, {"text", std::move(line)}});
-      }
-      json out = common_view_fields(viewer);
-      out["type"] = "game.update";
-      out["events"] = events_json(events);
-      out["log"] = std::move(log);
-      it = by_viewer.emplace(viewer, make_message(out)).first;
+      it = by_viewer.emplace(viewer, update_message(viewer, *state_, step)).first;
     }
     subscriber->deliver(it->second);
   }
@@ -343,6 +556,7 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   if (finished) commit.finished = result_json(next);
   store_.commit_action(commit);  // durable before anyone hears of it
 
+  const bool delayed_before = spectators_delayed();
   state_ = std::move(next);
   log_.push_back(record);
   record_.seq = record.seq;
@@ -356,10 +570,19 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   if (finished) {
     record_.result = commit.finished;
     set_status(GameStatus::kFinished);
+    delayed_.reset();
     spdlog::info("game_finished game={} seq={} result={}", record_.id, record.seq,
                  commit.finished->dump());
   }
-  broadcast_update(recent_.back(), received);
+  broadcast_update(recent_.back(), received, /*skip_spectators=*/delayed_before);
+  if (delayed_before && finished) {
+    // The game is over: delayed spectators jump to the end.
+    for (auto& [subscriber, player] : subscribers_) {
+      if (viewer_for(player) == kSpectator) subscriber->deliver(state_message(kSpectator));
+    }
+  } else {
+    advance_delayed();
+  }
   if (finished) broadcast_seats();
   return std::nullopt;
 }
@@ -410,6 +633,8 @@ Outcome GameRoom::undo(std::int64_t player_id, int client_seq) {
   if (!recent_.empty() && recent_.back().seq == record_.seq) recent_.pop_back();
   record_.seq = target;
   record_.current_seat = current;
+  // The same seq will come again with another action: nothing cached for it may survive.
+  cache_.clear();
   ++metrics_.undos;
   spdlog::debug("undo game={} seq={} seat={}", record_.id, record_.seq, *seat);
   broadcast_states();
@@ -418,6 +643,7 @@ Outcome GameRoom::undo(std::int64_t player_id, int client_seq) {
 
 Outcome GameRoom::chat(const PlayerRecord& player, const std::string& text) {
   if (record_.status == GameStatus::kCancelled) return fail("not_found", "the game was cancelled");
+  if (auto refused = may_watch(player.id)) return refused;
   const std::string clean = clean_chat_text(text);
   if (clean.empty()) return fail("chat_empty", "the message is empty");
   if (code_points(clean) > static_cast<std::size_t>(limits_.chat_max_chars)) {
@@ -431,7 +657,16 @@ Outcome GameRoom::chat(const PlayerRecord& player, const std::string& text) {
   c.name = player.name;
   c.text = clean;
   store_.add_chat(record_.id, c);
-  broadcast(make_message(chat_json(record_.id, c)));
+  ++chat_version_;
+  const Message message = make_message(chat_json(record_.id, c));
+  for (auto& [subscriber, watcher] : subscribers_) {
+    const bool to_spectator = is_spectator(watcher);
+    // Players' lines reach spectators too (unless they watch with a delay); spectators' lines
+    // reach spectators only.
+    if (c.seat ? (!to_spectator || spectators_hear_players()) : to_spectator) {
+      subscriber->deliver(message);
+    }
+  }
   return std::nullopt;
 }
 
@@ -459,7 +694,9 @@ json GameRoom::seats_message() const {
               {"creator", player_id_json(record_.creator.id)},
               {"seats", seats_json(record_)},
               {"options", protocol::options_to_json(record_.options)},
-              {"private", record_.is_private}};
+              {"private", record_.is_private},
+              {"spectators", to_string(record_.spectators)},
+              {"spectator_delay", record_.spectator_delay}};
 }
 
 json GameRoom::summary_of(const GameRecord& record) {
@@ -467,6 +704,8 @@ json GameRoom::summary_of(const GameRecord& record) {
               {"status", to_string(record.status)},
               {"private", record.is_private},
               {"options", protocol::options_to_json(record.options)},
+              {"spectators", to_string(record.spectators)},
+              {"spectator_delay", record.spectator_delay},
               {"seats", seats_json(record)},
               {"creator", json{{"player_id", player_id_json(record.creator.id)},
                                {"name", record.creator.name}}},
@@ -477,35 +716,6 @@ json GameRoom::summary_of(const GameRecord& record) {
                                    : json(nullptr)},
               {"seq", record.seq},
               {"result", record.result ? *record.result : json(nullptr)}};
-}
-
-json GameRoom::replay(Store& store, const GameRecord& record, int viewer) {
-  GameState state = new_game(record.options, record.seed);
-  json steps = json::array();
-  steps.push_back(json{{"seq", 0},
-                       {"action", nullptr},
-                       {"view", protocol::view_to_json(view_for(state, viewer))},
-                       {"events", json::array()},
-                       {"log", json::array()}});
-  for (const ActionRecord& r : store.actions(record.id)) {
-    std::vector<Event> events;
-    if (auto error = apply_in_place(state, r.action, &events)) {
-      throw std::runtime_error("replay failed at action " + std::to_string(r.seq));
-    }
-    const std::vector<Event> mine = filter_events_for(state, events, viewer);
-    json log = json::array();
-    for (std::string& line : log_lines(state, mine, viewer)) {
-      log.push_back(json{{"seq", r.seq}, {"text", std::move(line)}});
-    }
-    steps.push_back(json{{"seq", r.seq},
-                         {"action", protocol::action_to_json(r.action)},
-                         {"view", protocol::view_to_json(view_for(state, viewer))},
-                         {"events", events_json(mine)},
-                         {"log", std::move(log)}});
-  }
-  return json{{"game_id", record.id},
-              {"viewer", viewer >= 0 ? json(viewer) : json(nullptr)},
-              {"steps", std::move(steps)}};
 }
 
 }  // namespace viktory::server

@@ -32,7 +32,9 @@ class GameRoom {
  public:
   // A freshly created open game (already in the store).
   GameRoom(Store& store, Metrics& metrics, GameRecord record, RoomLimits limits);
-  // Loads a game: the state from the latest snapshot and the action log after it.
+  // Loads a game: the state from the latest snapshot and the action log after it. Returns
+  // nullptr when there is no such game; throws DamagedGame when its stored data does not add
+  // up (unreadable rows, a gap in the action log, an action the engine refuses).
   static std::unique_ptr<GameRoom> load(Store& store, Metrics& metrics, std::int64_t game_id,
                                         RoomLimits limits);
   ~GameRoom();
@@ -43,18 +45,28 @@ class GameRoom {
   int seq() const { return record_.seq; }
   const GameState* state() const { return state_ ? &*state_ : nullptr; }
   std::optional<int> seat_of(std::int64_t player_id) const;
-  // Private games are visible to seated players and to holders of the invite code.
+  // Private games are visible to seated players and to holders of the invite code (compared
+  // by hash, in constant time). To anyone else they do not exist.
   bool may_view(std::int64_t player_id, const std::string& invite) const;
+  static bool may_view(const GameRecord& record, std::int64_t player_id, const std::string& invite);
+  // Whether a player who may view the game may also watch it now (spectators of a running
+  // game need the creator's consent).
+  Outcome may_watch(std::int64_t player_id) const;
 
   // --- open games ---
   Outcome join(const PlayerRecord& player, std::optional<int> seat, const std::string& invite);
   Outcome leave(std::int64_t player_id);
   Outcome start(std::int64_t player_id);  // the creator starts early with >= 2 seated
+  // A new invite code for a private game (the creator only); the old one stops working.
+  Outcome new_invite(std::int64_t player_id, std::string& code);
 
   // --- subscriptions (player_id 0: anonymous) ---
   void watch(Subscriber* subscriber, std::int64_t player_id);
   void unwatch(Subscriber* subscriber);
   bool has_subscribers() const { return !subscribers_.empty(); }
+  // Every subscriber and his player id; the room forgets them (before it is reloaded).
+  std::map<Subscriber*, std::int64_t> take_subscribers();
+  void broadcast(const Message& message);
 
   // --- running games ---
   // action.player is ignored: the seat of player_id acts.
@@ -72,23 +84,51 @@ class GameRoom {
   static nlohmann::json summary_of(const GameRecord& record);
   static nlohmann::json seats_json(const GameRecord& record);
 
-  // The replay of a finished game for `viewer` (seat or kSpectator): one step per action.
-  static nlohmann::json replay(Store& store, const GameRecord& record, int viewer);
+  // How many times a full view was built (for tests of the per-viewer cache).
+  std::int64_t views_built() const { return views_built_; }
 
  private:
   struct Step {
     int seq = 0;
     std::vector<Event> events;  // unfiltered; filtered per viewer when sent
   };
+  // What one viewer (a seat, or kSpectator) sees at one seq, built once and shared by the
+  // broadcast, game.watch and stale replies.
+  struct ViewerCache {
+    int seq = -1;
+    std::string view;   // view_to_json, serialised
+    std::string legal;  // the legal actions, serialised
+    bool can_undo = false;
+    std::string log;  // the recent log lines, serialised, built on demand ("" until then)
+    Message state;    // game.state, built on demand, for chat version `state_chat`
+    std::uint64_t state_chat = 0;
+  };
+  // The recent chat a full state carries, serialised, per audience (players; spectators).
+  struct ChatCache {
+    std::uint64_t version = 0;
+    bool spectators_hear_players = true;
+    std::string text;
+  };
+  const std::string& recent_chat_json(bool spectator);
 
-  void broadcast(const Message& message);
   void broadcast_seats();
   void broadcast_states();
-  void broadcast_update(const Step& step, std::chrono::steady_clock::time_point received);
-  nlohmann::json state_message(int viewer) const;
-  nlohmann::json common_view_fields(int viewer) const;
+  void broadcast_update(const Step& step, std::chrono::steady_clock::time_point received,
+                        bool skip_spectators);
+  Message update_message(int viewer, const GameState& after, const Step& step);
+  Message state_message(int viewer);
+  ViewerCache& cached(int viewer);
   int viewer_for(std::int64_t player_id) const;
-  void begin_game();  // all seats filled or early start
+  bool is_spectator(std::int64_t player_id) const;
+  // What spectators are shown: the live state, or the delayed one.
+  const GameState& spectator_state() const;
+  int spectator_seq() const;
+  bool spectators_delayed() const;
+  // Brings the delayed spectators' state up to `delay` turns behind the live one.
+  void advance_delayed();
+  void rebuild_delayed();
+  bool spectators_hear_players() const;
+  void begin_game(std::vector<SeatRecord> seats);  // all seats filled or early start
   void remember(Step step);
   void set_status(GameStatus status);
 
@@ -100,6 +140,13 @@ class GameRoom {
   std::vector<ActionRecord> log_;  // every action, for undo and replays
   std::deque<Step> recent_;        // the last log_keep actions' events, for log lines
   std::map<Subscriber*, std::int64_t> subscribers_;
+  std::map<int, ViewerCache> cache_;
+  ChatCache chat_cache_[2];  // [0] players, [1] spectators
+  std::uint64_t chat_version_ = 1;
+  std::int64_t views_built_ = 0;
+  // SpectatorMode::kDelayed: the position spectators see, and its seq.
+  std::optional<GameState> delayed_;
+  int delayed_seq_ = 0;
 };
 
 }  // namespace viktory::server

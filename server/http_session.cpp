@@ -6,6 +6,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include "client_address.h"
 #include "ws_session.h"
 
 namespace viktory::server {
@@ -76,6 +77,14 @@ std::optional<fs::path> resolve_static_path(const fs::path& root, std::string_vi
   return file;
 }
 
+bool is_dev_page(const fs::path& root, const fs::path& file) {
+  std::error_code ec;
+  const fs::path base = fs::canonical(root, ec);
+  if (ec) return false;
+  auto [root_end, file_it] = std::mismatch(base.begin(), base.end(), file.begin(), file.end());
+  return root_end == base.end() && file_it != file.end() && *file_it == "dev";
+}
+
 std::string_view content_type_for(const fs::path& file) {
   const std::string ext = file.extension().string();
   if (ext == ".html") return "text/html; charset=utf-8";
@@ -100,6 +109,23 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
   HttpSession(net::ip::tcp::socket socket, ServerContext& context,
               std::shared_ptr<ConnectionLimiter::Guard> guard)
       : stream_(std::move(socket)), context_(context), guard_(std::move(guard)) {}
+
+  // The client's address: the TCP peer, or whom a trusted proxy's headers name.
+  std::string client_of(const http::request<http::string_body>& req) const {
+    if (context_.trusted_proxies.empty()) return guard_->address();
+    // Several header lines of the same field are one comma-separated list.
+    auto joined = [&](beast::string_view name) {
+      std::string out;
+      for (auto [it, end] = req.equal_range(name); it != end; ++it) {
+        if (!out.empty()) out += ',';
+        out.append(it->value().data(), it->value().size());
+      }
+      return out;
+    };
+    const std::string forwarded_for = joined("X-Forwarded-For");
+    const std::string forwarded = joined("Forwarded");
+    return client_address(guard_->address(), forwarded_for, forwarded, context_.trusted_proxies);
+  }
 
   ~HttpSession() override { context_.registry.remove(this); }
 
@@ -145,8 +171,22 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     const std::string_view target(req.target().data(), req.target().size());
     if (beast::websocket::is_upgrade(req)) {
       if (target.substr(0, target.find('?')) == "/ws") {
+        std::shared_ptr<ConnectionLimiter::Guard> guard = guard_;
+        if (context_.trusted_proxies.contains(guard_->address())) {
+          // Through a proxy: the client behind it gets the per-address limit the proxy's own
+          // connection is spared.
+          guard = context_.limiter.try_acquire(client_of(req));
+          if (!guard) {
+            ++context_.metrics.connections_rejected;
+            spdlog::warn("connection limit reached for an address; connection refused");
+            send(text_response(http::status::too_many_requests,
+                               "too many connections from your address\n", req.version(), false));
+            return;
+          }
+        }
         context_.registry.remove(this);
-        start_ws_session(std::move(stream_), std::move(req), context_, std::move(guard_));
+        guard_.reset();
+        start_ws_session(std::move(stream_), std::move(req), context_, std::move(guard));
         return;
       }
       send(text_response(http::status::not_found, "no websocket here\n", req.version(), false));
@@ -176,7 +216,12 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     const unsigned version = req.version();
     const bool head = req.method() == http::verb::head;
 
-    if (path == "/healthz") return send(text_response(http::status::ok, "ok\n", version, keep));
+    if (path == "/healthz") {
+      const Health health = context_.hub.health();
+      if (health.ok) return send(text_response(http::status::ok, "ok\n", version, keep));
+      return send(
+          text_response(http::status::service_unavailable, health.detail + "\n", version, keep));
+    }
     if (path == "/metrics") {
       return send(text_response(http::status::ok, context_.metrics.render(), version, keep,
                                 "text/plain; version=0.0.4; charset=utf-8"));
@@ -184,17 +229,22 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     if (path.substr(0, 5) == "/api/") {
       const std::string_view method(req.method_string().data(), req.method_string().size());
       const auto auth = req[http::field::authorization];
-      ApiResponse api =
-          context_.hub.handle_api(method, target, req.body(),
-                                  std::string_view(auth.data(), auth.size()), guard_->address());
-      return send(text_response(static_cast<http::status>(api.status), std::move(api.body), version,
-                                keep, api.content_type));
+      ApiResponse api = context_.hub.handle_api(
+          method, target, req.body(), std::string_view(auth.data(), auth.size()), client_of(req));
+      auto res = text_response(static_cast<http::status>(api.status), std::move(api.body), version,
+                               keep, api.content_type);
+      if (api.retry_after_seconds > 0) {
+        res.set(http::field::retry_after, std::to_string(api.retry_after_seconds));
+      }
+      return send(std::move(res));
     }
     if (req.method() != http::verb::get && !head) {
       return send(text_response(http::status::method_not_allowed, "use GET\n", version, keep));
     }
     const auto file = resolve_static_path(context_.config.web_root, target);
-    if (!file) return send(text_response(http::status::not_found, "not found\n", version, keep));
+    if (!file || (!context_.config.dev && is_dev_page(context_.config.web_root, *file))) {
+      return send(text_response(http::status::not_found, "not found\n", version, keep));
+    }
 
     beast::error_code ec;
     http::file_body::value_type body;
@@ -239,7 +289,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
         });
   }
 
-  beast::tcp_stream stream_;
+  ClientStream stream_;
   ServerContext& context_;
   std::shared_ptr<ConnectionLimiter::Guard> guard_;
   beast::flat_buffer buffer_;

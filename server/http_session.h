@@ -22,5 +22,8 @@ void start_http_session(boost::asio::ip::tcp::socket socket, ServerContext& cont
 std::optional<std::filesystem::path> resolve_static_path(const std::filesystem::path& root,
                                                          std::string_view target);
 std::string_view content_type_for(const std::filesystem::path& file);
+// Whether a resolved static file lies under the developer pages (<root>/dev/), which only a
+// server started with --dev serves.
+bool is_dev_page(const std::filesystem::path& root, const std::filesystem::path& file);
 
 }  // namespace viktory::server

@@ -61,23 +61,76 @@ bool bool_field(const json& m, const char* name, bool fallback) {
   return it->get<bool>();
 }
 
-// A display name: 1..32 code points after trimming, no control characters.
+// Decodes one UTF-8 code point at `i` (the text is valid UTF-8: it came through the JSON
+// parser) and advances `i`.
+char32_t next_code_point(const std::string& s, std::size_t& i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char lead = byte(i);
+  int extra = lead < 0x80 ? 0 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
+  char32_t cp = extra == 0   ? lead
+                : extra == 1 ? lead & 0x1F
+                : extra == 2 ? lead & 0x0F
+                             : lead & 0x07;
+  ++i;
+  for (; extra > 0 && i < s.size(); --extra, ++i) cp = (cp << 6) | (byte(i) & 0x3F);
+  return cp;
+}
+
+// Characters a name may not hold: controls, and everything that is invisible or changes the
+// direction of the text around it, with which one name could be made to look like another.
+bool refused_in_name(char32_t cp, char32_t previous) {
+  if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) return true;  // C0, DEL, C1 controls
+  switch (cp) {
+    case 0x00A0:  // no-break space
+    case 0x00AD:  // soft hyphen
+    case 0x034F:  // combining grapheme joiner
+    case 0x061C:  // Arabic letter mark
+    case 0x115F:
+    case 0x1160:  // Hangul fillers
+    case 0x1680:  // Ogham space mark
+    case 0x17B4:
+    case 0x17B5:  // Khmer inherent vowels (invisible)
+    case 0x2028:
+    case 0x2029:  // line and paragraph separators
+    case 0x202F:  // narrow no-break space
+    case 0x205F:  // medium mathematical space
+    case 0x3000:  // ideographic space
+    case 0x3164:  // Hangul filler
+    case 0xFEFF:  // zero-width no-break space (BOM)
+    case 0xFFA0:  // halfwidth Hangul filler
+      return true;
+    default:
+      break;
+  }
+  if (cp >= 0x180B && cp <= 0x180F) return true;    // Mongolian selectors and vowel separator
+  if (cp >= 0x2000 && cp <= 0x200F) return true;    // odd spaces, zero-width chars, LRM/RLM
+  if (cp >= 0x202A && cp <= 0x202E) return true;    // bidi embeddings and overrides
+  if (cp >= 0x2060 && cp <= 0x206F) return true;    // word joiner, invisible operators, isolates
+  if (cp >= 0xFFF9 && cp <= 0xFFFB) return true;    // interlinear annotation
+  if (cp >= 0x1D173 && cp <= 0x1D17A) return true;  // musical formatting
+  if (cp >= 0xE0000 && cp <= 0xE007F) return true;  // tags
+  // Variation selectors change nothing after a letter; emoji (and other symbols) use them.
+  const bool selector = (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF);
+  if (selector && previous < 0x2000) return true;
+  return false;
+}
+
+// A display name: 1..32 code points after trimming spaces; no controls, no invisible or
+// direction-changing characters (so nobody can make his name look like someone else's).
 std::optional<std::string> clean_name(const std::string& raw) {
   const auto first = raw.find_first_not_of(' ');
   if (first == std::string::npos) return std::nullopt;
   const std::string name = raw.substr(first, raw.find_last_not_of(' ') - first + 1);
   std::size_t points = 0;
-  for (char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) return std::nullopt;
-    if ((u & 0xC0) != 0x80) ++points;
+  char32_t previous = 0;
+  for (std::size_t i = 0; i < name.size();) {
+    const char32_t cp = next_code_point(name, i);
+    if (refused_in_name(cp, previous)) return std::nullopt;
+    previous = cp;
+    ++points;
   }
   if (points == 0 || points > 32) return std::nullopt;
   return name;
-}
-
-ApiResponse api_error(int status, const std::string& code, const std::string& message) {
-  return ApiResponse{status, json{{"error", {{"code", code}, {"message", message}}}}.dump()};
 }
 
 ApiResponse api_json(const json& body) { return ApiResponse{200, body.dump()}; }
@@ -104,19 +157,37 @@ std::optional<std::int64_t> parse_id(std::string_view s) {
   return v;
 }
 
+// What a request costs in the rate limit: requests that build a full state or read lists
+// from the database cost more than an action or a ping.
+double request_cost(const std::string& type) {
+  if (type == "game.watch" || type == "game.create") return 5;
+  if (type == "game.join" || type == "my_games" || type == "lobby.subscribe" ||
+      type == "game.invite") {
+    return 3;
+  }
+  return 1;
+}
+constexpr double kStaleCost = 5;  // a stale action or undo is answered with a full state
+
 }  // namespace
 
 Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
     : store_(store),
       metrics_(metrics),
       options_(std::move(options)),
-      lobby_(store, metrics, options_.room) {}
+      lobby_(store, metrics, options_.room),
+      replays_(store.db().path(), metrics, options_.replay),
+      signup_buckets_(options_.signups_per_minute / 60.0, 2 * options_.signups_per_minute),
+      address_buckets_(options_.address_factor * options_.messages_per_second,
+                       options_.address_factor * options_.message_burst),
+      last_probe_(std::chrono::steady_clock::now()) {}
 
-void Hub::on_open(Client* client) {
+void Hub::on_open(Client* client, std::string_view address) {
   std::lock_guard lock(mutex_);
   ClientState state;
   state.bucket.tokens = options_.message_burst;
   state.bucket.last = std::chrono::steady_clock::now();
+  state.address = std::string(address);
   clients_[client] = state;
 }
 
@@ -127,13 +198,11 @@ void Hub::on_close(Client* client) {
   lobby_.evict_idle();
 }
 
-bool Hub::take_token(TokenBucket& bucket, double per_second, double burst) {
-  const auto now = std::chrono::steady_clock::now();
-  const double elapsed = std::chrono::duration<double>(now - bucket.last).count();
-  bucket.last = now;
-  bucket.tokens = std::min(burst, bucket.tokens + elapsed * per_second);
-  if (bucket.tokens < 1) return false;
-  bucket.tokens -= 1;
+bool Hub::charge(ClientState& state, double cost) {
+  if (!state.bucket.take(options_.messages_per_second, options_.message_burst, cost)) return false;
+  // The expensive part of a request is also charged to its address, which all connections
+  // from there share (so many connections do not buy many full states).
+  if (cost > 1 && !address_buckets_.take(state.address, cost)) return false;
   return true;
 }
 
@@ -145,6 +214,55 @@ void Hub::send_error(Client* client, const Failure& failure, const json& req) {
   client->deliver(make_message(out));
 }
 
+Failure Hub::storage_failed(std::int64_t game_id, const DbError& error) {
+  ++metrics_.storage_failures;
+  storage_ok_ = false;
+  storage_problem_ = error.what();
+  spdlog::error("storage_failure game={} error=\"{}\"", game_id, error.what());
+  // SQLite may have written part of the failed transaction to the WAL, and after a crash it
+  // could come back. Emptying the WAL (a checkpoint) settles what the database holds; until
+  // that works, nobody can know which position will survive, so the game is not shown.
+  bool settled = false;
+  try {
+    settled = store_.checkpoint_truncate();
+  } catch (const DbError& e) {
+    spdlog::error("storage_failure checkpoint failed: {}", e.what());
+  }
+  if (game_id == 0) {
+    return fail("storage_error", "the server could not save this; nothing was changed");
+  }
+  std::map<Subscriber*, std::int64_t> dropped;
+  if (settled) {
+    if (GameRoom* fresh = lobby_.reload(game_id, &dropped)) {
+      fresh->broadcast(make_message(
+          json{{"type", "game.notice"},
+               {"game_id", game_id},
+               {"code", "storage_error"},
+               {"message",
+                "The server could not save the last change to this game, so it reloaded the game "
+                "from its database: what you see now is what is stored."}}));
+      lobby_.changed();
+      return fail("storage_error",
+                  "the server could not save this; the game was reloaded from its database");
+    }
+  } else {
+    spdlog::error("storage_failure game={} is unavailable until the database can be written",
+                  game_id);
+    lobby_.set_unavailable(game_id, &dropped);
+  }
+  const Message notice = make_message(json{
+      {"type", "game.notice"},
+      {"game_id", game_id},
+      {"code", "game_unavailable"},
+      {"message",
+       "The server could not save the last change to this game and cannot tell yet what its "
+       "storage kept. The game is unavailable until the storage works again; then it continues "
+       "from what is stored."}});
+  for (auto& [subscriber, player] : dropped) subscriber->deliver(notice);
+  lobby_.changed();
+  return fail("game_unavailable", "the server's storage failed; this game is unavailable for now");
+}
+
 void Hub::on_message(Client* client, std::string_view text) {
   std::lock_guard lock(mutex_);
   ++metrics_.messages_in;
@@ -152,7 +270,7 @@ void Hub::on_message(Client* client, std::string_view text) {
   if (found == clients_.end()) return;
   ClientState& state = found->second;
 
-  if (!take_token(state.bucket, options_.messages_per_second, options_.message_burst)) {
+  if (!charge(state, 1)) {
     send_error(client, fail("rate_limited", "too many messages; slow down"), nullptr);
     return;
   }
@@ -178,6 +296,11 @@ void Hub::on_message(Client* client, std::string_view text) {
     return;
   }
   const std::string type = msg["type"].get<std::string>();
+  // The first token was taken above; expensive requests pay the rest now.
+  if (const double cost = request_cost(type); cost > 1 && !charge(state, cost - 1)) {
+    send_error(client, fail("rate_limited", "too many expensive requests; slow down"), req);
+    return;
+  }
   Outcome outcome;
   try {
     outcome = dispatch(client, state, msg, type);
@@ -185,6 +308,13 @@ void Hub::on_message(Client* client, std::string_view text) {
     outcome = fail("bad_message", e.what());
   } catch (const protocol::JsonError& e) {
     outcome = fail("bad_message", std::string("bad action: ") + e.what());
+  } catch (const DbError& e) {
+    if (e.storage_failure()) {
+      outcome = storage_failed(0, e);
+    } else {
+      spdlog::error("request_failed type={} error={}", type, e.what());
+      outcome = fail("internal", "the server could not handle this request");
+    }
   } catch (const std::exception& e) {
     // Details go to the log only; they may name internals the client has no business seeing.
     spdlog::error("request_failed type={} error={}", type, e.what());
@@ -202,11 +332,42 @@ void Hub::on_message(Client* client, std::string_view text) {
 }
 
 Outcome Hub::require_room(std::int64_t game_id, GameRoom*& room) {
+  if (lobby_.unavailable(game_id)) {
+    // Once the WAL can be emptied, what the database holds is settled: the game comes back.
+    bool settled = false;
+    try {
+      settled = store_.checkpoint_truncate();
+    } catch (const DbError&) {
+    }
+    if (!settled) {
+      return fail("game_unavailable",
+                  "the server's storage failed; this game is unavailable for now");
+    }
+    lobby_.set_available(game_id);
+  }
   room = lobby_.room(game_id);
+  if (room == nullptr && lobby_.damaged(game_id)) {
+    return fail("game_damaged", "this game's stored data is damaged; it cannot be opened");
+  }
   if (room == nullptr || room->status() == GameStatus::kCancelled) {
     return fail("not_found", "no such game");
   }
   return std::nullopt;
+}
+
+Outcome Hub::watch(Client* client, ClientState& state, GameRoom* room) {
+  if (!state.watched.count(room->id()) &&
+      static_cast<int>(state.watched.size()) >= options_.max_watched_games) {
+    return fail("too_many_games", "this connection watches too many games; unwatch some first");
+  }
+  state.watched.insert(room->id());
+  room->watch(client, state.player ? state.player->id : 0);
+  return std::nullopt;
+}
+
+std::string Hub::invite_url(std::int64_t game_id, const std::string& code) const {
+  if (options_.public_url.empty()) return "";
+  return options_.public_url + "/#/game/" + std::to_string(game_id) + "?invite=" + code;
 }
 
 Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
@@ -263,39 +424,71 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     } catch (const protocol::JsonError& e) {
       return fail("bad_options", e.what());
     }
+    const std::string spectators =
+        msg.contains("spectators") ? string_field(msg, "spectators") : "live";
+    auto sp = spectator_mode_from_string(spectators);
+    if (!sp) return fail("bad_options", "spectators must be \"live\", \"none\" or \"delayed\"");
     req.is_private = bool_field(msg, "private", false);
     req.seat = optional_small_int(msg, "seat").value_or(0);
-    auto created = lobby_.create(me, req);
+    req.spectators = *sp;
+    req.spectator_delay = optional_small_int(msg, "spectator_delay").value_or(0);
+    if (static_cast<int>(state.watched.size()) >= options_.max_watched_games) {
+      return fail("too_many_games", "this connection watches too many games; unwatch some first");
+    }
+    std::string invite;
+    auto created = lobby_.create(me, req, &invite);
     if (auto* f = std::get_if<Failure>(&created)) return *f;
     GameRoom* room = std::get<GameRoom*>(created);
     json reply{{"type", "game.created"}, {"game_id", room->id()}};
     if (room->record().is_private) {
-      reply["invite"] = room->record().invite_code;
-      if (!options_.public_url.empty()) {
-        reply["invite_url"] = options_.public_url + "/#/game/" + std::to_string(room->id()) +
-                              "?invite=" + room->record().invite_code;
-      }
+      // The only time the code is told: the server keeps its hash only.
+      reply["invite"] = invite;
+      if (auto url = invite_url(room->id(), invite); !url.empty()) reply["invite_url"] = url;
     }
     client->deliver(make_message(reply));
-    room->watch(client, me.id);
+    watch(client, state, room);
     lobby_.changed();
-    spdlog::info("game_created game={} player={} seats={} private={}", room->id(), me.id,
-                 room->record().options.players, room->record().is_private);
+    spdlog::info("game_created game={} player={} seats={} private={} spectators={}", room->id(),
+                 me.id, room->record().options.players, room->record().is_private,
+                 to_string(room->record().spectators));
     return std::nullopt;
   }
 
   static const std::set<std::string> kGameTypes = {"game.join",  "game.leave",   "game.start",
                                                    "game.watch", "game.unwatch", "game.action",
-                                                   "game.undo",  "chat.send"};
+                                                   "game.undo",  "chat.send",    "game.invite"};
   if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
   const std::int64_t game_id = int_field(msg, "game_id");
+  try {
+    return dispatch_game(client, state, msg, type, game_id);
+  } catch (const DbError& e) {
+    if (!e.storage_failure()) throw;
+    return storage_failed(game_id, e);
+  }
+}
+
+Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
+                           const std::string& type, std::int64_t game_id) {
+  const PlayerRecord& me = *state.player;
+  if (type == "game.unwatch") {
+    state.watched.erase(game_id);
+    if (GameRoom* room = lobby_.room(game_id)) room->unwatch(client);
+    lobby_.evict_idle();
+    return std::nullopt;
+  }
   GameRoom* room = nullptr;
   if (auto f = require_room(game_id, room)) return f;
+  // A private game is invisible to anyone who holds no seat and brings no invite: every
+  // request about it gets the answer a missing game gets.
+  if (!room->may_view(me.id, optional_string(msg, "invite"))) {
+    return fail("not_found", "no such game");
+  }
 
   if (type == "game.join") {
     if (auto f = room->join(me, optional_small_int(msg, "seat"), optional_string(msg, "invite"))) {
       return f;
     }
+    state.watched.insert(room->id());  // a seat is always watched, whatever the limit
     room->watch(client, me.id);
     lobby_.changed();
     return std::nullopt;
@@ -310,55 +503,54 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     lobby_.changed();
     return std::nullopt;
   }
+  if (type == "game.invite") {
+    std::string code;
+    if (auto f = room->new_invite(me.id, code)) return f;
+    json reply{{"type", "game.invite"}, {"game_id", room->id()}, {"invite", code}};
+    if (auto url = invite_url(room->id(), code); !url.empty()) reply["invite_url"] = url;
+    client->deliver(make_message(reply));
+    return std::nullopt;
+  }
   if (type == "game.watch") {
-    if (!room->may_view(me.id, optional_string(msg, "invite"))) {
-      return fail("forbidden", "this game needs an invite code");
-    }
-    room->watch(client, me.id);
-    return std::nullopt;
+    if (auto f = room->may_watch(me.id)) return f;
+    return watch(client, state, room);
   }
-  if (type == "game.unwatch") {
-    room->unwatch(client);
-    return std::nullopt;
-  }
-  if (type == "game.action") {
+  if (type == "game.action" || type == "game.undo") {
     const int seq = small_int_field(msg, "seq");
-    if (!msg.contains("action") || !msg["action"].is_object()) {
-      return fail("bad_message", "field 'action' must be an object");
+    Outcome outcome;
+    if (type == "game.action") {
+      if (!msg.contains("action") || !msg["action"].is_object()) {
+        return fail("bad_message", "field 'action' must be an object");
+      }
+      json action_json = msg["action"];
+      action_json["player"] = 0;  // replaced by the sender's seat; a client never chooses it
+      const Action action = protocol::action_from_json(action_json);
+      outcome = room->act(me.id, seq, action);
+    } else {
+      outcome = room->undo(me.id, seq);
     }
-    json action_json = msg["action"];
-    action_json["player"] = 0;  // replaced by the sender's seat; a client never chooses it
-    const Action action = protocol::action_from_json(action_json);
-    Outcome outcome = room->act(me.id, seq, action);
     if (outcome && outcome->code == "stale") {
       send_error(client, *outcome, msg.value("req", json(nullptr)));
-      room->send_state(client, me.id);
+      // The full state that follows costs like a game.watch (its message is cached per seq,
+      // so this is about bytes, not work).
+      if (charge(state, kStaleCost)) {
+        room->send_state(client, me.id);
+      } else {
+        send_error(client, fail("rate_limited", "too many stale requests; slow down"),
+                   msg.value("req", json(nullptr)));
+      }
       return Failure{};  // answered already
     }
     return outcome;
   }
-  if (type == "game.undo") {
-    const int seq = small_int_field(msg, "seq");
-    Outcome outcome = room->undo(me.id, seq);
-    if (outcome && outcome->code == "stale") {
-      send_error(client, *outcome, msg.value("req", json(nullptr)));
-      room->send_state(client, me.id);
-      return Failure{};
-    }
-    return outcome;
-  }
-  if (type == "chat.send") {
-    if (!room->may_view(me.id, optional_string(msg, "invite"))) {
-      return fail("forbidden", "this game needs an invite code");
-    }
-    return room->chat(me, string_field(msg, "text"));
-  }
+  if (type == "chat.send") return room->chat(me, string_field(msg, "text"));
   return fail("unknown_type", "unknown message type");
 }
 
 json Hub::my_games(std::int64_t player_id) {
   json games = json::array();
-  for (const GameRecord& stored : store_.games_of_player(player_id)) {
+  Store::DamagedList damaged;
+  for (const GameRecord& stored : store_.games_of_player(player_id, &damaged)) {
     if (stored.status == GameStatus::kCancelled) continue;
     std::optional<int> seat;
     for (const SeatRecord& s : stored.seats) {
@@ -370,6 +562,7 @@ json Hub::my_games(std::int64_t player_id) {
     g["your_turn"] = running && seat && stored.current_seat == *seat;
     games.push_back(std::move(g));
   }
+  for (auto& [id, why] : damaged) spdlog::error("game_damaged game={} reason=\"{}\"", id, why);
   return games;
 }
 
@@ -381,30 +574,58 @@ std::optional<PlayerRecord> Hub::player_for_bearer(std::string_view authorizatio
   return store_.player_by_token_hash(token_hash(token));
 }
 
+Health Hub::health() {
+  std::lock_guard lock(mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  const auto since = now - last_probe_;
+  if ((!storage_ok_ && since >= std::chrono::seconds(options_.health_retry_seconds)) ||
+      (storage_ok_ && since >= std::chrono::seconds(options_.health_probe_seconds))) {
+    last_probe_ = now;
+    try {
+      store_.check_writable();
+      if (!storage_ok_) spdlog::info("storage_recovered");
+      storage_ok_ = true;
+      storage_problem_.clear();
+    } catch (const DbError& e) {
+      if (storage_ok_) spdlog::error("storage_failure probe: {}", e.what());
+      storage_ok_ = false;
+      storage_problem_ = e.what();
+    }
+  }
+  if (storage_ok_) return Health{};
+  return Health{false, "the database cannot be written: " + storage_problem_};
+}
+
 ApiResponse Hub::handle_api(std::string_view method, std::string_view target, std::string_view body,
                             std::string_view authorization, std::string_view address) {
-  std::lock_guard lock(mutex_);
   const auto question = target.find('?');
   const std::string_view path = target.substr(0, question);
   const auto query =
       parse_query(question == std::string_view::npos ? "" : target.substr(question + 1));
+  constexpr std::string_view kGames = "/api/games/";
+  std::optional<std::int64_t> id;
+  std::string_view what;
+  if (path.substr(0, kGames.size()) == kGames) {
+    std::string_view rest = path.substr(kGames.size());
+    const auto slash = rest.find('/');
+    id = parse_id(rest.substr(0, slash));
+    what = slash == std::string_view::npos ? "" : rest.substr(slash);
+    if (!id || (what != "" && what != "/replay")) {
+      return api_error(404, "not_found", "no such game");
+    }
+    if (what == "/replay") {
+      // Built without the lock of the game logic, through the replays' own connection.
+      if (method != "GET") return api_error(405, "method", "use GET");
+      return replays_.handle(*id, query, authorization, address);
+    }
+  }
+
+  std::lock_guard lock(mutex_);
   try {
     if (path == "/api/session") {
       if (method != "POST") return api_error(405, "method", "use POST");
-      // Sign-ups write to the database: limit them per address. Full buckets are forgotten
-      // when the table grows, so it stays small.
-      const double per_second = options_.signups_per_minute / 60.0;
-      const double burst = 2 * options_.signups_per_minute;
-      if (signup_buckets_.size() > 10000) {
-        for (auto it = signup_buckets_.begin(); it != signup_buckets_.end();) {
-          TokenBucket probe = it->second;
-          take_token(probe, per_second, burst);
-          it = probe.tokens >= burst - 1 ? signup_buckets_.erase(it) : std::next(it);
-        }
-      }
-      auto [bucket, fresh] = signup_buckets_.try_emplace(std::string(address));
-      if (fresh) bucket->second = TokenBucket{burst, std::chrono::steady_clock::now()};
-      if (!take_token(bucket->second, per_second, burst)) {
+      // Sign-ups write to the database: limit them per address.
+      if (!signup_buckets_.take(address)) {
         metrics_.count_error("rate_limited");
         return api_error(429, "rate_limited", "too many new players from this address");
       }
@@ -413,7 +634,11 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
         return api_error(400, "bad_message", "send {\"name\":\"...\"}");
       }
       auto name = clean_name(j["name"].get<std::string>());
-      if (!name) return api_error(400, "bad_name", "a name has 1 to 32 characters");
+      if (!name) {
+        return api_error(400, "bad_name",
+                         "a name has 1 to 32 characters, without control, invisible or "
+                         "direction-changing characters");
+      }
       const std::string token = new_token();
       const PlayerRecord player = store_.create_player(*name, token_hash(token), now_ms());
       spdlog::info("player_created player={}", player.id);
@@ -427,40 +652,36 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
       if (!player) return api_error(401, "auth_failed", "send Authorization: Bearer <token>");
       return api_json(json{{"games", my_games(player->id)}});
     }
-    constexpr std::string_view kGames = "/api/games/";
-    if (path.substr(0, kGames.size()) == kGames) {
-      std::string_view rest = path.substr(kGames.size());
-      const auto slash = rest.find('/');
-      const auto id = parse_id(rest.substr(0, slash));
-      const std::string_view what = slash == std::string_view::npos ? "" : rest.substr(slash);
-      if (!id || (what != "" && what != "/replay"))
-        return api_error(404, "not_found", "no such path");
+    if (id) {
+      if (lobby_.unavailable(*id)) {
+        return api_error(503, "game_unavailable", "the server's storage failed; try again later");
+      }
       GameRoom* room = lobby_.room(*id);
-      if (room == nullptr || room->status() == GameStatus::kCancelled) {
-        return api_error(404, "not_found", "no such game");
+      if (room == nullptr && lobby_.damaged(*id)) {
+        return api_error(503, "game_damaged", "this game's stored data is damaged");
       }
       auto player = player_for_bearer(authorization);
       const std::int64_t player_id = player ? player->id : 0;
       const auto invite = query.count("invite") ? query.at("invite") : std::string();
-      if (!room->may_view(player_id, invite)) {
-        return api_error(403, "forbidden", "this game needs an invite code");
+      // A private game without the invite answers exactly like a game that does not exist.
+      if (room == nullptr || room->status() == GameStatus::kCancelled ||
+          !room->may_view(player_id, invite)) {
+        lobby_.evict_idle();
+        return api_error(404, "not_found", "no such game");
       }
-      if (what.empty()) return api_json(room->summary());
-      if (room->status() != GameStatus::kFinished) {
-        return api_error(409, "not_finished", "replays exist only for finished games");
-      }
-      int viewer = kSpectator;
-      if (query.count("seat")) {
-        // A seat's own view only for the player holding it; everyone else sees the spectator's.
-        const std::optional<int> mine = room->seat_of(player_id);
-        if (mine && query.at("seat") == std::to_string(*mine)) viewer = *mine;
-      }
-      const GameRecord record = room->record();
-      json replay = GameRoom::replay(store_, record, viewer);
+      json summary = room->summary();
       lobby_.evict_idle();
-      return api_json(replay);
+      return api_json(summary);
     }
     return api_error(404, "not_found", "no such path");
+  } catch (const DbError& e) {
+    if (e.storage_failure()) {
+      ++metrics_.storage_failures;
+      storage_ok_ = false;
+      storage_problem_ = e.what();
+    }
+    spdlog::error("api_failed error={}", e.what());
+    return api_error(500, "internal", "the server could not handle this request");
   } catch (const std::exception& e) {
     spdlog::error("api_failed error={}", e.what());
     return api_error(500, "internal", "the server could not handle this request");

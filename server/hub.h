@@ -9,12 +9,15 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
 #include "common.h"
 #include "lobby.h"
 #include "metrics.h"
+#include "rate_limit.h"
+#include "replay.h"
 #include "store.h"
 
 namespace viktory::server {
@@ -28,58 +31,85 @@ class Client : public Subscriber {
 
 struct HubOptions {
   RoomLimits room;
+  ReplayLimits replay;
   std::string public_url;           // for invite links; may be empty
-  double messages_per_second = 20;  // token bucket per connection
+  double messages_per_second = 20;  // token bucket per connection (a message costs 1 or more)
   double message_burst = 40;
+  // All connections of one client address share a second bucket for the expensive requests
+  // (full states, database lists): this many times the per-connection rate and burst.
+  double address_factor = 2;
   int max_auth_failures = 3;
   double signups_per_minute = 30;  // POST /api/session per client address, burst 2x
+  int max_watched_games = 16;      // games one connection may watch at once
+  // GET /healthz writes to the database at most this often (seconds): while it fails, and
+  // while it works.
+  int health_retry_seconds = 5;
+  int health_probe_seconds = 60;
 };
 
-struct ApiResponse {
-  int status = 200;
-  std::string body;
-  std::string content_type = "application/json";
+// What GET /healthz reports.
+struct Health {
+  bool ok = true;
+  std::string detail;  // why not, for people
 };
 
 class Hub {
  public:
   Hub(Store& store, Metrics& metrics, HubOptions options);
 
-  void on_open(Client* client);
+  // `address`: the client's address (after a trusted proxy's forwarding headers), which
+  // shares one rate limit for expensive requests among all its connections.
+  void on_open(Client* client, std::string_view address = "");
   void on_message(Client* client, std::string_view text);
   void on_close(Client* client);
 
   // Everything under /api. `target` is the request target (path and query); `address` is the
-  // client's address (sign-ups are rate limited per address).
+  // client's address (sign-ups and replays are rate limited per address). Replays are built
+  // without the lock of the game logic.
   ApiResponse handle_api(std::string_view method, std::string_view target, std::string_view body,
                          std::string_view authorization, std::string_view address = "");
 
+  // Whether the database can be written (GET /healthz). Proves it with a real write now and
+  // then (at most every few seconds while it fails, every minute while it works).
+  Health health();
+
+  Replays& replays() { return replays_; }
+
  private:
-  struct TokenBucket {
-    double tokens = 0;
-    std::chrono::steady_clock::time_point last;
-  };
   struct ClientState {
     std::optional<PlayerRecord> player;
     int auth_failures = 0;
     TokenBucket bucket;
+    std::string address;
+    std::set<std::int64_t> watched;  // games this connection watches
   };
 
   Outcome dispatch(Client* client, ClientState& state, const nlohmann::json& msg,
                    const std::string& type);
+  Outcome dispatch_game(Client* client, ClientState& state, const nlohmann::json& msg,
+                        const std::string& type, std::int64_t game_id);
   Outcome require_room(std::int64_t game_id, GameRoom*& room);
+  Outcome watch(Client* client, ClientState& state, GameRoom* room);
+  bool charge(ClientState& state, double cost);
+  Failure storage_failed(std::int64_t game_id, const DbError& error);
   void send_error(Client* client, const Failure& failure, const nlohmann::json& req);
-  static bool take_token(TokenBucket& bucket, double per_second, double burst);
   nlohmann::json my_games(std::int64_t player_id);
   std::optional<PlayerRecord> player_for_bearer(std::string_view authorization);
+  std::string invite_url(std::int64_t game_id, const std::string& code) const;
 
   std::mutex mutex_;
   Store& store_;
   Metrics& metrics_;
   HubOptions options_;
   Lobby lobby_;
+  Replays replays_;  // has its own locks and database connection
   std::map<Client*, ClientState> clients_;
-  std::map<std::string, TokenBucket, std::less<>> signup_buckets_;
+  AddressBuckets signup_buckets_;
+  AddressBuckets address_buckets_;
+  // The database's health: false after a storage failure until a probe write succeeds.
+  bool storage_ok_ = true;
+  std::string storage_problem_;
+  std::chrono::steady_clock::time_point last_probe_;
 };
 
 }  // namespace viktory::server

@@ -42,7 +42,11 @@ void Listener::accept() {
           // ACKs add ~40 ms to every action round trip.
           boost::system::error_code nodelay_ec;
           socket.set_option(net::ip::tcp::no_delay(true), nodelay_ec);
-          if (auto guard = context_.limiter.try_acquire(address)) {
+          // A trusted proxy carries many clients; they are limited one by one once its
+          // headers name them (http_session).
+          const std::string peer = canonical_address(address).value_or(address);
+          if (auto guard =
+                  context_.limiter.try_acquire(peer, context_.trusted_proxies.contains(peer))) {
             start_http_session(std::move(socket), context_, std::move(guard));
           } else {
             ++context_.metrics.connections_rejected;

@@ -1,5 +1,7 @@
 #include "lobby.h"
 
+#include <spdlog/spdlog.h>
+
 #include "token.h"
 
 namespace viktory::server {
@@ -8,26 +10,44 @@ using nlohmann::json;
 
 Lobby::Lobby(Store& store, Metrics& metrics, RoomLimits limits)
     : store_(store), metrics_(metrics), limits_(limits) {
-  // Open games make up the lobby list, so they are always in memory.
-  for (GameRecord& g : store_.games_with_status(GameStatus::kOpen)) {
+  // Open games make up the lobby list, so they are always in memory. One whose row cannot be
+  // read stays out (and says why in the log); the others are served.
+  Store::DamagedList damaged;
+  for (GameRecord& g : store_.games_with_status(GameStatus::kOpen, &damaged)) {
     const std::int64_t id = g.id;
     rooms_.emplace(id, std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_));
+  }
+  for (auto& [id, why] : damaged) {
+    spdlog::error("game_damaged game={} reason=\"{}\"", id, why);
+    damaged_[id] = why;
   }
 }
 
 std::variant<GameRoom*, Failure> Lobby::create(const PlayerRecord& creator,
-                                               const CreateRequest& req) {
+                                               const CreateRequest& req, std::string* invite_code) {
   if (req.options.players < 2 || req.options.players > kMaxPlayers) {
     return fail("bad_options", "a game has 2 to 6 seats");
   }
   if (req.seat < 0 || req.seat >= req.options.players) return fail("bad_seat", "no such seat");
+  const bool delayed = req.spectators == SpectatorMode::kDelayed;
+  if (delayed ? req.spectator_delay < 1 || req.spectator_delay > kMaxSpectatorDelay
+              : req.spectator_delay != 0) {
+    return fail("bad_options", "a spectator delay is 1 to " + std::to_string(kMaxSpectatorDelay) +
+                                   " turns, and only with delayed spectators");
+  }
   GameRecord g;
   g.options = req.options;
   g.status = GameStatus::kOpen;
   g.created = now_ms();
   g.creator = creator;
   g.is_private = req.is_private;
-  if (req.is_private) g.invite_code = new_invite_code();
+  g.spectators = req.spectators;
+  g.spectator_delay = req.spectator_delay;
+  if (req.is_private) {
+    const std::string code = new_invite_code();
+    g.invite_hash = invite_hash(code);
+    if (invite_code != nullptr) *invite_code = code;
+  }
   g.seats.push_back(SeatRecord{req.seat, creator.id, creator.name});
   store_.create_game(g);
   ++metrics_.games_created;
@@ -40,9 +60,52 @@ std::variant<GameRoom*, Failure> Lobby::create(const PlayerRecord& creator,
 GameRoom* Lobby::room(std::int64_t game_id) {
   auto it = rooms_.find(game_id);
   if (it != rooms_.end()) return it->second.get();
-  std::unique_ptr<GameRoom> loaded = GameRoom::load(store_, metrics_, game_id, limits_);
+  if (damaged_.count(game_id) || unavailable_.count(game_id)) return nullptr;
+  std::unique_ptr<GameRoom> loaded;
+  try {
+    loaded = GameRoom::load(store_, metrics_, game_id, limits_);
+  } catch (const DamagedGame& e) {
+    // Refuse this game, clearly and for good (until a restart); every other game goes on.
+    spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
+    damaged_[game_id] = e.what();
+    return nullptr;
+  }
   if (!loaded) return nullptr;
   return rooms_.emplace(game_id, std::move(loaded)).first->second.get();
+}
+
+std::optional<std::string> Lobby::damaged(std::int64_t game_id) const {
+  auto it = damaged_.find(game_id);
+  if (it == damaged_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Lobby::set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {
+  if (auto it = rooms_.find(game_id); it != rooms_.end()) {
+    if (dropped != nullptr) *dropped = it->second->take_subscribers();
+    rooms_.erase(it);
+  }
+  unavailable_.insert(game_id);
+}
+
+GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {
+  std::map<Subscriber*, std::int64_t> watchers;
+  if (auto it = rooms_.find(game_id); it != rooms_.end()) {
+    watchers = it->second->take_subscribers();
+    rooms_.erase(it);
+  }
+  GameRoom* fresh = nullptr;
+  try {
+    fresh = room(game_id);
+  } catch (const std::exception& e) {
+    spdlog::error("game_reload_failed game={} error=\"{}\"", game_id, e.what());
+  }
+  if (fresh == nullptr) {
+    if (dropped != nullptr) *dropped = std::move(watchers);
+    return nullptr;
+  }
+  for (auto& [subscriber, player] : watchers) fresh->watch(subscriber, player);
+  return fresh;
 }
 
 void Lobby::subscribe(Subscriber* subscriber) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <variant>
@@ -21,16 +22,32 @@ struct CreateRequest {
   Options options;  // options.players = seats
   bool is_private = false;
   int seat = 0;  // the creator's seat
+  SpectatorMode spectators = SpectatorMode::kLive;
+  int spectator_delay = 0;  // turns, 1..kMaxSpectatorDelay for SpectatorMode::kDelayed
 };
 
 class Lobby {
  public:
   Lobby(Store& store, Metrics& metrics, RoomLimits limits);
 
-  // Creates an open game with the creator seated. Returns the room or why not.
-  std::variant<GameRoom*, Failure> create(const PlayerRecord& creator, const CreateRequest& req);
-  // The room of a game, loaded from the store on first use; nullptr when there is no such game.
+  // Creates an open game with the creator seated. Returns the room or why not. A private
+  // game's invite code goes to `invite_code` (only its hash is stored).
+  std::variant<GameRoom*, Failure> create(const PlayerRecord& creator, const CreateRequest& req,
+                                          std::string* invite_code = nullptr);
+  // The room of a game, loaded from the store on first use; nullptr when there is no such game
+  // or when its stored data is damaged (then damaged() says why).
   GameRoom* room(std::int64_t game_id);
+  // Why a game cannot be opened (its stored data is damaged), or nothing.
+  std::optional<std::string> damaged(std::int64_t game_id) const;
+  // After a storage failure: forgets the room, loads the game again from the store (the truth
+  // now) and gives it the old room's subscribers, each with a fresh full state. Returns the
+  // new room, or nullptr when the game can no longer be loaded (its subscribers are dropped).
+  GameRoom* reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped = nullptr);
+  // After a storage failure that left the stored state uncertain: forgets the room (its
+  // subscribers go to `dropped`) and refuses the game until set_available().
+  void set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped);
+  bool unavailable(std::int64_t game_id) const { return unavailable_.count(game_id) != 0; }
+  void set_available(std::int64_t game_id) { unavailable_.erase(game_id); }
 
   void subscribe(Subscriber* subscriber);  // sends the list now and after each change
   void unsubscribe(Subscriber* subscriber);
@@ -49,6 +66,8 @@ class Lobby {
   Metrics& metrics_;
   RoomLimits limits_;
   std::map<std::int64_t, std::unique_ptr<GameRoom>> rooms_;
+  std::map<std::int64_t, std::string> damaged_;
+  std::set<std::int64_t> unavailable_;
   std::set<Subscriber*> subscribers_;
   std::string last_sent_;
 };

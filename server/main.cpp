@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
   spdlog::flush_on(spdlog::level::info);
 
   try {
+    // Refuses a database it cannot write: better not to start than to accept players whose
+    // every move would fail.
     Store store(config.db);
     Metrics metrics;
     HubOptions hub_options;
@@ -53,10 +55,14 @@ int main(int argc, char** argv) {
     hub_options.messages_per_second = config.messages_per_second;
     hub_options.message_burst = config.message_burst;
     hub_options.signups_per_minute = config.signups_per_minute;
+    hub_options.replay.requests_per_minute = config.replays_per_minute;
     Hub hub(store, metrics, hub_options);
-    ConnectionLimiter limiter(config.max_connections_per_address);
+    ConnectionLimiter limiter(config.max_connections_per_address,
+                              config.max_queued_bytes_per_address);
     SessionRegistry registry;
-    ServerContext context{config, hub, metrics, limiter, registry};
+    AddressSet trusted_proxies;
+    for (const std::string& proxy : config.trusted_proxies) trusted_proxies.add(proxy);
+    ServerContext context{config, hub, metrics, limiter, registry, trusted_proxies};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);
@@ -64,7 +70,11 @@ int main(int argc, char** argv) {
         ioc, net::ip::tcp::endpoint(address, static_cast<unsigned short>(config.port)), context);
     listener.start();
     spdlog::info("database {} (schema {})", config.db, store.schema_version());
-    spdlog::info("serving {} ", config.web_root);
+    spdlog::info("serving {}{}", config.web_root, config.dev ? " (with the developer pages)" : "");
+    if (!config.trusted_proxies.empty()) {
+      spdlog::info("trusting forwarding headers from {} proxy address(es)",
+                   config.trusted_proxies.size());
+    }
     spdlog::info("listening on {}:{}", config.bind, listener.port());
 
     // SIGTERM/SIGINT: stop accepting, send close frames, wait up to 5 s for the sessions.

@@ -44,6 +44,15 @@ std::string Metrics::render() const {
   metric(out, "viktory_undos_total", "counter", "Actions taken back.", undos);
   metric(out, "viktory_slow_clients_dropped_total", "counter",
          "Connections closed because their send queue overflowed.", slow_clients_dropped);
+  metric(out, "viktory_replay_pages_built_total", "counter", "Replay pages built.",
+         replay_pages_built);
+  metric(out, "viktory_replay_cache_hits_total", "counter", "Replay pages served from the cache.",
+         replay_cache_hits);
+  metric(out, "viktory_storage_failures_total", "counter",
+         "Writes the database refused with an I/O-class error (each reloads its game).",
+         storage_failures);
+  metric(out, "viktory_frame_timeouts_total", "counter",
+         "WebSocket connections closed because a message took too long to arrive.", frame_timeouts);
 
   std::lock_guard lock(mutex_);
   out << "# HELP viktory_errors_total Error replies sent, by code.\n"

@@ -26,6 +26,10 @@ class Metrics {
   std::atomic<std::int64_t> actions{0};
   std::atomic<std::int64_t> undos{0};
   std::atomic<std::int64_t> slow_clients_dropped{0};
+  std::atomic<std::int64_t> replay_pages_built{0};
+  std::atomic<std::int64_t> replay_cache_hits{0};
+  std::atomic<std::int64_t> storage_failures{0};
+  std::atomic<std::int64_t> frame_timeouts{0};
 
   void count_error(const std::string& code);
   // From receiving an action to every subscriber's message being queued.

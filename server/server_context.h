@@ -2,6 +2,7 @@
 // connection bookkeeping. Owned by main(); outlives every session.
 #pragma once
 
+#include "client_address.h"
 #include "config.h"
 #include "connections.h"
 #include "hub.h"
@@ -15,6 +16,7 @@ struct ServerContext {
   Metrics& metrics;
   ConnectionLimiter& limiter;
   SessionRegistry& registry;
+  const AddressSet& trusted_proxies;
 };
 
 }  // namespace viktory::server

@@ -1,6 +1,7 @@
 #include "store.h"
 
 #include "json.h"
+#include "sha256.h"
 
 namespace viktory::server {
 namespace {
@@ -58,15 +59,63 @@ CREATE TABLE chat(
   at INTEGER NOT NULL);
 CREATE INDEX chat_by_game ON chat(game_id, id);
 )sql",
+    // 2: invite codes are kept only as hashes (the step below hashes the stored ones), and the
+    // creator chooses who may watch a running game.
+    R"sql(
+ALTER TABLE games ADD COLUMN invite_hash TEXT;
+ALTER TABLE games ADD COLUMN spectators TEXT NOT NULL DEFAULT 'live';
+ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
+// What a migration needs beyond SQL, run in the same transaction after it (index: version).
+void hash_stored_invite_codes(Database& db) {
+  std::vector<std::pair<std::int64_t, std::string>> codes;
+  {
+    Statement s = db.prepare(
+        "SELECT id, invite_code FROM games WHERE invite_code IS NOT NULL AND invite_code != ''");
+    while (s.step()) codes.emplace_back(s.int64(0), s.text(1));
+  }
+  for (const auto& [id, code] : codes) {
+    db.prepare("UPDATE games SET invite_hash = ?, invite_code = NULL WHERE id = ?")
+        .bind(1, invite_hash(code))
+        .bind(2, id)
+        .run();
+  }
+}
+
+void after_migration(Database& db, int version) {
+  if (version == 2) hash_stored_invite_codes(db);
+}
+
 constexpr const char* kGameColumns =
     "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, "
-    "g.invite_code, g.result, g.current_seat, g.seq, g.last_move_at FROM games g "
-    "JOIN players p ON p.id = g.creator ";
+    "g.invite_hash, g.result, g.current_seat, g.seq, g.last_move_at, g.spectators, "
+    "g.spectator_delay FROM games g JOIN players p ON p.id = g.creator ";
 
 }  // namespace
+
+std::string invite_hash(std::string_view invite_code) { return sha256_hex(invite_code); }
+
+const char* to_string(SpectatorMode m) {
+  switch (m) {
+    case SpectatorMode::kLive:
+      return "live";
+    case SpectatorMode::kNone:
+      return "none";
+    case SpectatorMode::kDelayed:
+      return "delayed";
+  }
+  return "live";
+}
+
+std::optional<SpectatorMode> spectator_mode_from_string(std::string_view s) {
+  for (SpectatorMode m : {SpectatorMode::kLive, SpectatorMode::kNone, SpectatorMode::kDelayed}) {
+    if (s == to_string(m)) return m;
+  }
+  return std::nullopt;
+}
 
 const char* to_string(GameStatus s) {
   switch (s) {
@@ -97,6 +146,34 @@ Store::Store(const std::string& path) : db_(path) {
   db_.exec("PRAGMA synchronous=FULL");
   db_.exec("PRAGMA foreign_keys=ON");
   migrate();
+  // SQLite opens a file it may not write read-only without a word, and every write would
+  // fail later: better to refuse now, with a clear message.
+  try {
+    check_writable();
+  } catch (const DbError& e) {
+    throw DbError("the database " + path + " cannot be written: " + e.what(), e.code);
+  }
+}
+
+Store::Store(const std::string& path, ReadOnly) : db_(path, /*read_only=*/true) {
+  if (schema_version() != kSchemaVersion) {
+    throw DbError("database schema version " + std::to_string(schema_version()) +
+                  " is not the one of this server (" + std::to_string(kSchemaVersion) + ")");
+  }
+}
+
+void Store::check_writable() {
+  // Rewriting the schema version with its own value is a real write: a WAL frame and an fsync.
+  const int version = schema_version();
+  Transaction tx(db_);
+  db_.exec("PRAGMA user_version = " + std::to_string(version));
+  tx.commit();
+}
+
+bool Store::checkpoint_truncate() {
+  Statement s = db_.prepare("PRAGMA wal_checkpoint(TRUNCATE)");
+  if (!s.step()) return false;
+  return s.int64(0) == 0;  // the first column is 1 when SQLITE_BUSY kept it from finishing
 }
 
 int Store::schema_version() {
@@ -114,6 +191,7 @@ void Store::migrate() {
   for (int v = current; v < kSchemaVersion; ++v) {
     Transaction tx(db_);
     db_.exec(kMigrations[v]);
+    after_migration(db_, v + 1);
     db_.exec("PRAGMA user_version = " + std::to_string(v + 1));
     tx.commit();
   }
@@ -139,14 +217,16 @@ std::optional<PlayerRecord> Store::player_by_token_hash(const std::string& token
 std::int64_t Store::create_game(GameRecord& game) {
   Transaction tx(db_);
   db_.prepare(
-         "INSERT INTO games(options, status, created, creator, private, invite_code) "
-         "VALUES(?, ?, ?, ?, ?, ?)")
+         "INSERT INTO games(options, status, created, creator, private, invite_hash, spectators, "
+         "spectator_delay) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
       .bind(1, protocol::options_to_json(game.options).dump())
       .bind(2, to_string(game.status))
       .bind(3, game.created)
       .bind(4, game.creator.id)
       .bind(5, game.is_private ? 1 : 0)
-      .bind(6, game.invite_code)
+      .bind(6, game.invite_hash)
+      .bind(7, to_string(game.spectators))
+      .bind(8, game.spectator_delay)
       .run();
   game.id = db_.last_insert_id();
   replace_seats(game.id, game.seats, game.created);
@@ -185,21 +265,60 @@ void Store::cancel_game(std::int64_t game_id) {
   db_.prepare("UPDATE games SET status = 'cancelled' WHERE id = ?").bind(1, game_id).run();
 }
 
+void Store::set_invite_hash(std::int64_t game_id, const std::string& invite_hash) {
+  db_.prepare("UPDATE games SET invite_hash = ? WHERE id = ?")
+      .bind(1, invite_hash)
+      .bind(2, game_id)
+      .run();
+}
+
 GameRecord Store::read_game_row(Statement& s) {
   GameRecord g;
   g.id = s.int64(0);
-  g.options = protocol::options_from_json(nlohmann::json::parse(s.text(1)));
+  const std::string where = "game " + std::to_string(g.id) + ": ";
+  try {
+    g.options = protocol::options_from_json(nlohmann::json::parse(s.text(1)));
+    if (g.options.players < 2 || g.options.players > kMaxPlayers) {
+      throw DamagedGame("options: players out of range");
+    }
+    if (auto result = s.optional_text(9)) g.result = nlohmann::json::parse(*result);
+  } catch (const nlohmann::json::exception& e) {
+    throw DamagedGame(where + e.what());
+  } catch (const protocol::JsonError& e) {
+    throw DamagedGame(where + "options: " + e.what());
+  } catch (const DamagedGame& e) {
+    throw DamagedGame(where + e.what());
+  }
   g.seed = static_cast<std::uint64_t>(s.int64(2));
-  g.status = game_status_from_string(s.text(3)).value_or(GameStatus::kCancelled);
+  const auto status = game_status_from_string(s.text(3));
+  if (!status) throw DamagedGame(where + "unknown status");
+  g.status = *status;
   g.created = s.int64(4);
   g.creator = PlayerRecord{s.int64(5), s.text(6)};
   g.is_private = s.int64(7) != 0;
-  g.invite_code = s.optional_text(8).value_or("");
-  if (auto result = s.optional_text(9)) g.result = nlohmann::json::parse(*result);
+  g.invite_hash = s.optional_text(8).value_or("");
   g.current_seat = static_cast<int>(s.int64(10));
   g.seq = static_cast<int>(s.int64(11));
   g.last_move_at = s.optional_int64(12);
+  const auto spectators = spectator_mode_from_string(s.text(13));
+  if (!spectators) throw DamagedGame(where + "unknown spectator mode");
+  g.spectators = *spectators;
+  g.spectator_delay = static_cast<int>(s.int64(14));
+  if (g.seq < 0) throw DamagedGame(where + "negative seq");
   return g;
+}
+
+std::vector<GameRecord> Store::read_games(Statement& s, DamagedList* damaged) {
+  std::vector<GameRecord> out;
+  while (s.step()) {
+    try {
+      out.push_back(read_game_row(s));
+    } catch (const DamagedGame& e) {
+      if (damaged != nullptr) damaged->emplace_back(s.int64(0), e.what());
+    }
+  }
+  for (GameRecord& g : out) load_seats(g);
+  return out;
 }
 
 void Store::load_seats(GameRecord& game) {
@@ -222,24 +341,18 @@ std::optional<GameRecord> Store::game(std::int64_t game_id) {
   return g;
 }
 
-std::vector<GameRecord> Store::games_with_status(GameStatus status) {
+std::vector<GameRecord> Store::games_with_status(GameStatus status, DamagedList* damaged) {
   Statement s = db_.prepare(std::string(kGameColumns) + "WHERE g.status = ? ORDER BY g.id");
   s.bind(1, to_string(status));
-  std::vector<GameRecord> out;
-  while (s.step()) out.push_back(read_game_row(s));
-  for (GameRecord& g : out) load_seats(g);
-  return out;
+  return read_games(s, damaged);
 }
 
-std::vector<GameRecord> Store::games_of_player(std::int64_t player_id) {
+std::vector<GameRecord> Store::games_of_player(std::int64_t player_id, DamagedList* damaged) {
   Statement s = db_.prepare(
       std::string(kGameColumns) +
       "WHERE g.id IN (SELECT game_id FROM seats WHERE player_id = ?) ORDER BY g.id DESC");
   s.bind(1, player_id);
-  std::vector<GameRecord> out;
-  while (s.step()) out.push_back(read_game_row(s));
-  for (GameRecord& g : out) load_seats(g);
-  return out;
+  return read_games(s, damaged);
 }
 
 void Store::commit_action(const ActionCommit& commit) {
@@ -334,10 +447,11 @@ void Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
   s.bind(4, chat.name).bind(5, chat.text).bind(6, chat.at).run();
 }
 
-std::vector<ChatRecord> Store::recent_chat(std::int64_t game_id, int limit) {
-  Statement s = db_.prepare(
-      "SELECT at, player_id, seat, name, text FROM (SELECT * FROM chat WHERE game_id = ? "
-      "ORDER BY id DESC LIMIT ?) ORDER BY id");
+std::vector<ChatRecord> Store::recent_chat(std::int64_t game_id, int limit, bool spectators) {
+  Statement s =
+      db_.prepare(std::string("SELECT at, player_id, seat, name, text FROM (SELECT * FROM "
+                              "chat WHERE game_id = ? AND seat IS ") +
+                  (spectators ? "NULL" : "NOT NULL") + " ORDER BY id DESC LIMIT ?) ORDER BY id");
   s.bind(1, game_id).bind(2, limit);
   std::vector<ChatRecord> out;
   while (s.step()) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,26 @@ namespace viktory::server {
 enum class GameStatus { kOpen, kRunning, kFinished, kCancelled };
 const char* to_string(GameStatus s);
 std::optional<GameStatus> game_status_from_string(std::string_view s);
+
+// Who may watch a running game without a seat (the creator's choice). Finished games may be
+// watched and replayed by anyone who may see them.
+enum class SpectatorMode {
+  kLive,     // spectators see the game as it happens (only what every player knows, under
+             // independent exploration)
+  kNone,     // no spectators until the game is over
+  kDelayed,  // spectators see the game as it stood `spectator_delay` turns ago
+};
+const char* to_string(SpectatorMode m);
+// What the store keeps of an invite code: its SHA-256 in hex.
+std::string invite_hash(std::string_view invite_code);
+std::optional<SpectatorMode> spectator_mode_from_string(std::string_view s);
+constexpr int kMaxSpectatorDelay = 20;  // turns
+
+// Stored data of a game that cannot be read or does not add up (a malformed column, a gap in
+// the action log). The game cannot be opened; the rest of the server goes on.
+struct DamagedGame : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct PlayerRecord {
   std::int64_t id = 0;
@@ -42,7 +63,10 @@ struct GameRecord {
   std::int64_t created = 0;
   PlayerRecord creator;
   bool is_private = false;
-  std::string invite_code;  // empty for public games
+  // SHA-256 (hex) of the invite code of a private game; the code itself is never stored.
+  std::string invite_hash;
+  SpectatorMode spectators = SpectatorMode::kLive;
+  int spectator_delay = 0;  // turns, for SpectatorMode::kDelayed
   std::optional<nlohmann::json> result;
   std::vector<SeatRecord> seats;  // the seated players, by seat
   std::optional<std::int64_t> last_move_at;
@@ -77,10 +101,23 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
+  // Opens (creating it if missing), migrates, and proves with a real write that the database
+  // can be written: throws DbError otherwise.
   explicit Store(const std::string& path);
+  // A second, read-only connection to a database another Store has opened (and migrated): for
+  // work outside the game lock, such as replays (WAL lets it read while the other writes).
+  struct ReadOnly {};
+  Store(const std::string& path, ReadOnly);
   int schema_version();
+  // A real write (a committed transaction) to prove the database can be written; throws
+  // DbError otherwise.
+  void check_writable();
+  // After a storage failure: moves every committed page into the database file and empties
+  // the WAL, so that frames of a transaction that failed cannot come back after a crash.
+  // Returns false when SQLite could not do it now.
+  bool checkpoint_truncate();
 
   PlayerRecord create_player(const std::string& name, const std::string& token_hash,
                              std::int64_t now);
@@ -93,9 +130,14 @@ class Store {
   void start_game(const GameRecord& game);
   void cancel_game(std::int64_t game_id);
 
+  void set_invite_hash(std::int64_t game_id, const std::string& invite_hash);
+
+  // Throws DamagedGame when the game's row cannot be read.
   std::optional<GameRecord> game(std::int64_t game_id);
-  std::vector<GameRecord> games_with_status(GameStatus status);
-  std::vector<GameRecord> games_of_player(std::int64_t player_id);
+  // Lists skip games whose row cannot be read; `damaged` (if given) gets their ids and why.
+  using DamagedList = std::vector<std::pair<std::int64_t, std::string>>;
+  std::vector<GameRecord> games_with_status(GameStatus status, DamagedList* damaged = nullptr);
+  std::vector<GameRecord> games_of_player(std::int64_t player_id, DamagedList* damaged = nullptr);
 
   void commit_action(const ActionCommit& commit);
   // Removes the last action (seq) and any snapshot after the state it leaves.
@@ -105,7 +147,8 @@ class Store {
   std::optional<std::pair<int, GameState>> latest_snapshot(std::int64_t game_id, int max_seq);
 
   void add_chat(std::int64_t game_id, const ChatRecord& chat);
-  std::vector<ChatRecord> recent_chat(std::int64_t game_id, int limit);
+  // The latest `limit` lines of the players' chat (seat set) or of the spectators' (no seat).
+  std::vector<ChatRecord> recent_chat(std::int64_t game_id, int limit, bool spectators = false);
 
   Database& db() { return db_; }
 
@@ -113,6 +156,7 @@ class Store {
   void migrate();
   GameRecord read_game_row(Statement& s);
   void load_seats(GameRecord& game);
+  std::vector<GameRecord> read_games(Statement& s, DamagedList* damaged);
 
   Database db_;
 };

@@ -3,9 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 #include <deque>
+#include <optional>
 
 namespace viktory::server {
 namespace {
@@ -17,15 +19,19 @@ namespace net = boost::asio;
 
 class WsSession : public Client, public Closable, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(beast::tcp_stream stream, ServerContext& context,
+  WsSession(ClientStream stream, ServerContext& context,
             std::shared_ptr<ConnectionLimiter::Guard> guard)
-      : ws_(std::move(stream)), context_(context), guard_(std::move(guard)) {
+      : ws_(std::move(stream)),
+        context_(context),
+        guard_(std::move(guard)),
+        frame_timer_(ws_.get_executor()) {
     ++context_.metrics.connections_total;
     ++context_.metrics.connections_open;
   }
 
   ~WsSession() override {
     if (opened_) context_.hub.on_close(this);
+    if (queued_bytes_ > 0) guard_->release_bytes(queued_bytes_);
     context_.registry.remove(this);
     --context_.metrics.connections_open;
   }
@@ -43,6 +49,12 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
     // Messages up to the limit are handled; up to 4x we still answer "too_large" before
     // closing; beyond that Beast fails the connection by itself.
     ws_.read_message_max(context_.config.max_message_bytes * 4);
+    // A control frame between messages ends whatever was counted as "arriving" (a pong
+    // answering our keep-alive ping is not the start of a message). Inside a fragmented
+    // message it does not: pings cannot keep a trickled message alive.
+    ws_.control_callback([this](websocket::frame_type, beast::string_view) {
+      if (ws_.is_message_done()) mark_boundary();
+    });
     ws_.async_accept(request, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
   }
 
@@ -78,8 +90,53 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   void on_accept(beast::error_code ec) {
     if (ec) return;
     opened_ = true;
-    context_.hub.on_open(this);
+    context_.hub.on_open(this, guard_->address());
+    mark_boundary();
+    watch_frames();
     read();
+  }
+
+  // Bytes read up to the end of the last complete message (or control frame between
+  // messages): anything read beyond belongs to a message that is still arriving.
+  void mark_boundary() {
+    boundary_bytes_ = beast::get_lowest_layer(ws_).rate_policy().bytes_read();
+    arriving_since_.reset();
+  }
+
+  // Every quarter of the frame timeout: a message that has been arriving for (about) the
+  // whole timeout closes the connection. Beast's idle timeout cannot see this case, since
+  // every byte that trickles in counts as activity.
+  void watch_frames() {
+    const auto timeout = std::chrono::seconds(context_.config.frame_timeout_seconds);
+    const auto tick =
+        std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(250), timeout / 4);
+    frame_timer_.expires_after(tick);
+    frame_timer_.async_wait([self = shared_from_this(), timeout, tick](beast::error_code ec) {
+      if (ec || self->closing_) return;
+      const auto now = std::chrono::steady_clock::now();
+      if (beast::get_lowest_layer(self->ws_).rate_policy().bytes_read() > self->boundary_bytes_) {
+        if (!self->arriving_since_) {
+          self->arriving_since_ = now;
+        } else if (now - *self->arriving_since_ >= timeout - tick) {
+          ++self->context_.metrics.frame_timeouts;
+          spdlog::info("closing a connection whose message took more than {} s to arrive",
+                       self->context_.config.frame_timeout_seconds);
+          self->drop();
+          return;
+        }
+      } else {
+        self->arriving_since_.reset();
+      }
+      self->watch_frames();
+    });
+  }
+
+  // Closes the connection at once, without a close frame.
+  void drop() {
+    closing_ = true;
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+    beast::get_lowest_layer(ws_).socket().close(ignored);
   }
 
   void read() {
@@ -89,8 +146,10 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   void on_read(beast::error_code ec, std::size_t bytes) {
     if (ec) {
       if (ec != websocket::error::closed) spdlog::debug("websocket read ended: {}", ec.message());
+      frame_timer_.cancel();
       return;
     }
+    mark_boundary();
     if (closing_) return;
     if (bytes > context_.config.max_message_bytes) {
       context_.metrics.count_error("too_large");
@@ -118,14 +177,13 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   void enqueue(Message message) {
     if (closing_ || close_sent_) return;
     if (queue_.size() >= context_.config.max_send_queue_messages ||
-        queued_bytes_ + message->size() > context_.config.max_send_queue_bytes) {
-      // A client that does not read would make us hold its messages forever: drop it.
+        queued_bytes_ + message->size() > context_.config.max_send_queue_bytes ||
+        !guard_->reserve_bytes(message->size())) {
+      // A client that does not read would make us hold its messages forever: drop it. The
+      // same when all connections of its address together hold too much.
       ++context_.metrics.slow_clients_dropped;
       spdlog::info("closing a slow client ({} messages queued)", queue_.size());
-      closing_ = true;
-      beast::error_code ignored;
-      beast::get_lowest_layer(ws_).socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
-      beast::get_lowest_layer(ws_).socket().close(ignored);
+      drop();
       return;
     }
     queued_bytes_ += message->size();
@@ -143,6 +201,7 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   void on_write(beast::error_code ec, std::size_t) {
     writing_ = false;
     queued_bytes_ -= queue_.front()->size();
+    guard_->release_bytes(queue_.front()->size());
     queue_.pop_front();
     ++context_.metrics.messages_out;
     if (ec) {
@@ -175,9 +234,12 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
     ws_.async_close(close_reason_, [self = shared_from_this()](beast::error_code) {});
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<ClientStream> ws_;
   ServerContext& context_;
   std::shared_ptr<ConnectionLimiter::Guard> guard_;
+  net::steady_timer frame_timer_;
+  std::uint64_t boundary_bytes_ = 0;
+  std::optional<std::chrono::steady_clock::time_point> arriving_since_;
   beast::flat_buffer buffer_;
   std::deque<Message> queue_;
   std::size_t queued_bytes_ = 0;
@@ -191,7 +253,7 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
 
 }  // namespace
 
-void start_ws_session(beast::tcp_stream stream, http::request<http::string_body> request,
+void start_ws_session(ClientStream stream, http::request<http::string_body> request,
                       ServerContext& context, std::shared_ptr<ConnectionLimiter::Guard> guard) {
   auto session = std::make_shared<WsSession>(std::move(stream), context, std::move(guard));
   session->run(std::move(request));

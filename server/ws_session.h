@@ -3,18 +3,18 @@
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <memory>
 
+#include "client_stream.h"
 #include "connections.h"
 #include "server_context.h"
 
 namespace viktory::server {
 
 // Takes over the stream of an HTTP session whose request is a WebSocket upgrade.
-void start_ws_session(boost::beast::tcp_stream stream,
+void start_ws_session(ClientStream stream,
                       boost::beast::http::request<boost::beast::http::string_body> request,
                       ServerContext& context, std::shared_ptr<ConnectionLimiter::Guard> guard);
 

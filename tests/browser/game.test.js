@@ -300,6 +300,7 @@ test('conceding ends the game for both; the winner can replay it step by step', 
   const title = await alice.page.textContent('dialog.game-over .modal-title');
   assert.equal(title, 'Victory!');
   await alice.page.screenshot({ path: screenshotPath('game-over.png') });
+  const live = (await gameState(alice.page)).view;
   await alice.page.click('dialog.game-over .btn-primary');
   await alice.page.waitForSelector('#replay-counter');
   const first = await alice.page.textContent('#replay-counter');
@@ -310,8 +311,24 @@ test('conceding ends the game for both; the winner can replay it step by step', 
   await alice.page.waitForFunction(() => document.getElementById('replay-counter').textContent.startsWith('step 1 '));
   const stepText = await alice.page.textContent('#replay-step-text');
   assert.ok(stepText.length > 0);
+  // Nothing but text under the step (a stray null once showed as the word "null").
+  assert.doesNotMatch(await alice.page.textContent('#replay-info'), /\bnull\b|undefined/);
   await alice.page.click('button[title="Last step"]');
   await alice.page.waitForFunction((n) => document.getElementById('replay-counter').textContent === `step ${n} of ${n}`, total);
+  // The replay is built from one view and deltas: its last view is the one Alice saw live.
+  const replayed = await alice.page.evaluate(() => window.__viktoryReplay.currentView());
+  assert.deepEqual(replayed, live);
+  // And back to the middle: stepping backwards gives the same view as stepping forwards.
+  const middle = Math.floor(total / 2);
+  const viewAt = (n) =>
+    alice.page.evaluate(async (k) => {
+      await window.__viktoryReplay.go(k);
+      return window.__viktoryReplay.currentView();
+    }, n);
+  const back = await viewAt(middle);
+  await viewAt(0);
+  assert.deepEqual(await viewAt(middle), back);
+  await viewAt(total);
   await alice.page.screenshot({ path: screenshotPath('replay.png') });
 });
 

@@ -69,5 +69,31 @@ TEST(Config, ErrorsAndHelp) {
   EXPECT_NE(usage().find("--public-url"), std::string::npos);
 }
 
+TEST(Config, TrustedProxiesFromFlagsOrEnvironment) {
+  EXPECT_TRUE(parse({}).config->trusted_proxies.empty());
+  auto env = parse({}, {{"VIKTORY_TRUSTED_PROXY", "127.0.0.1, 10.0.0.0/8"}});
+  ASSERT_TRUE(env.config);
+  EXPECT_EQ(env.config->trusted_proxies, (std::vector<std::string>{"127.0.0.1", "10.0.0.0/8"}));
+  auto flags = parse({"--trusted-proxy", "::1", "--trusted-proxy", "172.16.0.0/12,127.0.0.1"},
+                     {{"VIKTORY_TRUSTED_PROXY", "10.0.0.1"}});
+  ASSERT_TRUE(flags.config);
+  EXPECT_EQ(flags.config->trusted_proxies,
+            (std::vector<std::string>{"::1", "172.16.0.0/12", "127.0.0.1"}));
+  EXPECT_FALSE(parse({"--trusted-proxy", "proxy.example.org"}).config);
+  EXPECT_FALSE(parse({}, {{"VIKTORY_TRUSTED_PROXY", "10.0.0.0/99"}}).config);
+}
+
+TEST(Config, DeveloperPagesAndFrameTimeout) {
+  auto p = parse({});
+  EXPECT_FALSE(p.config->dev);
+  EXPECT_EQ(p.config->frame_timeout_seconds, 30);
+  auto d = parse({"--dev", "--frame-timeout", "5", "--replays-per-minute", "10"});
+  ASSERT_TRUE(d.config);
+  EXPECT_TRUE(d.config->dev);
+  EXPECT_EQ(d.config->frame_timeout_seconds, 5);
+  EXPECT_EQ(d.config->replays_per_minute, 10);
+  EXPECT_FALSE(parse({"--frame-timeout", "0"}).config);
+}
+
 }  // namespace
 }  // namespace viktory::server

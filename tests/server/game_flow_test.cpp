@@ -157,7 +157,10 @@ TEST_F(GameFlow, TwoPlayersPlayAndEachSeesTheOthersMoves) {
                    "/api/games/" + std::to_string(game_id) + "/replay?seat=0", "", alice.token);
   ASSERT_EQ(replay.status, 200) << replay.body;
   EXPECT_EQ(replay.json()["viewer"], 0);
-  EXPECT_EQ(replay.json()["steps"].size(), std::size_t(over["seq"]) + 1);
+  // The first page: the view at the start, then one step per action.
+  EXPECT_EQ(replay.json()["last_seq"], over["seq"]);
+  EXPECT_EQ(replay.json()["steps"].size(), std::size_t(over["seq"]));
+  EXPECT_EQ(replay.json()["steps"].back()["action"]["kind"], "concede");
   // Someone else asking for seat 0 gets the spectator's replay.
   const HttpReply other =
       http_request(server->port(), "GET",
@@ -224,11 +227,16 @@ TEST_F(GameFlow, PrivateGamesNeedTheInvite) {
   const json created = a.wait_type("game.created");
   ASSERT_TRUE(created.contains("invite"));
   const std::int64_t id = created["game_id"];
+  // Without the invite a private game answers like a game that does not exist.
   b.send(json{{"type", "game.watch"}, {"game_id", id}});
-  EXPECT_EQ(b.wait_type("error")["code"], "forbidden");
+  EXPECT_EQ(b.wait_type("error")["code"], "not_found");
   b.send(json{{"type", "game.join"}, {"game_id", id}, {"invite", "0123"}});
-  EXPECT_EQ(b.wait_type("error")["code"], "forbidden");
-  EXPECT_EQ(http_request(server->port(), "GET", "/api/games/" + std::to_string(id)).status, 403);
+  EXPECT_EQ(b.wait_type("error")["code"], "not_found");
+  const HttpReply hidden = http_request(server->port(), "GET", "/api/games/" + std::to_string(id));
+  const HttpReply missing =
+      http_request(server->port(), "GET", "/api/games/" + std::to_string(id + 100));
+  EXPECT_EQ(hidden.status, 404);
+  EXPECT_EQ(hidden.body, missing.body);
   EXPECT_TRUE(http_request(server->port(), "GET", "/api/games").json()["games"].empty());
   b.send(json{{"type", "game.join"}, {"game_id", id}, {"invite", created["invite"]}});
   EXPECT_EQ(b.wait_type("game.state")["you"]["seat"], 1);

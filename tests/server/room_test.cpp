@@ -7,6 +7,7 @@
 #include "game_room.h"
 #include "json.h"
 #include "lobby.h"
+#include "replay.h"
 #include "test_support.h"
 #include "view.h"
 
@@ -57,7 +58,7 @@ class RoomTest : public ::testing::Test {
     CreateRequest req;
     req.options.players = seats;
     req.is_private = is_private;
-    auto created = lobby->create(alice, req);
+    auto created = lobby->create(alice, req, &last_invite);
     EXPECT_TRUE(std::holds_alternative<GameRoom*>(created));
     return std::get<GameRoom*>(created);
   }
@@ -103,6 +104,7 @@ class RoomTest : public ::testing::Test {
   std::unique_ptr<Lobby> lobby;
   PlayerRecord alice, bob, carol;
   Recorder alice_rec, bob_rec, carol_rec, lobby_rec;
+  std::string last_invite;  // of the last private game created
 };
 
 TEST_F(RoomTest, GameStartsWhenTheLastSeatIsFilled) {
@@ -286,11 +288,12 @@ TEST_F(RoomTest, ConcedeEndsTheGameAndItBecomesReadOnly) {
   EXPECT_EQ(after->code, "game_over");
   EXPECT_EQ(room->undo(alice.id, room->seq())->code, "game_over");
 
-  const json replay = GameRoom::replay(*store, *stored, 1);
-  ASSERT_EQ(replay["steps"].size(), 2u);
-  EXPECT_EQ(replay["steps"][1]["view"]["viewer"], 1);
-  EXPECT_EQ(replay["steps"][1]["action"]["kind"], "concede");
-  const json spectator = GameRoom::replay(*store, *stored, kSpectator);
+  const json replay = Replays::build_page(*store, *stored, 1, 0, stored->seq);
+  EXPECT_EQ(replay["view"]["viewer"], 1);
+  ASSERT_EQ(replay["steps"].size(), 1u);
+  EXPECT_EQ(replay["steps"][0]["seq"], 1);
+  EXPECT_EQ(replay["steps"][0]["action"]["kind"], "concede");
+  const json spectator = Replays::build_page(*store, *stored, kSpectator, 0, stored->seq);
   EXPECT_TRUE(spectator["viewer"].is_null());
 }
 
@@ -351,10 +354,11 @@ TEST_F(RoomTest, PrivateGamesNeedTheInvite) {
   GameRoom* room = create(2, /*is_private=*/true);
   lobby->changed();
   EXPECT_TRUE(lobby->open_games().empty());
-  const std::string invite = room->record().invite_code;
+  const std::string invite = last_invite;
   EXPECT_EQ(invite.size(), 32u);
-  EXPECT_EQ(room->join(bob, std::nullopt, "")->code, "forbidden");
-  EXPECT_EQ(room->join(bob, std::nullopt, std::string(32, '0'))->code, "forbidden");
+  // Without the invite the game does not exist: the same answer as for a missing game.
+  EXPECT_EQ(room->join(bob, std::nullopt, "")->code, "not_found");
+  EXPECT_EQ(room->join(bob, std::nullopt, std::string(32, '0'))->code, "not_found");
   EXPECT_FALSE(room->may_view(carol.id, ""));
   EXPECT_TRUE(room->may_view(alice.id, ""));
   ASSERT_FALSE(room->join(bob, std::nullopt, invite));

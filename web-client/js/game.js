@@ -77,11 +77,27 @@ class GamePage {
       this.render();
     });
     this.on(this.channel, 'chat', () => renderChat(this));
+    this.on(this.channel, 'notice', (e) => {
+      if (e.detail.code === 'game_unavailable') {
+        this.fatal = e.detail.message;
+        this.state = null;
+        this.render();
+      }
+      toast(e.detail.message, 'error');
+    });
     this.on(this.channel, 'error', (e) => {
       const code = e.detail.code;
-      if (!this.state && (code === 'not_found' || code === 'forbidden')) {
-        // Nothing to show: an unknown game, or a private one without its invitation.
-        this.fatal = code === 'forbidden' ? 'This game is private: you need its invitation link to see it.' : 'There is no such game.';
+      const fatal = {
+        // A private game without its invitation answers like a game that does not exist.
+        not_found: 'There is no such game. (A private game needs its invitation link.)',
+        forbidden: 'This game is private: you need its invitation link to see it.',
+        no_spectators: 'The creator of this game allows no spectators while it runs. Come back for the replay when it is over.',
+        game_damaged: "This game's stored data is damaged, so the server cannot open it.",
+        game_unavailable: "The server's storage failed; this game is unavailable for now. Try again later.",
+      }[code];
+      if (fatal && (!this.state || code === 'no_spectators')) {
+        this.fatal = fatal;
+        this.state = null;
         this.render();
         return;
       }
@@ -162,7 +178,7 @@ class GamePage {
       e.selection,
       e.battle,
       h('details', { class: 'panel log-panel', open: true }, h('summary', {}, 'Game log'), e.log),
-      h('details', { class: 'panel chat-panel', open: true }, h('summary', {}, 'Chat'), e.chatList, e.chatForm),
+      h('details', { class: 'panel chat-panel', open: true }, (e.chatTitle = h('summary', { id: 'chat-title' }, 'Chat')), e.chatList, e.chatForm),
       e.help,
       e.settings,
       e.meta,
@@ -647,6 +663,20 @@ class GamePage {
       toast(err.message || String(err), 'error');
     }
   }
+
+  // A private game's creator makes a new invitation code (game.invite); the old link stops
+  // working. The server keeps only its hash, so this browser remembers the code.
+  async newInvite() {
+    if (this.invite && !(await confirmDialog('Make a new invitation link?', 'The link you shared so far stops working.', { ok: 'New link' }))) return;
+    try {
+      this.invite = await this.channel.newInvite();
+      saveInvite(this.gameId, this.invite);
+      this.render();
+      toast('A new invitation link is ready.');
+    } catch (err) {
+      toast(err.message || String(err), 'error');
+    }
+  }
 }
 
 export function saveInvite(gameId, invite) {
@@ -657,7 +687,7 @@ export function saveInvite(gameId, invite) {
   }
 }
 
-function loadInvite(gameId) {
+export function loadInvite(gameId) {
   try {
     return localStorage.getItem(`viktory.invite.${gameId}`);
   } catch {

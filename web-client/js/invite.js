@@ -52,7 +52,9 @@ export function mountInvite(root, ctx, gameId, invite) {
     },
     (err) => {
       if (gone) return;
-      const text = err.status === 404 ? 'There is no such game.' : err.status === 403 ? 'This invitation is not valid (any more).' : err.message;
+      // The server answers a wrong or renewed invitation code exactly like a game that does not
+      // exist (it keeps only the code's hash and tells nobody whether the game is there).
+      const text = err.status === 404 ? 'There is no such game, or this invitation is not valid (any more).' : err.status === 403 ? 'This invitation is not valid (any more).' : err.message;
       root.replaceChildren(
         h('section', { class: 'card invite-page' }, h('h1', {}, 'Invitation'), h('p', { class: 'form-error', id: 'invite-error' }, text), h('a', { class: 'btn', href: '#/' }, 'Go to the lobby')),
       );

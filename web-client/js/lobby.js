@@ -171,7 +171,9 @@ class Lobby {
             tile_mix: f.tile_mix.value,
             independent_exploration: f.independent_exploration.checked,
             private: f.private.checked,
+            spectators: f.spectators.value,
           };
+          if (payload.spectators === 'delayed') payload.spectator_delay = 2;
           button.disabled = true;
           error.textContent = '';
           try {
@@ -193,6 +195,16 @@ class Lobby {
       select('tile_mix', 'Map tiles', Object.entries(TILE_MIX_NAME), 'standard'),
       h('label', { class: 'check', for: 'independent_exploration' }, h('input', { type: 'checkbox', id: 'independent_exploration', name: 'independent_exploration' }), h('span', {}, 'Independent exploration: each player sees only the tiles he revealed himself')),
       h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', name: 'private' }), h('span', {}, 'Private: only people with the invitation link can join')),
+      select(
+        'spectators',
+        'Spectators',
+        [
+          ['live', 'Welcome, live'],
+          ['delayed', 'Welcome, two turns behind'],
+          ['none', 'Only once the game is over'],
+        ],
+        'live',
+      ),
       button,
       error,
     );

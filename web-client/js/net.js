@@ -85,12 +85,18 @@ export const api = {
       `/api/games/${encodeURIComponent(gameId)}${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`,
       { token },
     ),
-  // Views of `seat` when the token holds that seat, else the spectator's (finished games).
-  replay: (gameId, token, seat) =>
-    apiFetch(
-      `/api/games/${encodeURIComponent(gameId)}/replay${seat !== null && seat !== undefined ? `?seat=${seat}` : ''}`,
-      { token },
-    ),
+  // One page of the replay of a finished game (docs/protocol.md): the view after action
+  // `from`, then the steps up to `to` (the server may stop earlier; the page says where).
+  // Views of `seat` when the token holds that seat, else the spectator's.
+  replay: (gameId, token, { seat, from, to, invite } = {}) => {
+    const query = new URLSearchParams();
+    if (seat !== null && seat !== undefined) query.set('seat', String(seat));
+    if (from !== undefined) query.set('from', String(from));
+    if (to !== undefined) query.set('to', String(to));
+    if (invite) query.set('invite', invite);
+    const q = query.toString();
+    return apiFetch(`/api/games/${encodeURIComponent(gameId)}/replay${q ? `?${q}` : ''}`, { token });
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -352,7 +358,9 @@ function defaultSocketUrl() {
 // One game as seen by this client. Events (EventTarget):
 //  "state"  {detail: {state, events}}: the whole current state changed (full or update);
 //  "seats"  {detail: msg}: seats/status of the game changed;
-//  "chat"   {detail: msg}: a chat line arrived;
+//  "chat"   {detail: msg}: a chat line arrived (msg.channel: "players" or "spectators");
+//  "notice" {detail: msg}: the server reloaded the game after a storage failure, or cannot
+//           show it for now (msg.code "storage_error" / "game_unavailable");
 //  "error"  {detail: msg}: an error frame about this game without a pending request.
 // state = {game_id, seq, you, view, legal, can_undo, log:[{seq,text}], chat:[...]}.
 export class GameChannel extends EventTarget {
@@ -434,6 +442,10 @@ export class GameChannel extends EventTarget {
         if (this.state) this.state.chat = this.chat;
         this.emit('chat', msg);
         break;
+      case 'game.notice':
+        // The server had to reload the game (or cannot show it for now): say so.
+        this.emit('notice', msg);
+        break;
       case 'error':
         // After "stale" the server sends a fresh game.state by itself.
         if (msg.req === undefined) this.emit('error', msg);
@@ -478,5 +490,15 @@ export class GameChannel extends EventTarget {
 
   start() {
     return this.conn.request('game.start', { game_id: this.gameId });
+  }
+
+  // A new invitation code for a private game (its creator only); the old one stops working.
+  // Resolves with the code.
+  async newInvite() {
+    const { seen } = await this.conn.request('game.invite', { game_id: this.gameId });
+    const answer = seen.filter((m) => m.type === 'game.invite').pop();
+    if (!answer) throw new ProtocolError('internal', 'The server sent no invitation.');
+    this.invite = answer.invite;
+    return answer.invite;
   }
 }

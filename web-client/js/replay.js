@@ -1,9 +1,14 @@
 // Replay of a finished game, step by step, from GET /api/games/<id>/replay (docs/protocol.md).
-// A seated player sees his own views; anyone else the spectator's.
+// The server sends pages: the view after the page's first step, then per step the action, the
+// events, the log lines and the view delta (./view_delta.js). Pages are fetched as needed and
+// then one after another in the background. A seated player sees his own views; anyone else
+// the spectator's.
 
 import { api } from './net.js';
 import { Board, describeHex, diceRow } from './board.js';
+import { loadInvite } from './game.js';
 import { h, seatStyle, PHASE_NAME, VICTORY_NAME, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from './util.js';
+import { applyViewDelta } from './view_delta.js';
 
 export function mountReplay(root, ctx, gameId) {
   const r = new Replay(root, ctx, Number(gameId));
@@ -16,10 +21,17 @@ class Replay {
     this.root = root;
     this.ctx = ctx;
     this.gameId = gameId;
-    this.steps = [];
+    this.invite = loadInvite(gameId);
+    this.pages = new Map(); // from -> page, as the server sent it
+    this.loading = new Map(); // from -> promise of the page
+    this.pageSize = 1;
+    this.lastSeq = 0;
     this.index = 0;
+    this.cursor = null; // {page, index, view}: the view shown, to step on from
+    this.ticket = 0;
     this.timer = null;
     this.summary = null;
+    this.destroyed = false;
     this.onKey = (e) => {
       if (e.target && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA')) return;
       if (e.key === 'ArrowRight') this.go(this.index + 1);
@@ -30,21 +42,79 @@ class Replay {
   async start() {
     this.root.replaceChildren(h('p', { class: 'loading' }, 'Loading the replay…'));
     const token = this.ctx.session ? this.ctx.session.token : null;
-    let data;
     try {
-      this.summary = await api.game(this.gameId, token).catch(() => null);
-      const seat = this.mySeat();
-      data = await api.replay(this.gameId, token, seat);
+      this.summary = await api.game(this.gameId, token, this.invite).catch(() => null);
+      const first = await this.fetchPage(0);
+      this.lastSeq = first.last_seq;
+      // Pages after the first start where the one before ended.
+      this.pageSize = first.to < first.last_seq ? Math.max(1, first.to - first.from) : Math.max(1, first.last_seq);
     } catch (err) {
       this.root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, `Replay of game ${this.gameId}`), h('p', { class: 'form-error' }, err.message), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby')));
       return;
     }
-    this.steps = data.steps || [];
     this.build();
     window.addEventListener('keydown', this.onKey);
-    this.go(0);
+    // For tests: what the page shows (never more than the server sent).
+    window.__viktoryReplay = this;
+    await this.go(0);
+    this.prefetch();
   }
 
+  // The page that holds step `i` (its view after `from`, steps from+1..to).
+  pageFrom(i) {
+    return i <= 0 ? 0 : Math.floor((i - 1) / this.pageSize) * this.pageSize;
+  }
+
+  fetchPage(from) {
+    if (!this.loading.has(from)) {
+      const token = this.ctx.session ? this.ctx.session.token : null;
+      const options = { seat: this.mySeat(), from, invite: this.invite };
+      if (this.pages.size > 0) options.to = Math.min(from + this.pageSize, this.lastSeq);
+      const promise = this.fetchWithRetry(token, options).then((page) => {
+        this.pages.set(page.from, page);
+        return page;
+      });
+      promise.catch(() => this.loading.delete(from)); // a failed page may be asked for again
+      this.loading.set(from, promise);
+    }
+    return this.loading.get(from);
+  }
+
+  // The server builds one page at a time and asks the others to come back (503 "busy").
+  async fetchWithRetry(token, options) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await api.replay(this.gameId, token, options);
+      } catch (err) {
+        if (err.code !== 'busy' || attempt >= 8 || this.destroyed) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt + Math.random() * 250));
+      }
+    }
+  }
+
+  // Fetches the remaining pages one after the other, so that the log is complete.
+  async prefetch() {
+    for (let from = this.pageSize; from < this.lastSeq && !this.destroyed; from += this.pageSize) {
+      try {
+        await this.fetchPage(from);
+      } catch {
+        return; // fetched later, when a step of it is shown
+      }
+    }
+    if (!this.destroyed && this.els) this.renderLog();
+  }
+
+  // The view after step `i`, from the nearest known view of its page.
+  viewAt(page, i) {
+    let { index, view } = this.cursor && this.cursor.page === page && this.cursor.index <= i ? this.cursor : { index: page.from, view: page.view };
+    for (; index < i; index += 1) view = applyViewDelta(view, page.steps[index - page.from].delta);
+    this.cursor = { page, index: i, view };
+    return view;
+  }
+
+  currentView() {
+    return this.cursor ? this.cursor.view : null;
+  }
   mySeat() {
     if (!this.summary || !this.ctx.session) return null;
     const mine = (this.summary.seats || []).find((x) => x.player_id === this.ctx.session.player_id);
@@ -52,8 +122,10 @@ class Replay {
   }
 
   destroy() {
+    this.destroyed = true;
     clearInterval(this.timer);
     window.removeEventListener('keydown', this.onKey);
+    if (window.__viktoryReplay === this) window.__viktoryReplay = null;
   }
 
   name(seat) {
@@ -67,7 +139,7 @@ class Replay {
       info: h('div', { class: 'prompt', id: 'replay-info' }),
       map: h('div', { class: 'map-wrap', id: 'map' }),
       hover: h('div', { class: 'hover-info' }),
-      slider: h('input', { type: 'range', min: 0, max: Math.max(0, this.steps.length - 1), value: 0, id: 'replay-slider', 'aria-label': 'Step', oninput: (e) => this.go(Number(e.target.value)) }),
+      slider: h('input', { type: 'range', min: 0, max: this.lastSeq, value: 0, id: 'replay-slider', 'aria-label': 'Step', oninput: (e) => this.go(Number(e.target.value)) }),
       counter: h('span', { class: 'subtle', id: 'replay-counter' }),
       play: h('button', { type: 'button', class: 'btn', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ Play'),
       log: h('ol', { class: 'log-list', id: 'log' }),
@@ -82,7 +154,7 @@ class Replay {
       h('button', { type: 'button', class: 'btn', id: 'replay-prev', title: 'Previous step (←)', onclick: () => this.go(this.index - 1) }, '◀'),
       e.play,
       h('button', { type: 'button', class: 'btn btn-primary', id: 'replay-next', title: 'Next step (→)', onclick: () => this.go(this.index + 1) }, '▶'),
-      h('button', { type: 'button', class: 'btn', title: 'Last step', 'aria-label': 'Last step', onclick: () => this.go(this.steps.length - 1) }, '▶|'),
+      h('button', { type: 'button', class: 'btn', title: 'Last step', 'aria-label': 'Last step', onclick: () => this.go(this.lastSeq) }, '▶|'),
       e.slider,
       e.counter,
     );
@@ -96,10 +168,10 @@ class Replay {
     );
     this.board = new Board(e.map, {
       onHexHover: (hex) => {
-        const step = this.steps[this.index];
-        const hx = hex === null || !step ? null : step.view.hexes.find((x) => x.hex === hex);
+        const view = this.currentView();
+        const hx = hex === null || !view ? null : view.hexes.find((x) => x.hex === hex);
         e.hover.hidden = !hx;
-        e.hover.textContent = hx ? describeHex(step.view, hx) : '';
+        e.hover.textContent = hx ? describeHex(view, hx) : '';
       },
     });
   }
@@ -111,40 +183,50 @@ class Replay {
       this.els.play.textContent = '▶ Play';
       return;
     }
-    if (this.index >= this.steps.length - 1) this.go(0);
+    if (this.index >= this.lastSeq) this.go(0);
     this.els.play.textContent = '⏸ Pause';
     this.timer = setInterval(() => {
-      if (this.index >= this.steps.length - 1) this.togglePlay();
+      if (this.index >= this.lastSeq) this.togglePlay();
       else this.go(this.index + 1);
     }, 900);
   }
 
-  go(index) {
-    if (!this.steps.length) {
-      this.els.info.textContent = 'This replay has no steps.';
+  async go(index) {
+    const ticket = ++this.ticket;
+    const i = Math.max(0, Math.min(this.lastSeq, index));
+    let page;
+    try {
+      page = await this.fetchPage(this.pageFrom(i));
+    } catch (err) {
+      if (ticket === this.ticket) this.els.info.replaceChildren(h('p', { class: 'form-error' }, err.message));
       return;
     }
-    this.index = Math.max(0, Math.min(this.steps.length - 1, index));
-    const step = this.steps[this.index];
-    const view = step.view;
+    if (ticket !== this.ticket || this.destroyed) return; // a later step was asked for meanwhile
+    this.index = i;
+    const view = this.viewAt(page, i);
+    const step = i > page.from ? page.steps[i - page.from - 1] : null;
     const e = this.els;
-    e.slider.value = String(this.index);
-    e.counter.textContent = `step ${this.index} of ${this.steps.length - 1}`;
+    e.slider.value = String(i);
+    e.counter.textContent = `step ${i} of ${this.lastSeq}`;
     const moves = [];
     let roll = null;
-    for (const ev of step.events || []) {
+    for (const ev of (step && step.events) || []) {
       if (['unit_moved', 'unit_retreated', 'unit_disembarked', 'unit_embarked'].includes(ev.kind) && ev.from_hex >= 0 && ev.hex >= 0 && ev.from_hex !== ev.hex) {
         moves.push({ from: ev.from_hex, to: ev.hex, owner: ev.player });
       }
       if (ev.kind === 'dice_rolled' && Array.isArray(ev.dice)) roll = ev;
     }
     this.board.render(view, { moves, battleHex: view.battle ? view.battle.hex : null, pendingBattles: view.pending_battles || [] });
-    const lines = (step.log || []).map((l) => l.text);
-    e.info.replaceChildren(
+    const lines = ((step && step.log) || []).map((l) => l.text);
+    // Only elements here: replaceChildren() would write a null out as the text "null".
+    const info = [
       h('div', { class: 'phase-line' }, `Replay of game ${this.gameId} · turn ${view.turn} · ${PHASE_NAME[view.phase] || view.phase} · ${this.name(view.current)}`),
-      h('div', { class: 'prompt-title', id: 'replay-step-text' }, this.index === 0 ? 'The start of the game.' : lines.join(' ') || `Step ${this.index}`),
-      view.phase === 'game_over' ? h('div', { class: 'prompt-text' }, `Winner: ${(view.winners || []).map((s) => this.name(s)).join(', ') || 'nobody'} — ${VICTORY_NAME[view.ended_by] || view.ended_by}`) : null,
-    );
+      h('div', { class: 'prompt-title', id: 'replay-step-text' }, i === 0 ? 'The start of the game.' : lines.join(' ') || `Step ${i}`),
+    ];
+    if (view.phase === 'game_over') {
+      info.push(h('div', { class: 'prompt-text' }, `Winner: ${(view.winners || []).map((s) => this.name(s)).join(', ') || 'nobody'} — ${VICTORY_NAME[view.ended_by] || view.ended_by}`));
+    }
+    e.info.replaceChildren(...info);
     e.players.replaceChildren(
       h('h2', {}, 'Players'),
       h(
@@ -164,10 +246,27 @@ class Replay {
     e.dice.replaceChildren();
     e.dice.hidden = !roll;
     if (roll) e.dice.append(h('h2', {}, 'Dice this step'), h('div', { class: 'dice-line' }, h('span', {}, `${this.name(roll.player)}: `), diceRow(roll.dice)));
-    // The log up to this step.
+    this.renderLog();
+  }
+
+  // The log up to the step shown, from the pages fetched so far.
+  renderLog() {
     const all = [];
-    for (let i = 0; i <= this.index; i += 1) for (const l of this.steps[i].log || []) all.push(l);
-    e.log.replaceChildren(...all.map((l) => h('li', {}, l.text)));
-    e.log.scrollTop = e.log.scrollHeight;
+    let missing = false;
+    for (let from = 0; from < Math.max(1, this.index); from += this.pageSize) {
+      const page = this.pages.get(from);
+      if (!page) {
+        missing = true;
+        continue;
+      }
+      for (const step of page.steps) {
+        if (step.seq > this.index) break;
+        for (const l of step.log || []) all.push(l);
+      }
+    }
+    const items = all.map((l) => h('li', {}, l.text));
+    if (missing) items.unshift(h('li', { class: 'subtle' }, 'Earlier steps are still loading…'));
+    this.els.log.replaceChildren(...items);
+    this.els.log.scrollTop = this.els.log.scrollHeight;
   }
 }

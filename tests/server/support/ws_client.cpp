@@ -76,12 +76,18 @@ WsClient::~WsClient() {
   if (impl_->thread.joinable()) drop();
 }
 
-void WsClient::connect(int port, const std::string& path, bool start_reading) {
+void WsClient::connect(int port, const std::string& path, bool start_reading,
+                       const std::vector<std::pair<std::string, std::string>>& headers) {
   net::ip::tcp::resolver resolver(impl_->ioc);
   auto endpoints = resolver.resolve("127.0.0.1", std::to_string(port));
   beast::get_lowest_layer(impl_->ws).connect(endpoints);
   beast::get_lowest_layer(impl_->ws).socket().set_option(net::ip::tcp::no_delay(true));
   impl_->ws.read_message_max(16 * 1024 * 1024);
+  if (!headers.empty()) {
+    impl_->ws.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
+      for (const auto& [name, value] : headers) req.insert(name, value);
+    }));
+  }
   impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path);
   impl_->work.emplace(impl_->ioc.get_executor());
   if (start_reading) impl_->read();
@@ -160,7 +166,8 @@ std::vector<std::string> WsClient::history() const {
 }
 
 HttpReply http_request(int port, const std::string& method, const std::string& target,
-                       const std::string& body, const std::string& bearer) {
+                       const std::string& body, const std::string& bearer,
+                       const std::vector<std::pair<std::string, std::string>>& headers) {
   net::io_context ioc;
   beast::tcp_stream stream(ioc);
   net::ip::tcp::resolver resolver(ioc);
@@ -168,6 +175,7 @@ HttpReply http_request(int port, const std::string& method, const std::string& t
   http::request<http::string_body> req{http::string_to_verb(method), target, 11};
   req.set(http::field::host, "127.0.0.1");
   if (!bearer.empty()) req.set(http::field::authorization, "Bearer " + bearer);
+  for (const auto& [name, value] : headers) req.insert(name, value);
   if (!body.empty()) {
     req.set(http::field::content_type, "application/json");
     req.body() = body;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace viktory::server::testing {
@@ -22,7 +23,8 @@ class WsClient {
   WsClient& operator=(const WsClient&) = delete;
 
   // Throws on failure. Without `start_reading` the client never reads: a slow client.
-  void connect(int port, const std::string& path = "/ws", bool start_reading = true);
+  void connect(int port, const std::string& path = "/ws", bool start_reading = true,
+               const std::vector<std::pair<std::string, std::string>>& headers = {});
   void send(const nlohmann::json& message);
   void send_raw(const std::string& text, bool binary = false);
 
@@ -54,6 +56,7 @@ struct HttpReply {
 };
 
 HttpReply http_request(int port, const std::string& method, const std::string& target,
-                       const std::string& body = "", const std::string& bearer = "");
+                       const std::string& body = "", const std::string& bearer = "",
+                       const std::vector<std::pair<std::string, std::string>>& headers = {});
 
 }  // namespace viktory::server::testing

@@ -90,13 +90,19 @@ export function installLogHighlight(page) {
 export function renderChat(page) {
   const list = page.els.chatList;
   const chat = page.channel.chat || [];
+  // Players chat among themselves; spectators read that and have a chat of their own, which
+  // the players never see (a spectator could otherwise pass on tips).
+  const spectator = page.seatFromSeats() === null;
+  page.els.chatTitle.textContent = spectator ? 'Chat (you write to the spectators)' : 'Chat';
+  page.els.chatInput.placeholder = spectator ? 'Say something to the other spectators…' : 'Say something…';
   list.replaceChildren(
     ...chat.map((m) =>
       h(
         'li',
-        {},
+        { class: m.channel === 'spectators' ? 'chat-spectator' : null },
         m.from_seat !== null && m.from_seat !== undefined ? h('span', { class: 'swatch', style: `background:${seatStyle(m.from_seat).fill};border-color:${seatStyle(m.from_seat).edge}` }) : null,
         h('b', {}, m.name || 'spectator'),
+        m.channel === 'spectators' ? h('span', { class: 'subtle' }, ' (spectator)') : null,
         ': ',
         h('span', { class: 'chat-text' }, m.text),
         h('span', { class: 'subtle chat-time' }, ` ${timeAgo(m.at)}`),

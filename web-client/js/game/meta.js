@@ -1,6 +1,8 @@
-// The last panel: the game's options and the buttons for notifications, conceding, the lobby.
+// The last panel: the game's options and the buttons for notifications, conceding, a private
+// game's new invitation link, the lobby.
 
 import { h, VICTORY_NAME, TILE_MIX_NAME } from '../util.js';
+import { inviteBox } from './waiting.js';
 
 export function renderMeta(page, c) {
   const panel = page.els.meta;
@@ -15,6 +17,12 @@ export function renderMeta(page, c) {
   }
   if (c.concede && page.view.phase !== 'game_over') {
     row.append(h('button', { type: 'button', class: 'btn btn-small btn-danger', id: 'concede', onclick: () => page.concede(c.concede) }, 'Concede'));
+  }
+  // A private game's creator may invite spectators while it runs, too.
+  const me = page.ctx.session ? page.ctx.session.player_id : null;
+  if (page.seats && page.seats.private && page.seats.creator === me && page.view.phase !== 'game_over') {
+    row.append(h('button', { type: 'button', class: 'btn btn-small', id: 'new-invite', onclick: () => page.newInvite() }, 'New invitation link'));
+    if (page.invite) panel.append(inviteBox(page, page.seats, false));
   }
   row.append(h('a', { class: 'btn btn-small', href: '#/' }, 'Lobby'));
   panel.append(row);

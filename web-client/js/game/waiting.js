@@ -1,4 +1,5 @@
-// The waiting room: seats, options and the invitation link before a game starts.
+// The waiting room: seats, options and the invitation link before a game starts (the link box
+// is also in the meta panel of a running private game).
 
 import { h, seatStyle, toast, VICTORY_NAME, TILE_MIX_NAME } from '../util.js';
 
@@ -56,18 +57,25 @@ export function renderWaitingRoom(page, status) {
   }
   row.append(h('a', { class: 'btn', href: '#/' }, 'Lobby'));
   box.append(row);
-  if (status === 'open') {
-    const link = page.invite ? `${location.origin}${location.pathname}#/join/${page.gameId}/${page.invite}` : `${location.origin}${location.pathname}#/game/${page.gameId}`;
-    const input = h('input', { type: 'text', readonly: true, value: link, class: 'invite-link', id: 'invite-link', 'aria-label': 'Invitation link' });
-    box.append(
-      h(
-        'div',
-        { class: 'invite' },
-        h('label', { for: 'invite-link' }, seats.private ? 'Invitation link (only people with this link can join):' : 'Link to this game:'),
-        h('div', { class: 'invite-row' }, input, h('button', { type: 'button', class: 'btn btn-small', onclick: () => copyText(input) }, 'Copy')),
-      ),
-    );
+  if (status === 'open') box.append(inviteBox(page, seats, isCreator));
+}
+
+// The link to share. The server keeps only a hash of a private game's invitation, so the
+// code is known where it was received (this browser remembers it); the creator may always
+// make a new one (the old link then stops working).
+export function inviteBox(page, seats, isCreator) {
+  const renew = isCreator && seats.private ? h('button', { type: 'button', class: 'btn btn-small', id: 'new-invite', onclick: () => page.newInvite() }, page.invite ? 'New link' : 'Make a link') : null;
+  if (seats.private && !page.invite) {
+    return h('div', { class: 'invite' }, h('p', { class: 'subtle' }, isCreator ? 'The invitation link is shown only in the browser that created the game. Make a new one here (any older link stops working).' : 'This game is private.'), renew);
   }
+  const link = page.invite ? `${location.origin}${location.pathname}#/join/${page.gameId}/${page.invite}` : `${location.origin}${location.pathname}#/game/${page.gameId}`;
+  const input = h('input', { type: 'text', readonly: true, value: link, class: 'invite-link', id: 'invite-link', 'aria-label': 'Invitation link' });
+  return h(
+    'div',
+    { class: 'invite' },
+    h('label', { for: 'invite-link' }, seats.private ? 'Invitation link (only people with this link can join or watch):' : 'Link to this game:'),
+    h('div', { class: 'invite-row' }, input, h('button', { type: 'button', class: 'btn btn-small', onclick: () => copyText(input) }, 'Copy'), renew),
+  );
 }
 
 function copyText(input) {

@@ -1,0 +1,217 @@
+#include "replay.h"
+
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+
+#include "game_room.h"
+#include "json.h"
+#include "log_text.h"
+#include "token.h"
+#include "view.h"
+#include "view_delta.h"
+
+namespace viktory::server {
+namespace {
+
+using nlohmann::json;
+
+std::optional<int> query_int(const std::map<std::string, std::string>& query, const char* key) {
+  auto it = query.find(key);
+  if (it == query.end()) return std::nullopt;
+  int v = 0;
+  auto [ptr, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+  if (ec != std::errc() || ptr != it->second.data() + it->second.size()) return -1;
+  return v;
+}
+
+}  // namespace
+
+Replays::Replays(std::string db_path, Metrics& metrics, ReplayLimits limits)
+    : db_path_(std::move(db_path)),
+      metrics_(metrics),
+      limits_(limits),
+      buckets_(limits.requests_per_minute / 60.0, limits.requests_per_minute) {}
+
+json Replays::build_page(Store& store, const GameRecord& record, int viewer, int from, int to) {
+  const std::string where = "game " + std::to_string(record.id) + ": ";
+  std::optional<std::pair<int, GameState>> snapshot;
+  std::vector<ActionRecord> actions;
+  try {
+    snapshot = store.latest_snapshot(record.id, from);
+    actions = store.actions(record.id, snapshot ? snapshot->first : 0);
+  } catch (const nlohmann::json::exception&) {
+    throw DamagedGame(where + "an action or a snapshot cannot be read");
+  } catch (const protocol::JsonError&) {
+    throw DamagedGame(where + "an action or a snapshot cannot be read");
+  }
+  GameState state = snapshot ? std::move(snapshot->second) : new_game(record.options, record.seed);
+  int seq = snapshot ? snapshot->first : 0;
+  auto next = actions.begin();
+  auto apply_next = [&](std::vector<Event>* events) {
+    if (next == actions.end() || next->seq != seq + 1) {
+      throw DamagedGame(where + "the action log has a gap at action " + std::to_string(seq + 1));
+    }
+    if (auto error = apply_in_place(state, next->action, events)) {
+      throw DamagedGame(where + "stored action " + std::to_string(seq + 1) +
+                        " no longer applies: " + error->code);
+    }
+    ++seq;
+    ++next;
+  };
+  while (seq < from) apply_next(nullptr);
+
+  GameView before = view_for(state, viewer);
+  json steps = json::array();
+  json out{{"game_id", record.id},
+           {"viewer", viewer >= 0 ? json(viewer) : json(nullptr)},
+           {"last_seq", record.seq},
+           {"from", from},
+           {"to", to},
+           {"view", protocol::view_to_json(before)}};
+  while (seq < to) {
+    const Action& action = next != actions.end() ? next->action : Action{};
+    const json action_json = protocol::action_to_json(action);
+    std::vector<Event> events;
+    apply_next(&events);
+    const std::vector<Event> mine = filter_events_for(state, events, viewer);
+    json log = json::array();
+    for (std::string& line : log_lines(state, mine, viewer)) {
+      log.push_back(json{{"seq", seq}, {"text", std::move(line)}});
+    }
+    GameView after = view_for(state, viewer);
+    json events_json = json::array();
+    for (const Event& e : mine) events_json.push_back(protocol::event_to_json(e));
+    steps.push_back(json{{"seq", seq},
+                         {"action", action_json},
+                         {"events", std::move(events_json)},
+                         {"log", std::move(log)},
+                         {"delta", protocol::view_delta_to_json(before, after)}});
+    before = std::move(after);
+  }
+  out["steps"] = std::move(steps);
+  return out;
+}
+
+Replays::Page Replays::cached(const std::string& key) {
+  auto it = index_.find(key);
+  if (it == index_.end()) return nullptr;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  return it->second->second;
+}
+
+void Replays::remember(const std::string& key, Page page) {
+  if (index_.count(key) || page->size() > limits_.cache_bytes) return;
+  cached_bytes_ += page->size();
+  lru_.emplace_front(key, std::move(page));
+  index_[key] = lru_.begin();
+  while (cached_bytes_ > limits_.cache_bytes && !lru_.empty()) {
+    cached_bytes_ -= lru_.back().second->size();
+    index_.erase(lru_.back().first);
+    lru_.pop_back();
+  }
+}
+
+ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, std::string>& query,
+                            std::string_view authorization, std::string_view address) {
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (!buckets_.take(address)) {
+      metrics_.count_error("rate_limited");
+      return api_error(429, "rate_limited", "too many replay requests from this address");
+    }
+  }
+  const std::optional<int> seat_wanted = query_int(query, "seat");
+  const std::optional<int> from_wanted = query_int(query, "from");
+  const std::optional<int> to_wanted = query_int(query, "to");
+  const std::string invite = query.count("invite") ? query.at("invite") : std::string();
+
+  std::optional<GameRecord> record;
+  std::int64_t player_id = 0;
+  {
+    std::lock_guard lookup(lookup_mutex_);
+    try {
+      if (!lookup_) lookup_.emplace(db_path_, Store::ReadOnly{});
+      record = lookup_->game(game_id);
+      constexpr std::string_view kBearer = "Bearer ";
+      if (authorization.substr(0, kBearer.size()) == kBearer) {
+        const std::string token(authorization.substr(kBearer.size()));
+        if (looks_like_hex_secret(token, 64)) {
+          if (auto player = lookup_->player_by_token_hash(token_hash(token)))
+            player_id = player->id;
+        }
+      }
+    } catch (const DamagedGame& e) {
+      spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
+      return api_error(503, "game_damaged", "this game's stored data is damaged");
+    } catch (const std::exception& e) {
+      spdlog::error("replay_failed game={} error=\"{}\"", game_id, e.what());
+      lookup_.reset();  // a fresh connection next time
+      return api_error(500, "internal", "the server could not build this replay");
+    }
+  }
+  // A private game without its invite answers exactly like a game that does not exist.
+  if (!record || record->status == GameStatus::kCancelled ||
+      !GameRoom::may_view(*record, player_id, invite)) {
+    return api_error(404, "not_found", "no such game");
+  }
+  if (record->status != GameStatus::kFinished) {
+    return api_error(409, "not_finished", "replays exist only for finished games");
+  }
+  int viewer = kSpectator;
+  if (seat_wanted) {
+    // A seat's own view only for the player holding it; everyone else sees the spectator's.
+    for (const SeatRecord& seat : record->seats) {
+      if (seat.player_id == player_id && seat.seat == *seat_wanted) viewer = seat.seat;
+    }
+  }
+  const int last = record->seq;
+  const int from = from_wanted.value_or(0);
+  int to = to_wanted.value_or(std::min(last, from + limits_.page_steps));
+  if (from < 0 || from > last || to < from || to > last) {
+    return api_error(400, "bad_range", "from and to must satisfy 0 <= from <= to <= last_seq");
+  }
+  to = std::min(to, from + limits_.page_steps);
+
+  const std::string key = std::to_string(game_id) + "/" + std::to_string(viewer) + "/" +
+                          std::to_string(from) + "/" + std::to_string(to);
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (Page page = cached(key)) {
+      ++metrics_.replay_cache_hits;
+      return ApiResponse{200, *page};
+    }
+  }
+  std::unique_lock build(build_mutex_, std::try_to_lock);
+  if (!build.owns_lock()) {
+    metrics_.count_error("busy");
+    ApiResponse busy = api_error(503, "busy", "another replay page is being built; try again");
+    busy.retry_after_seconds = 1;
+    return busy;
+  }
+  try {
+    if (!builder_) builder_.emplace(db_path_, Store::ReadOnly{});
+    if (on_build_for_tests) on_build_for_tests();
+    Page page;
+    try {
+      page = std::make_shared<const std::string>(
+          build_page(*builder_, *record, viewer, from, to)
+              .dump(-1, ' ', false, json::error_handler_t::replace));
+    } catch (const DamagedGame& e) {
+      spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
+      return api_error(503, "game_damaged", "this game's stored data is damaged");
+    }
+    ++metrics_.replay_pages_built;
+    {
+      std::lock_guard lock(cache_mutex_);
+      remember(key, page);
+    }
+    return ApiResponse{200, *page};
+  } catch (const std::exception& e) {
+    spdlog::error("replay_failed game={} error=\"{}\"", game_id, e.what());
+    builder_.reset();  // a fresh connection next time
+    return api_error(500, "internal", "the server could not build this replay");
+  }
+}
+
+}  // namespace viktory::server

@@ -1,0 +1,73 @@
+// Replays of finished games (GET /api/games/<id>/replay), served without the Hub's lock:
+// through a read-only connection of their own (WAL lets it read while the game logic writes),
+// one page of steps at a time, in the compact form (the first view whole, then per step the
+// action, the viewer's events and log lines and the view delta; protocol/view_delta.h),
+// cached (a finished game never changes) and rate limited per client address.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common.h"
+#include "metrics.h"
+#include "rate_limit.h"
+#include "store.h"
+
+namespace viktory::server {
+
+struct ReplayLimits {
+  int page_steps = 200;                        // steps per page at most
+  std::size_t cache_bytes = 16 * 1024 * 1024;  // pages kept, in bytes of JSON
+  double requests_per_minute = 120;            // per client address, burst the same
+};
+
+class Replays {
+ public:
+  // `db_path`: the database the Store of the game logic has opened and migrated.
+  Replays(std::string db_path, Metrics& metrics, ReplayLimits limits);
+
+  // The whole API request. `query`: seat, from, to, invite. Thread-safe.
+  ApiResponse handle(std::int64_t game_id, const std::map<std::string, std::string>& query,
+                     std::string_view authorization, std::string_view address);
+
+  // One page for `viewer` (a seat or kSpectator): the view after action `from`, then steps
+  // from+1..to. Throws DamagedGame when the stored log does not add up.
+  static nlohmann::json build_page(Store& store, const GameRecord& record, int viewer, int from,
+                                   int to);
+
+  // Tests: called while a page is being built, outside every lock but the replays' own.
+  std::function<void()> on_build_for_tests;
+
+ private:
+  using Page = std::shared_ptr<const std::string>;
+  Page cached(const std::string& key);
+  void remember(const std::string& key, Page page);
+
+  std::string db_path_;
+  Metrics& metrics_;
+  ReplayLimits limits_;
+
+  // Two read-only connections (opened on first use): one for the short look-ups every request
+  // makes (token, game row), one for building pages. One page is built at a time; a request
+  // that would have to wait for another build is told to come back (503 busy) instead of
+  // holding a network thread.
+  std::mutex lookup_mutex_;
+  std::optional<Store> lookup_;
+  std::mutex build_mutex_;
+  std::optional<Store> builder_;
+
+  std::mutex cache_mutex_;                       // the cache and the rate limit
+  std::list<std::pair<std::string, Page>> lru_;  // most recently used first
+  std::map<std::string, std::list<std::pair<std::string, Page>>::iterator> index_;
+  std::size_t cached_bytes_ = 0;
+  AddressBuckets buckets_;
+};
+
+}  // namespace viktory::server
