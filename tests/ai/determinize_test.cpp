@@ -23,6 +23,15 @@ struct Setting {
   std::vector<Level> levels;
 };
 
+// Every optional rule [15.1-15.6] and several victory conditions at once [5.0]: their public
+// state (seating, alliances, pending choices) must survive the determinization too.
+Options with_optional_rules(Options o) {
+  o.victory.add(VictoryCondition::kSubjugation);
+  o.terrain_leveling = o.exploration_balancing = o.luck_averaging = o.town_relocation =
+      o.subjugation = true;
+  return o;
+}
+
 std::vector<Setting> settings() {
   using ai_testing::options;
   return {
@@ -33,6 +42,8 @@ std::vector<Setting> settings() {
       {options(2, VictoryCondition::kStandard, true), {Level::kHeuristic, Level::kRandom}},
       {options(3, VictoryCondition::kShorter, true, TileMix::kLandRich),
        {Level::kRandom, Level::kHeuristic, Level::kHeuristic}},
+      {with_optional_rules(options(3, VictoryCondition::kRace)),
+       {Level::kHeuristic, Level::kRandom, Level::kRandom}},
   };
 }
 

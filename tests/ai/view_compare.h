@@ -61,6 +61,9 @@ inline std::string view_difference(const GameView& a, const GameView& b) {
   if (a.placement_battles != b.placement_battles || a.ending_turn != b.ending_turn) {
     return "placement battles";
   }
+  // Any field the checks above do not name (the optional rules' seating, alliances, pending
+  // choices, and fields added later).
+  if (!(a == b)) return "another field";
   return "";
 }
 
