@@ -967,8 +967,14 @@ std::vector<int> pending_battles(const GameState& s) {
   for (const Unit& u : s.units) {
     if (u.place != UnitPlace::kMap || u.carrier >= 0 || u.owner != s.current) continue;
     // A Ruler's unit passing over his Vassal's pieces attacks them if it stops there
-    // [15.64]: start_battle (or stopping it by acting with another unit) does that.
-    const bool stopping_on_vassal = u.id == s.active_unit && may_attack_ally_at(s, u.owner, u.hex);
+    // [15.64]: start_battle (or stopping it by acting with another unit) does that. A unit
+    // that is not moving has stopped: one that had moved in to attack a player who became its
+    // owner's Vassal before that Battle was fought (his Capital fell in another Battle) still
+    // owes it, "an immediate Battle ensues" [15.64] (docs/rules-notes.md).
+    const int ally = allied_owner_at(s, u.owner, u.hex);
+    const bool on_own_vassal = ally != kNoPlayer && s.players[ally].ruler == u.owner;
+    const bool stopping_on_vassal =
+        u.id == s.active_unit ? may_attack_ally_at(s, u.owner, u.hex) : on_own_vassal;
     if (!hostile_hex(s, s.current, u.hex) && !stopping_on_vassal) continue;
     if (std::find(out.begin(), out.end(), u.hex) == out.end()) out.push_back(u.hex);
   }

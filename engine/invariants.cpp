@@ -102,6 +102,10 @@ std::optional<std::string> check_invariants(const GameState& s) {
     if (s.capital_return && s.capital_return->hex == u.hex && s.capital_return->ruler == u.owner) {
       continue;
     }
+    // A Battle the Ruler owes his new Vassal there: it will be fought [15.64].
+    const auto owed = pending_battles(s);
+    if (std::find(owed.begin(), owed.end(), u.hex) != owed.end()) continue;
+    if (s.battle && s.battle->hex == u.hex) continue;
     return "a unit stopped on Alliance pieces at " + b.label(u.hex) + " [15.64]";
   }
   if (s.balance) {  // [15.3]

@@ -44,6 +44,9 @@ GameView view_for(const GameState& s, int viewer) {
     hv.capital_of = c.capital_of;
     hv.built_this_turn = c.built_this_turn;
     hv.battle_this_turn = c.battle_this_turn;
+    hv.placed_infantry = c.placed_infantry;
+    hv.placed_other = c.placed_other;
+    hv.began_turn_with_land_unit = c.began_turn_with_land_unit;
     v.hexes.push_back(std::move(hv));
   }
   v.players.resize(s.players.size());
@@ -77,6 +80,9 @@ GameView view_for(const GameState& s, int viewer) {
     uv.move_done = u.move_done;
     uv.attacked = u.attacked;
     uv.transported = u.transported;
+    uv.has_moved = u.has_moved;
+    uv.carried_this_turn = u.carried_this_turn;
+    uv.disembark_hex = u.disembark_hex;
     v.units.push_back(uv);
   }
   // Under independent exploration the choices would tell others (spectators too) which hexes
@@ -98,6 +104,9 @@ GameView view_for(const GameState& s, int viewer) {
   v.winners = s.winners;
   v.ended_by = s.ended_by;
   v.action_count = s.action_count;
+  v.battle_entries = s.entries;
+  v.placement_battles = s.placement_battles;
+  v.ending_turn = s.ending_turn;
   return v;
 }
 

@@ -27,6 +27,10 @@ struct HexView {
   int capital_of = kNoPlayer;
   bool built_this_turn = false;
   bool battle_this_turn = false;
+  // Public per-turn facts the rules depend on (everyone at the table sees them happen):
+  int placed_infantry = 0;  // Reserve placement counts this turn [13.11]
+  int placed_other = 0;
+  int began_turn_with_land_unit = 0;  // bit per player [9.12 exception B]
   friend bool operator==(const HexView&, const HexView&) = default;
 };
 
@@ -41,6 +45,9 @@ struct UnitView {
   bool move_done = false;
   bool attacked = false;
   bool transported = false;
+  bool has_moved = false;     // started moving this turn [9.43]
+  int carried_this_turn = 0;  // Frigates: land units carried this turn [9.41]
+  int disembark_hex = -1;     // Frigates: the one hex it landed units in this turn [9.46]
   friend bool operator==(const UnitView&, const UnitView&) = default;
 };
 
@@ -85,6 +92,13 @@ struct GameView {
   std::vector<int> winners;
   VictoryCondition ended_by = VictoryCondition::kStandard;
   int action_count = 0;
+  // Where attacking units entered Battle hexes from this turn (the retreat limit [12.3 step 3]),
+  // the water hexes where placed Frigates await a Naval Battle [13.5], and whether the Reserve
+  // Placement Phase is over and those Battles are being fought: public, and needed to play on
+  // from a view (computer players simulate from it).
+  std::vector<BattleEntry> battle_entries;
+  std::vector<int> placement_battles;
+  bool ending_turn = false;
   // Every field, so that view deltas (protocol/view_delta.h) notice a field they do not know.
   friend bool operator==(const GameView&, const GameView&) = default;
 };

@@ -1006,7 +1006,10 @@ json hex_view_to_json(const HexView& h) {
               {"known", h.known},
               {"city", h.city},
               {"built_this_turn", h.built_this_turn},
-              {"battle_this_turn", h.battle_this_turn}};
+              {"battle_this_turn", h.battle_this_turn},
+              {"placed_infantry", h.placed_infantry},
+              {"placed_other", h.placed_other},
+              {"began_turn_with_land_unit", h.began_turn_with_land_unit}};
   // The key is absent, not null, for a hex whose terrain the viewer does not know.
   if (h.known && h.terrain != Terrain::kNone) out["terrain"] = to_string(h.terrain);
   if (h.town_owner != kNoPlayer) out["town_owner"] = h.town_owner;
@@ -1024,7 +1027,10 @@ json unit_view_to_json(const UnitView& u) {
           {"moves_left", u.moves_left},
           {"move_done", u.move_done},
           {"attacked", u.attacked},
-          {"transported", u.transported}};
+          {"transported", u.transported},
+          {"has_moved", u.has_moved},
+          {"carried_this_turn", u.carried_this_turn},
+          {"disembark_hex", u.disembark_hex}};
 }
 
 namespace {
@@ -1078,6 +1084,11 @@ json view_to_json(const GameView& v) {
               {"winners", v.winners},
               {"ended_by", to_string(v.ended_by)},
               {"action_count", v.action_count}};
+  json entries = json::array();
+  for (const BattleEntry& e : v.battle_entries) entries.push_back(entry_to_json(e));
+  out["battle_entries"] = entries;
+  out["placement_battles"] = v.placement_battles;
+  out["ending_turn"] = v.ending_turn;
   if (v.battle) out["battle"] = battle_to_json(*v.battle);
   if (v.bombard) out["bombard"] = bombard_to_json(*v.bombard);
   if (v.elimination) out["elimination"] = elimination_to_json(*v.elimination);

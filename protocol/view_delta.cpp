@@ -51,6 +51,9 @@ const std::array kHeadFields = {
     VIKTORY_VIEW_FIELD(winners),
     VIKTORY_VIEW_FIELD(ended_by),
     VIKTORY_VIEW_FIELD(action_count),
+    VIKTORY_VIEW_FIELD(battle_entries),
+    VIKTORY_VIEW_FIELD(placement_battles),
+    VIKTORY_VIEW_FIELD(ending_turn),
 };
 
 #undef VIKTORY_VIEW_FIELD

@@ -135,6 +135,31 @@ TEST(Subjugation, R15_62_TheVassalMayKeepHisReserve) {
   EXPECT_EQ(p.reserve_count(1, U::kInfantry), 1);
 }
 
+// A Battle owed before the Alliance: player 0's Infantry had moved into H3 to attack player
+// 1's Town when G6 fell and player 1 became his Vassal. Its units have stopped with the
+// Vassal's, so the Battle still ensues [15.64] and frees the Vassal [15.65] (found by computer
+// players' random games: the units stood together for good and the phase could end).
+TEST(Subjugation, R15_64_ABattleOwedToTheNewVassalIsStillFought) {
+  Position p = realm();
+  p.town(1, p.at("H3"));
+  p.town(0, p.at("B3"));  // supports the second Infantry
+  p.unit(1, U::kInfantry, p.at("H3"));
+  p.unit(0, U::kInfantry, p.at("H3"));  // moved in to attack; that Battle is not fought yet
+  const int inf = p.unit(0, U::kInfantry, p.at("F6"));
+  conquer(p, inf);
+  ASSERT_EQ(p.state.players[1].ruler, 0);
+  p.apply_ok(act::withdraw(0, inf, p.at("F6")));
+  p.apply_ok(act::end_phase(1));  // the Vassal keeps his Reserve
+  ASSERT_FALSE(p.state.capital_return.has_value());
+  EXPECT_EQ(pending_battles(p.state), std::vector<int>{p.at("H3")});
+  EXPECT_EQ(p.apply_error(act::end_phase(0)), "battle_pending");
+  EXPECT_CONSISTENT(p);
+  const auto ev = p.apply_ok(act::start_battle(0, p.at("H3")));
+  EXPECT_EQ(alliance_ends(ev, AllianceEnd::kAttackedByRuler), 1);
+  EXPECT_EQ(p.state.players[1].ruler, kNoPlayer);
+  EXPECT_CONSISTENT(p);
+}
+
 TEST(Subjugation, R15_62_WithdrawingOntoTheVassalsUnitsBreaksTheAllianceHeStillReinforces) {
   Position p = realm();
   p.town(1, p.at("H3"));
