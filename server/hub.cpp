@@ -7,6 +7,7 @@
 #include <limits>
 #include <set>
 
+#include "battle_preview_request.h"
 #include "json.h"
 #include "token.h"
 
@@ -162,7 +163,7 @@ std::optional<std::int64_t> parse_id(std::string_view s) {
 double request_cost(const std::string& type) {
   if (type == "game.watch" || type == "game.create") return 5;
   if (type == "game.join" || type == "my_games" || type == "lobby.subscribe" ||
-      type == "game.invite") {
+      type == "game.invite" || type == "game.preview_battle") {
     return 3;
   }
   return 1;
@@ -454,9 +455,9 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     return std::nullopt;
   }
 
-  static const std::set<std::string> kGameTypes = {"game.join",  "game.leave",   "game.start",
-                                                   "game.watch", "game.unwatch", "game.action",
-                                                   "game.undo",  "chat.send",    "game.invite"};
+  static const std::set<std::string> kGameTypes = {
+      "game.join",   "game.leave", "game.start", "game.watch",  "game.unwatch",
+      "game.action", "game.undo",  "chat.send",  "game.invite", "game.preview_battle"};
   if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
   const std::int64_t game_id = int_field(msg, "game_id");
   try {
@@ -544,7 +545,22 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
     return outcome;
   }
   if (type == "chat.send") return room->chat(me, string_field(msg, "text"));
+  if (type == "game.preview_battle") return preview_battle(client, *room, me.id, msg);
   return fail("unknown_type", "unknown message type");
+}
+
+// A seated player's preview of a Battle (server/battle_preview_request.h): from his own view.
+Outcome Hub::preview_battle(Client* client, const GameRoom& room, std::int64_t player_id,
+                            const json& msg) {
+  if (room.status() != GameStatus::kRunning || room.state() == nullptr) {
+    return fail("not_running", "the game is not running");
+  }
+  const std::optional<int> seat = room.seat_of(player_id);
+  if (!seat) return fail("not_seated", "only a seated player can preview his attacks");
+  auto reply = battle_preview_reply(*room.state(), *seat, room.id(), msg);
+  if (auto* failure = std::get_if<Failure>(&reply)) return *failure;
+  client->deliver(make_message(std::get<json>(reply)));
+  return std::nullopt;
 }
 
 json Hub::my_games(std::int64_t player_id) {

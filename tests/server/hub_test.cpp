@@ -191,3 +191,35 @@ TEST(HubSignups, AreRateLimitedPerAddress) {
 
 }  // namespace
 }  // namespace viktory::server
+
+namespace viktory::server {
+namespace {
+
+// game.preview_battle is routed to the seat's preview (server/battle_preview_request.h): only
+// seated players of a running game get one, with an ack; what they ask is checked.
+TEST_F(HubTest, PreviewBattleAnswersSeatedPlayersOfARunningGameOnly) {
+  FakeClient a, b, c;
+  for (FakeClient* x : {&a, &b, &c}) hub.on_open(x);
+  send(a, {{"type", "auth"}, {"token", sign_up("Alice")}});
+  send(b, {{"type", "auth"}, {"token", sign_up("Bob")}});
+  send(c, {{"type", "auth"}, {"token", sign_up("Carol")}});
+  send(a, {{"type", "game.create"}, {"seats", 2}});
+  const std::int64_t id = a.recorder.last("game.created")["game_id"];
+  send(a, {{"type", "game.preview_battle"}, {"game_id", id}, {"hex", 0}, {"req", 1}});
+  EXPECT_EQ(a.recorder.last("error")["code"], "not_running");
+  send(b, {{"type", "game.join"}, {"game_id", id}});
+  ASSERT_FALSE(a.recorder.last("game.state").is_null());
+  // Hex 0 is perimeter water, known to all, with nothing to attack.
+  send(a, {{"type", "game.preview_battle"}, {"game_id", id}, {"hex", 0}, {"req", 2}});
+  EXPECT_EQ(a.recorder.last("error")["code"], "no_battle");
+  EXPECT_EQ(a.recorder.last("error")["req"], 2);
+  send(a, {{"type", "game.preview_battle"}, {"game_id", id}, {"req", 3}});
+  EXPECT_EQ(a.recorder.last("error")["code"], "bad_message");
+  send(c, {{"type", "game.preview_battle"}, {"game_id", id}, {"hex", 0}, {"req", 4}});
+  EXPECT_EQ(c.recorder.last("error")["code"], "not_seated");
+  EXPECT_TRUE(a.recorder.of_type("battle.preview").empty());
+  for (FakeClient* x : {&a, &b, &c}) hub.on_close(x);
+}
+
+}  // namespace
+}  // namespace viktory::server
