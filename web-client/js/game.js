@@ -30,6 +30,7 @@ import { buildSettingsPanel } from './game/settings-panel.js';
 import { installLogHighlight } from './game/log.js';
 import { rememberFocus, restoreFocus } from './game/focus.js';
 import { settings } from './settings.js';
+import { wantPreview, dropPreview } from './game/preview.js';
 import { playSound, soundLog } from './sounds.js';
 
 export { classifyLegal } from './game/legal.js';
@@ -193,10 +194,12 @@ class GamePage {
       onHexHover: (hex) => {
         this.ui.hoverHex = hex;
         this.renderHover();
+        this.previewAt(hex);
       },
       onHexFocus: (hex) => {
         this.ui.focusHex = hex;
         this.renderHover();
+        this.previewAt(hex);
       },
     });
     // Escape drops the selection or the build/placement mode, wherever the focus is (dialogs
@@ -232,6 +235,7 @@ class GamePage {
     // After an undo the trails of the taken-back moves must go.
     if (full && prevSeq !== null && state.seq < prevSeq) this.trails = [];
     this.state = state;
+    if (prevSeq !== null && state.seq !== prevSeq) this.preview = null;
     if (prevSeq === null) restoreLastMoves(this);
     absorbEvents(this, events || [], full);
     if (prevTurn !== null && state.view.turn !== prevTurn) this.trails = [];
@@ -242,6 +246,7 @@ class GamePage {
     if (active !== undefined && active >= 0 && c.unit.has(active)) this.ui.selectedUnit = active;
     if (this.ui.mode === 'build_town' && ![...c.hex.values()].flat().some((a) => a.kind === 'build_town')) this.ui.mode = null;
     if (this.ui.mode === 'upgrade_city' && ![...c.hex.values()].flat().some((a) => a.kind === 'upgrade_city')) this.ui.mode = null;
+    if (this.ui.mode === 'relocate' && ![...c.hex.values()].flat().some((a) => a.kind === 'remove_town')) this.ui.mode = null;
     if (this.ui.mode && this.ui.mode.startsWith('place:') && !c.place.has(this.ui.mode.slice(6))) this.ui.mode = null;
     this.render();
     this.notifyIfMyMove(c, prevSeq === null);
@@ -380,7 +385,7 @@ class GamePage {
         const hex = this.targetHex(a, units);
         if (hex < 0) continue;
         let kind = a.kind;
-        if (a.kind === 'move' || a.kind === 'disembark') kind = this.enemyAt(hex) ? 'battle' : a.kind === 'move' ? 'move' : 'disembark';
+        if (a.kind === 'move' || a.kind === 'disembark' || a.kind === 'withdraw') kind = this.enemyAt(hex) ? 'battle' : a.kind;
         // A bombard target outranks a plain move mark on the same hex: both stay reachable
         // through the chooser on click.
         if (!map.has(hex) || kind === 'bombard') map.set(hex, kind);
@@ -391,7 +396,10 @@ class GamePage {
       for (const a of acts) {
         if (mode === 'build_town' && a.kind !== 'build_town') continue;
         if (mode === 'upgrade_city' && a.kind !== 'upgrade_city') continue;
-        const kind = { place_capital: 'capital', build_town: 'build', upgrade_city: 'upgrade', start_battle: 'start_battle' }[a.kind];
+        if (mode === 'relocate' && a.kind !== 'remove_town') continue;
+        // A Town is relocated [15.5] only through its own mode: a stray click must not start it.
+        if (mode !== 'relocate' && a.kind === 'remove_town') continue;
+        const kind = { place_capital: 'capital', build_town: 'build', upgrade_city: 'upgrade', start_battle: 'start_battle', remove_town: 'relocate', rebuild_town: 'rebuild', replace_water: 'replace_water' }[a.kind];
         map.set(hex, kind);
       }
     }
@@ -473,6 +481,19 @@ class GamePage {
     box.textContent = hexName(this, hex, this.currentHighlights ? this.currentHighlights.get(hex) : undefined);
   }
 
+  // Pointing at a hex where the selected unit would fight (or a Battle to start) asks for the
+  // preview of that Battle's dice and odds (game/preview.js).
+  previewAt(hex) {
+    const kind = hex !== null && hex !== undefined && this.currentHighlights ? this.currentHighlights.get(hex) : undefined;
+    if (kind === 'battle' && this.ui.selectedUnit !== null) wantPreview(this, hex, [this.ui.selectedUnit]);
+    else if (kind === 'start_battle') wantPreview(this, hex, []);
+    else if (hex !== null && hex !== undefined) dropPreview(this);
+  }
+
+  renderBattlePanel() {
+    if (this.state) renderBattle(this);
+  }
+
   openHelp() {
     const panel = this.els.help;
     panel.open = true;
@@ -531,6 +552,8 @@ class GamePage {
     let hexActs = c.hex.get(hex) || [];
     if (mode === 'build_town') hexActs = hexActs.filter((a) => a.kind === 'build_town');
     if (mode === 'upgrade_city') hexActs = hexActs.filter((a) => a.kind === 'upgrade_city');
+    if (mode === 'relocate') hexActs = hexActs.filter((a) => a.kind === 'remove_town');
+    else hexActs = hexActs.filter((a) => a.kind !== 'remove_town');
     if (hexActs.length) {
       if (!this.hasOwnActingUnits(hex, c)) return this.chooseAndSend(hexActs, hex);
       const options = hexActs.map((a) => ({ label: describeAction(this, a, units), value: a }));

@@ -2,7 +2,8 @@
 // one's own games with whose turn it is.
 
 import { api, saveSession } from './net.js';
-import { h, seatStyle, toast, timeAgo, VICTORY_NAME, TILE_MIX_NAME } from './util.js';
+import { h, seatStyle, toast, timeAgo, TILE_MIX_NAME } from './util.js';
+import { optionFields, optionsText, readOptionFields, wireOptionFields } from './options.js';
 import { saveInvite } from './game.js';
 import { fetchInvite, inviteSummary } from './invite.js';
 
@@ -167,7 +168,7 @@ class Lobby {
           const f = ev.target;
           const payload = {
             seats: Number(f.seats.value),
-            victory: f.victory.value,
+            ...readOptionFields(f),
             tile_mix: f.tile_mix.value,
             independent_exploration: f.independent_exploration.checked,
             private: f.private.checked,
@@ -190,8 +191,7 @@ class Lobby {
       },
       h('h2', {}, 'New game'),
       select('seats', 'Players', [2, 3, 4, 5, 6].map((n) => [String(n), `${n} players`]), '2'),
-      select('victory', 'How to win', Object.entries(VICTORY_NAME), 'standard'),
-      h('p', { class: 'field-help', id: 'victory-help' }, 'Standard: the last player standing wins.'),
+      optionFields(),
       select('tile_mix', 'Map tiles', Object.entries(TILE_MIX_NAME), 'standard'),
       h('label', { class: 'check', for: 'independent_exploration' }, h('input', { type: 'checkbox', id: 'independent_exploration', name: 'independent_exploration' }), h('span', {}, 'Independent exploration: each player sees only the tiles he revealed himself')),
       h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', name: 'private' }), h('span', {}, 'Private: only people with the invitation link can join')),
@@ -208,15 +208,7 @@ class Lobby {
       button,
       error,
     );
-    const help = {
-      standard: 'Standard: the last player standing wins.',
-      shorter: 'Shorter: the game ends when the first Capital falls; the largest empire wins.',
-      race: 'Race: the first empire worth 20 points at the start of its turn wins.',
-      doomsday: 'Doomsday Clock: after the first City is captured, a die roll each turn may end the game.',
-    };
-    form.querySelector('#victory').addEventListener('change', (ev) => {
-      form.querySelector('#victory-help').textContent = help[ev.target.value] || '';
-    });
+    wireOptionFields(form);
     return form;
   }
 
@@ -286,11 +278,6 @@ class Lobby {
       toast(err.message, 'error');
     }
   }
-}
-
-function optionsText(o) {
-  if (!o) return '';
-  return `${o.players} players · ${VICTORY_NAME[o.victory] || o.victory} · ${TILE_MIX_NAME[o.tile_mix] || o.tile_mix}${o.independent_exploration ? ' · independent exploration' : ''}`;
 }
 
 function seatDots(seats) {

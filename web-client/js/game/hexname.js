@@ -28,6 +28,8 @@ export function hexName(page, hex, highlight) {
   }
   if (hx.capital_of !== undefined && hx.capital_of >= 0) {
     parts.push(hx.capital_of === me ? 'your Capital' : `${page.playerName(hx.capital_of)}'s Capital`);
+    const owner = view.players[hx.capital_of];
+    if (owner && owner.ruler >= 0) parts.push(`${hx.capital_of === me ? 'you are' : 'a'} Vassal of ${whose(owner.ruler) === 'your' ? 'you' : page.playerName(owner.ruler)} [15.61]`);
   }
   const here = view.units.filter((u) => u.place === 'map' && u.hex === hex);
   const owners = [...new Set(here.map((u) => u.owner))].sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
