@@ -200,6 +200,12 @@ test('Luck Averaging [15.4]: the attacker averages with the keyboard, the defend
   // The defender's page shows the same Battle from his side.
   await bob.page.waitForSelector('#battle-table');
   assert.match(await bob.page.textContent('#battle-table'), /Attacker \(Alice \(Red\)\)/);
+  // At phone width the battle view fits the screen (no sideways scrolling).
+  await bob.page.setViewportSize({ width: 390, height: 844 });
+  await bob.page.locator('#battle-table').scrollIntoViewIfNeeded();
+  assert.ok(await bob.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scrolling');
+  await bob.page.screenshot({ path: screenshotPath('battle-phone.png') });
+  await bob.page.setViewportSize({ width: 1400, height: 900 });
 });
 
 // Build phase, Red with a Town at C3 to relocate [15.5].
@@ -377,6 +383,51 @@ test('Exploration Balancing [15.3]: the land tile is laid by clicking a lit wate
   state = await seqAbove(alice.page, state.seq);
   assert.equal(state.view.hexes.find((x) => x.hex === d5).terrain, 'mountain');
   assert.equal(state.view.exploration_choice, undefined);
+});
+
+// No Exploration [15.2]: the whole map is face up, so a unit's reach goes as far as its
+// Movement Points (a Cavalry: 3 [9.11]); the hexes round E4 are laid as Plains.
+const POSITION_REACH = {
+  options: { players: 2, no_exploration: true },
+  phase: 'movement',
+  turn: 3,
+  current: 0,
+  hexes: {
+    C3: { terrain: 'grassland', town: 0, city: true, capital: 0 },
+    E3: 'plains',
+    E4: 'plains',
+    E5: 'plains',
+    E6: 'plains',
+    D4: 'plains',
+    D5: 'plains',
+    F4: 'plains',
+    F5: 'plains',
+    E7: { terrain: 'plains', town: 1, capital: 1 },
+  },
+  units: ['0 cavalry E4'],
+  reserves: [{ infantry: 1 }, { infantry: 1 }],
+};
+
+test('a selected unit shows its whole reach this turn: next moves lit, further hexes marked faintly', async () => {
+  const { gameId } = await createGame({ rules: ['no_exploration'] });
+  await load(gameId, POSITION_REACH);
+  const state = await gameState(alice.page);
+  const e4 = hexOf(state, 'E4');
+  const unit = state.view.units.find((u) => u.owner === 0 && u.hex === e4 && u.place === 'map');
+  await clickHex(alice.page, e4);
+  await alice.page.waitForSelector('.target-reach');
+  const reply = alice.frames.filter((f) => f.type === 'game.reach' && f.unit === unit.id).pop();
+  assert.ok(reply, 'the page asked the server for the reach');
+  const next = new Set(state.legal.filter((a) => a.kind === 'move' && a.unit === unit.id).map((a) => a.hex));
+  const further = reply.hexes.filter((x) => x.moves > 1 && !next.has(x.hex)).map((x) => x.hex).sort((a, b) => a - b);
+  assert.ok(further.length > 0);
+  const marked = await alice.page.$$eval('.target-reach', (els) => els.map((e) => Number(e.dataset.target)));
+  assert.deepEqual(marked.sort((a, b) => a - b), further);
+  // The next steps are still exactly the legal moves.
+  const lit = await alice.page.$$eval('.target-move', (els) => els.map((e) => Number(e.dataset.target)));
+  assert.deepEqual(lit.sort((a, b) => a - b), [...next].sort((a, b) => a - b));
+  await alice.page.mouse.move(5, 5);
+  await alice.page.screenshot({ path: screenshotPath('reach.png') });
   assert.deepEqual(alice.errors, []);
   assert.deepEqual(bob.errors, []);
 });

@@ -43,6 +43,8 @@ export const HIGHLIGHT_STYLE = {
   relocate: { color: '#ffe066', icon: 'arrow', text: 'Remove this Town or City to rebuild it next door' },
   rebuild: { color: '#ffe066', icon: 'house', text: 'Rebuild the Town or City here' },
   withdraw: { color: '#2ee07a', icon: 'arrow', text: 'Withdraw here' },
+  // Further than the next move: reachable this turn by several moves (game.reach).
+  reach: { color: '#b9f5cf', icon: 'dot', text: 'Reachable this turn in several moves' },
 };
 
 export class Board {

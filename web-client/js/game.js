@@ -31,6 +31,8 @@ import { installLogHighlight } from './game/log.js';
 import { rememberFocus, restoreFocus } from './game/focus.js';
 import { settings } from './settings.js';
 import { wantPreview, dropPreview } from './game/preview.js';
+import { rematch } from './game/rematch.js';
+import { wantReach, furtherReach } from './game/reach.js';
 import { playSound, soundLog } from './sounds.js';
 
 export { classifyLegal } from './game/legal.js';
@@ -381,6 +383,8 @@ class GamePage {
       return map;
     }
     if (this.ui.selectedUnit !== null) {
+      // Further than one move: the server's reach for this unit (game/reach.js).
+      for (const [hex] of furtherReach(this)) map.set(hex, 'reach');
       for (const a of this.selectedActions(c)) {
         const hex = this.targetHex(a, units);
         if (hex < 0) continue;
@@ -388,7 +392,7 @@ class GamePage {
         if (a.kind === 'move' || a.kind === 'disembark' || a.kind === 'withdraw') kind = this.enemyAt(hex) ? 'battle' : a.kind;
         // A bombard target outranks a plain move mark on the same hex: both stay reachable
         // through the chooser on click.
-        if (!map.has(hex) || kind === 'bombard') map.set(hex, kind);
+        if (!map.has(hex) || map.get(hex) === 'reach' || kind === 'bombard') map.set(hex, kind);
       }
     }
     for (const [hex, acts] of c.hex) {
@@ -440,6 +444,7 @@ class GamePage {
 
   renderBoard(c = classifyLegal(this.state.legal)) {
     const view = this.view;
+    if (this.ui.selectedUnit !== null && (c.unit.get(this.ui.selectedUnit) || []).some((a) => a.kind === 'move')) wantReach(this, this.ui.selectedUnit);
     const actionableUnits = new Set(c.unit.keys());
     const actionable = new Set();
     const units = this.unitsById();
@@ -525,11 +530,13 @@ class GamePage {
       body: [h('p', {}, resultText(this))],
       buttons: [
         { label: 'Close', value: 'close', kind: 'plain' },
+        this.mySeat !== null ? { label: 'Rematch', value: 'rematch', kind: 'plain' } : null,
         { label: 'Watch the replay', value: 'replay', kind: 'primary' },
-      ],
+      ].filter(Boolean),
       className: 'game-over',
     }).then((v) => {
       if (v === 'replay') location.hash = `#/replay/${this.gameId}`;
+      if (v === 'rematch') rematch(this);
     });
   }
 

@@ -6,6 +6,7 @@ import { h, seatStyle, toast, timeAgo, TILE_MIX_NAME } from './util.js';
 import { optionFields, optionsText, readOptionFields, wireOptionFields } from './options.js';
 import { saveInvite } from './game.js';
 import { fetchInvite, inviteSummary } from './invite.js';
+import { RunningGames } from './running.js';
 
 // The name form, shown when this browser has no session yet.
 // `invitation` ({gameId, invite}): the visitor came from an invitation link; what he is invited
@@ -107,20 +108,28 @@ class Lobby {
         this.renderMine();
       }
     };
-    const onWelcome = () => this.refreshMine();
+    const onWelcome = () => {
+      this.refreshMine();
+      this.running.refresh();
+    };
     conn.addEventListener('message', onMessage);
     conn.addEventListener('welcome', onWelcome);
     this.off.push(() => conn.removeEventListener('message', onMessage));
     this.off.push(() => conn.removeEventListener('welcome', onWelcome));
     conn.subscribeLobby();
     this.refreshMine();
+    this.running.refresh();
     // Turns in other games are not pushed to the lobby: look again now and then.
-    const timer = setInterval(() => this.refreshMine(), 15000);
+    const timer = setInterval(() => {
+      this.refreshMine();
+      this.running.refresh();
+    }, 15000);
     this.off.push(() => clearInterval(timer));
   }
 
   destroy() {
     for (const f of this.off) f();
+    this.running.destroy();
     this.ctx.conn.unsubscribeLobby();
   }
 
@@ -133,6 +142,7 @@ class Lobby {
       open: h('div', { class: 'game-list', id: 'open-games' }, h('p', { class: 'subtle' }, 'Loading…')),
       mine: h('div', { class: 'game-list', id: 'my-games' }, h('p', { class: 'subtle' }, 'Loading…')),
     };
+    this.running = new RunningGames(this.ctx);
     this.root.replaceChildren(
       h(
         'section',
@@ -143,6 +153,7 @@ class Lobby {
           { class: 'lobby-col' },
           h('section', { class: 'card' }, h('h2', {}, 'Your games'), this.els.mine),
           h('section', { class: 'card' }, h('h2', {}, 'Open games'), h('p', { class: 'subtle' }, 'Public games waiting for players. This list updates by itself.'), this.els.open),
+          this.running.section(),
         ),
       ),
     );

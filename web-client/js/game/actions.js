@@ -5,13 +5,14 @@ import { confirmDialog } from '../dialogs.js';
 import { hexActionKinds } from './legal.js';
 import { settings } from '../settings.js';
 import { wantPreview } from './preview.js';
+import { rematchButton } from './rematch.js';
 
 export function renderActions(page, c) {
   const bar = page.els.actions;
   bar.replaceChildren();
   const view = page.view;
   if (view.phase === 'game_over') {
-    bar.append(h('a', { class: 'btn btn-primary', href: `#/replay/${page.gameId}` }, 'Watch the replay'), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
+    bar.append(h('a', { class: 'btn btn-primary', href: `#/replay/${page.gameId}` }, 'Watch the replay'), rematchButton(page), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
     return;
   }
   const mine = page.isMyMove(c);

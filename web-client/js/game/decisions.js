@@ -123,7 +123,7 @@ function renderOptionalRuleDecision(page, c, units, preview) {
       .sort((x, y) => x.pairs - y.pairs)
       .map((a) => ({
         label: a.pairs ? `Average ${a.pairs} pair${a.pairs > 1 ? 's' : ''}: ${a.pairs} sure hit${a.pairs > 1 ? 's' : ''}` : 'Roll every die',
-        detail: due !== undefined ? `${due - 2 * a.pairs} dice rolled` : '',
+        detail: due !== undefined ? `${due - 2 * a.pairs === 1 ? '1 die' : `${due - 2 * a.pairs} dice`} rolled` : '',
         kind: a.pairs ? undefined : 'primary',
         onClick: () => page.send(a),
         data: { pairs: a.pairs },
@@ -144,7 +144,7 @@ function renderOptionalRuleDecision(page, c, units, preview) {
       key: `balance-${page.state.seq}`,
       kind: 'exploration_choice',
       title: 'Exploration Balancing [15.3]: water or land?',
-      lines: [`Your move turned up ${(choice.water || c.replaceWater).length} water tiles. A ${land} tile was drawn: lay it on one of them, or keep the water.`],
+      lines: [`What you just did turned up ${(choice.water || c.replaceWater).length} water tiles. A ${land} tile was drawn: lay it on one of them, or keep the water.`],
       groups: [
         {
           options: c.replaceWater.map((a) => ({
