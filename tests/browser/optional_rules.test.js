@@ -178,7 +178,12 @@ test('Luck Averaging [15.4]: the attacker averages with the keyboard, the defend
   // The defender decides out of turn.
   const bobCard = bob.page.locator('.decision-card[data-decision="average_dice"]');
   await bobCard.waitFor();
+  // The defender's card at phone width: it fits, its buttons are in reach.
+  await bob.page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(await bob.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scrolling');
+  await bob.page.screenshot({ path: screenshotPath('average-phone.png') });
   await bobCard.locator('button[data-pairs="0"]').click();
+  await bob.page.setViewportSize({ width: 1400, height: 900 });
   await waitForGameState(alice.page, (s) => s.view.battle && s.view.battle.stage === 'retreat_option');
   const events = alice.frames.filter((f) => f.type === 'game.update').flatMap((f) => f.events);
   const attack = events.find((e) => e.kind === 'dice_rolled' && e.purpose === 'attacker_fire');

@@ -305,8 +305,8 @@ export class Board {
       const hasCapital = hx.capital_of !== undefined && hx.capital_of !== null && hx.capital_of >= 0;
       if (hasTown) layer.append(settlementGlyph(x, y - HEX_SIZE * (byHex.has(hx.hex) ? 0.4 : 0.1), hx.town_owner, !!hx.city));
       if (hasCapital) layer.append(capitalStar(x + HEX_SIZE * 0.5, y - HEX_SIZE * 0.42, hx.capital_of));
-      // A Vassal's Capital [15.61] carries a small badge in his Ruler's colour.
-      const vassal = hasCapital && view.players[hx.capital_of] ? view.players[hx.capital_of].ruler : undefined;
+      // A Vassal's Towns and Cities [15.61] carry a small badge in his Ruler's colour.
+      const vassal = hasTown && view.players[hx.town_owner] ? view.players[hx.town_owner].ruler : undefined;
       if (vassal !== undefined && vassal >= 0) layer.append(vassalBadge(x + HEX_SIZE * 0.5, y - HEX_SIZE * 0.12, vassal));
       const units = byHex.get(hx.hex);
       if (units) {

@@ -102,11 +102,17 @@ export function fireLine(name, f) {
         'div',
         { class: 'fire-hits' },
         'Hits: ',
-        f.hits.map((x, i) => [i ? ', ' : '', `${seatStyle(x.owner).name} ${UNIT_NAME[x.type] || x.type}`, h('span', { class: 'subtle' }, x.byFirer ? ` (chosen by ${name(f.player)}, a 1)` : ` (chosen by ${name(x.owner)})`)]),
+        f.hits.map((x, i) => [i ? ', ' : '', `${seatStyle(x.owner).name} ${UNIT_NAME[x.type] || x.type}`, h('span', { class: 'subtle' }, ` (chosen by ${chooser(name, x.byFirer ? f.player : x.owner)}${x.byFirer ? ', a 1' : ''})`)]),
       ),
     );
   }
   return row;
+}
+
+// "chosen by you" inside a sentence, "Bob (Yellow)" for others.
+function chooser(name, seat) {
+  const n = name(seat);
+  return n === 'You' ? 'you' : n;
 }
 
 // The whole record, round by round.
