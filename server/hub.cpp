@@ -7,7 +7,10 @@
 #include <limits>
 #include <set>
 
+#include "battle_preview_request.h"
 #include "json.h"
+#include "reach.h"
+#include "running_games.h"
 #include "token.h"
 
 namespace viktory::server {
@@ -160,9 +163,9 @@ std::optional<std::int64_t> parse_id(std::string_view s) {
 // What a request costs in the rate limit: requests that build a full state or read lists
 // from the database cost more than an action or a ping.
 double request_cost(const std::string& type) {
-  if (type == "game.watch" || type == "game.create") return 5;
+  if (type == "game.watch" || type == "game.create" || type == "lobby.running") return 5;
   if (type == "game.join" || type == "my_games" || type == "lobby.subscribe" ||
-      type == "game.invite") {
+      type == "game.invite" || type == "game.preview_battle" || type == "game.reach") {
     return 3;
   }
   return 1;
@@ -406,6 +409,11 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     client->deliver(make_message(json{{"type", "my_games"}, {"games", my_games(me.id)}}));
     return std::nullopt;
   }
+  if (type == "lobby.running") {  // server/running_games.h
+    client->deliver(
+        make_message(json{{"type", "lobby.running"}, {"games", running_public_games(store_)}}));
+    return std::nullopt;
+  }
   if (type == "game.create") {
     CreateRequest req;
     req.options.players = small_int_field(msg, "seats");
@@ -454,9 +462,10 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     return std::nullopt;
   }
 
-  static const std::set<std::string> kGameTypes = {"game.join",  "game.leave",   "game.start",
-                                                   "game.watch", "game.unwatch", "game.action",
-                                                   "game.undo",  "chat.send",    "game.invite"};
+  static const std::set<std::string> kGameTypes = {
+      "game.join",    "game.leave",          "game.start", "game.watch",
+      "game.unwatch", "game.action",         "game.undo",  "chat.send",
+      "game.invite",  "game.preview_battle", "game.reach"};
   if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
   const std::int64_t game_id = int_field(msg, "game_id");
   try {
@@ -544,7 +553,36 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
     return outcome;
   }
   if (type == "chat.send") return room->chat(me, string_field(msg, "text"));
+  if (type == "game.preview_battle") return preview_battle(client, *room, me.id, msg);
+  if (type == "game.reach") return reach(client, *room, me.id, msg);
   return fail("unknown_type", "unknown message type");
+}
+
+// A seated player's preview of a Battle (server/battle_preview_request.h): from his own view.
+Outcome Hub::preview_battle(Client* client, const GameRoom& room, std::int64_t player_id,
+                            const json& msg) {
+  if (room.status() != GameStatus::kRunning || room.state() == nullptr) {
+    return fail("not_running", "the game is not running");
+  }
+  const std::optional<int> seat = room.seat_of(player_id);
+  if (!seat) return fail("not_seated", "only a seated player can preview his attacks");
+  auto reply = battle_preview_reply(*room.state(), *seat, room.id(), msg);
+  if (auto* failure = std::get_if<Failure>(&reply)) return *failure;
+  client->deliver(make_message(std::get<json>(reply)));
+  return std::nullopt;
+}
+
+// A seated player's unit's whole reach this turn (server/reach.h).
+Outcome Hub::reach(Client* client, const GameRoom& room, std::int64_t player_id, const json& msg) {
+  if (room.status() != GameStatus::kRunning || room.state() == nullptr) {
+    return fail("not_running", "the game is not running");
+  }
+  const std::optional<int> seat = room.seat_of(player_id);
+  if (!seat) return fail("not_seated", "only a seated player moves units");
+  auto reply = reach_reply(*room.state(), *seat, room.id(), msg);
+  if (auto* failure = std::get_if<Failure>(&reply)) return *failure;
+  client->deliver(make_message(std::get<json>(reply)));
+  return std::nullopt;
 }
 
 json Hub::my_games(std::int64_t player_id) {

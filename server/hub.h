@@ -93,6 +93,10 @@ class Hub {
   bool charge(ClientState& state, double cost);
   Failure storage_failed(std::int64_t game_id, const DbError& error);
   void send_error(Client* client, const Failure& failure, const nlohmann::json& req);
+  Outcome preview_battle(Client* client, const GameRoom& room, std::int64_t player_id,
+                         const nlohmann::json& msg);
+  Outcome reach(Client* client, const GameRoom& room, std::int64_t player_id,
+                const nlohmann::json& msg);
   nlohmann::json my_games(std::int64_t player_id);
   std::optional<PlayerRecord> player_for_bearer(std::string_view authorization);
   std::string invite_url(std::int64_t game_id, const std::string& code) const;

@@ -191,3 +191,72 @@ TEST(HubSignups, AreRateLimitedPerAddress) {
 
 }  // namespace
 }  // namespace viktory::server
+
+namespace viktory::server {
+namespace {
+
+// game.preview_battle is routed to the seat's preview (server/battle_preview_request.h): only
+// seated players of a running game get one, with an ack; what they ask is checked.
+TEST_F(HubTest, PreviewBattleAnswersSeatedPlayersOfARunningGameOnly) {
+  FakeClient a, b, c;
+  for (FakeClient* x : {&a, &b, &c}) hub.on_open(x);
+  send(a, {{"type", "auth"}, {"token", sign_up("Alice")}});
+  send(b, {{"type", "auth"}, {"token", sign_up("Bob")}});
+  send(c, {{"type", "auth"}, {"token", sign_up("Carol")}});
+  send(a, {{"type", "game.create"}, {"seats", 2}});
+  const std::int64_t id = a.recorder.last("game.created")["game_id"];
+  send(a, {{"type", "game.preview_battle"}, {"game_id", id}, {"hex", 0}, {"req", 1}});
+  EXPECT_EQ(a.recorder.last("error")["code"], "not_running");
+  send(b, {{"type", "game.join"}, {"game_id", id}});
+  ASSERT_FALSE(a.recorder.last("game.state").is_null());
+  // Hex 0 is perimeter water, known to all, with nothing to attack.
+  send(a, {{"type", "game.preview_battle"}, {"game_id", id}, {"hex", 0}, {"req", 2}});
+  EXPECT_EQ(a.recorder.last("error")["code"], "no_battle");
+  EXPECT_EQ(a.recorder.last("error")["req"], 2);
+  send(a, {{"type", "game.preview_battle"}, {"game_id", id}, {"req", 3}});
+  EXPECT_EQ(a.recorder.last("error")["code"], "bad_message");
+  send(c, {{"type", "game.preview_battle"}, {"game_id", id}, {"hex", 0}, {"req", 4}});
+  EXPECT_EQ(c.recorder.last("error")["code"], "not_seated");
+  EXPECT_TRUE(a.recorder.of_type("battle.preview").empty());
+  for (FakeClient* x : {&a, &b, &c}) hub.on_close(x);
+}
+
+}  // namespace
+}  // namespace viktory::server
+
+namespace viktory::server {
+namespace {
+
+// lobby.running (server/running_games.h): the running public games that allow spectators,
+// never a private game, one without spectators, or one still open.
+TEST_F(HubTest, LobbyRunningListsPublicRunningGamesOpenToSpectators) {
+  FakeClient a, b, c;
+  for (FakeClient* x : {&a, &b, &c}) hub.on_open(x);
+  send(a, {{"type", "auth"}, {"token", sign_up("Alice")}});
+  send(b, {{"type", "auth"}, {"token", sign_up("Bob")}});
+  send(c, {{"type", "auth"}, {"token", sign_up("Carol")}});
+  const auto create = [&](json fields) {
+    fields["type"] = "game.create";
+    fields["seats"] = 2;
+    send(a, fields);
+    return a.recorder.last("game.created");
+  };
+  const std::int64_t shown = create({})["game_id"];
+  send(b, {{"type", "game.join"}, {"game_id", shown}});
+  const json hidden = create({{"private", true}});
+  send(b, {{"type", "game.join"}, {"game_id", hidden["game_id"]}, {"invite", hidden["invite"]}});
+  const std::int64_t closed = create({{"spectators", "none"}})["game_id"];
+  send(b, {{"type", "game.join"}, {"game_id", closed}});
+  create({});  // still open
+  send(c, {{"type", "lobby.running"}, {"req", 9}});
+  const json list = c.recorder.last("lobby.running");
+  ASSERT_TRUE(list["games"].is_array()) << list;
+  ASSERT_EQ(list["games"].size(), 1u) << list;
+  EXPECT_EQ(list["games"][0]["game_id"], shown);
+  EXPECT_EQ(list["games"][0]["status"], "running");
+  EXPECT_EQ(c.recorder.messages.back(), json({{"type", "ack"}, {"req", 9}}));
+  for (FakeClient* x : {&a, &b, &c}) hub.on_close(x);
+}
+
+}  // namespace
+}  // namespace viktory::server

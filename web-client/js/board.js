@@ -38,6 +38,13 @@ export const HIGHLIGHT_STYLE = {
   place: { color: '#c9a6ff', icon: 'plus', text: 'Place a unit' },
   start_battle: { color: '#ff4d4d', icon: 'swords', text: 'Start the battle' },
   choice: { color: '#ffffff', icon: 'dot', text: '' },
+  // The optional rules' choices [15.3, 15.5, 15.62].
+  replace_water: { color: '#7fd1ff', icon: 'plus', text: 'Lay the drawn land tile here' },
+  relocate: { color: '#ffe066', icon: 'arrow', text: 'Remove this Town or City to rebuild it next door' },
+  rebuild: { color: '#ffe066', icon: 'house', text: 'Rebuild the Town or City here' },
+  withdraw: { color: '#2ee07a', icon: 'arrow', text: 'Withdraw here' },
+  // Further than the next move: reachable this turn by several moves (game.reach).
+  reach: { color: '#b9f5cf', icon: 'dot', text: 'Reachable this turn in several moves' },
 };
 
 export class Board {
@@ -298,6 +305,9 @@ export class Board {
       const hasCapital = hx.capital_of !== undefined && hx.capital_of !== null && hx.capital_of >= 0;
       if (hasTown) layer.append(settlementGlyph(x, y - HEX_SIZE * (byHex.has(hx.hex) ? 0.4 : 0.1), hx.town_owner, !!hx.city));
       if (hasCapital) layer.append(capitalStar(x + HEX_SIZE * 0.5, y - HEX_SIZE * 0.42, hx.capital_of));
+      // A Vassal's Towns and Cities [15.61] carry a small badge in his Ruler's colour.
+      const vassal = hasTown && view.players[hx.town_owner] ? view.players[hx.town_owner].ruler : undefined;
+      if (vassal !== undefined && vassal >= 0) layer.append(vassalBadge(x + HEX_SIZE * 0.5, y - HEX_SIZE * 0.12, vassal));
       const units = byHex.get(hx.hex);
       if (units) {
         layer.append(
@@ -668,6 +678,16 @@ function tower(x, top, st) {
     'stroke-linejoin': 'round',
     transform: `translate(${(w - 9) / 2},0)`,
   });
+}
+
+function vassalBadge(x, y, ruler) {
+  const st = seatStyle(ruler);
+  return s(
+    'g',
+    { class: 'vassal-badge', dataset: { ruler } },
+    s('circle', { cx: x, cy: y, r: 6, fill: st.fill, stroke: st.edge, 'stroke-width': 1.2 }),
+    s('text', { x, y: y + 3, 'text-anchor': 'middle', 'font-size': 8, 'font-weight': 700, fill: st.ink }, 'V'),
+  );
 }
 
 function capitalStar(x, y, owner) {

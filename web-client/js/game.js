@@ -30,6 +30,9 @@ import { buildSettingsPanel } from './game/settings-panel.js';
 import { installLogHighlight } from './game/log.js';
 import { rememberFocus, restoreFocus } from './game/focus.js';
 import { settings } from './settings.js';
+import { wantPreview, dropPreview } from './game/preview.js';
+import { rematch } from './game/rematch.js';
+import { wantReach, furtherReach } from './game/reach.js';
 import { playSound, soundLog } from './sounds.js';
 
 export { classifyLegal } from './game/legal.js';
@@ -193,10 +196,12 @@ class GamePage {
       onHexHover: (hex) => {
         this.ui.hoverHex = hex;
         this.renderHover();
+        this.previewAt(hex);
       },
       onHexFocus: (hex) => {
         this.ui.focusHex = hex;
         this.renderHover();
+        this.previewAt(hex);
       },
     });
     // Escape drops the selection or the build/placement mode, wherever the focus is (dialogs
@@ -232,6 +237,7 @@ class GamePage {
     // After an undo the trails of the taken-back moves must go.
     if (full && prevSeq !== null && state.seq < prevSeq) this.trails = [];
     this.state = state;
+    if (prevSeq !== null && state.seq !== prevSeq) this.preview = null;
     if (prevSeq === null) restoreLastMoves(this);
     absorbEvents(this, events || [], full);
     if (prevTurn !== null && state.view.turn !== prevTurn) this.trails = [];
@@ -242,6 +248,7 @@ class GamePage {
     if (active !== undefined && active >= 0 && c.unit.has(active)) this.ui.selectedUnit = active;
     if (this.ui.mode === 'build_town' && ![...c.hex.values()].flat().some((a) => a.kind === 'build_town')) this.ui.mode = null;
     if (this.ui.mode === 'upgrade_city' && ![...c.hex.values()].flat().some((a) => a.kind === 'upgrade_city')) this.ui.mode = null;
+    if (this.ui.mode === 'relocate' && ![...c.hex.values()].flat().some((a) => a.kind === 'remove_town')) this.ui.mode = null;
     if (this.ui.mode && this.ui.mode.startsWith('place:') && !c.place.has(this.ui.mode.slice(6))) this.ui.mode = null;
     this.render();
     this.notifyIfMyMove(c, prevSeq === null);
@@ -376,14 +383,16 @@ class GamePage {
       return map;
     }
     if (this.ui.selectedUnit !== null) {
+      // Further than one move: the server's reach for this unit (game/reach.js).
+      for (const [hex] of furtherReach(this)) map.set(hex, 'reach');
       for (const a of this.selectedActions(c)) {
         const hex = this.targetHex(a, units);
         if (hex < 0) continue;
         let kind = a.kind;
-        if (a.kind === 'move' || a.kind === 'disembark') kind = this.enemyAt(hex) ? 'battle' : a.kind === 'move' ? 'move' : 'disembark';
+        if (a.kind === 'move' || a.kind === 'disembark' || a.kind === 'withdraw') kind = this.enemyAt(hex) ? 'battle' : a.kind;
         // A bombard target outranks a plain move mark on the same hex: both stay reachable
         // through the chooser on click.
-        if (!map.has(hex) || kind === 'bombard') map.set(hex, kind);
+        if (!map.has(hex) || map.get(hex) === 'reach' || kind === 'bombard') map.set(hex, kind);
       }
     }
     for (const [hex, acts] of c.hex) {
@@ -391,7 +400,10 @@ class GamePage {
       for (const a of acts) {
         if (mode === 'build_town' && a.kind !== 'build_town') continue;
         if (mode === 'upgrade_city' && a.kind !== 'upgrade_city') continue;
-        const kind = { place_capital: 'capital', build_town: 'build', upgrade_city: 'upgrade', start_battle: 'start_battle' }[a.kind];
+        if (mode === 'relocate' && a.kind !== 'remove_town') continue;
+        // A Town is relocated [15.5] only through its own mode: a stray click must not start it.
+        if (mode !== 'relocate' && a.kind === 'remove_town') continue;
+        const kind = { place_capital: 'capital', build_town: 'build', upgrade_city: 'upgrade', start_battle: 'start_battle', remove_town: 'relocate', rebuild_town: 'rebuild', replace_water: 'replace_water' }[a.kind];
         map.set(hex, kind);
       }
     }
@@ -432,6 +444,7 @@ class GamePage {
 
   renderBoard(c = classifyLegal(this.state.legal)) {
     const view = this.view;
+    if (this.ui.selectedUnit !== null && (c.unit.get(this.ui.selectedUnit) || []).some((a) => a.kind === 'move')) wantReach(this, this.ui.selectedUnit);
     const actionableUnits = new Set(c.unit.keys());
     const actionable = new Set();
     const units = this.unitsById();
@@ -473,6 +486,19 @@ class GamePage {
     box.textContent = hexName(this, hex, this.currentHighlights ? this.currentHighlights.get(hex) : undefined);
   }
 
+  // Pointing at a hex where the selected unit would fight (or a Battle to start) asks for the
+  // preview of that Battle's dice and odds (game/preview.js).
+  previewAt(hex) {
+    const kind = hex !== null && hex !== undefined && this.currentHighlights ? this.currentHighlights.get(hex) : undefined;
+    if (kind === 'battle' && this.ui.selectedUnit !== null) wantPreview(this, hex, [this.ui.selectedUnit]);
+    else if (kind === 'start_battle') wantPreview(this, hex, []);
+    else if (hex !== null && hex !== undefined) dropPreview(this);
+  }
+
+  renderBattlePanel() {
+    if (this.state) renderBattle(this);
+  }
+
   openHelp() {
     const panel = this.els.help;
     panel.open = true;
@@ -504,11 +530,13 @@ class GamePage {
       body: [h('p', {}, resultText(this))],
       buttons: [
         { label: 'Close', value: 'close', kind: 'plain' },
+        this.mySeat !== null ? { label: 'Rematch', value: 'rematch', kind: 'plain' } : null,
         { label: 'Watch the replay', value: 'replay', kind: 'primary' },
-      ],
+      ].filter(Boolean),
       className: 'game-over',
     }).then((v) => {
       if (v === 'replay') location.hash = `#/replay/${this.gameId}`;
+      if (v === 'rematch') rematch(this);
     });
   }
 
@@ -531,6 +559,8 @@ class GamePage {
     let hexActs = c.hex.get(hex) || [];
     if (mode === 'build_town') hexActs = hexActs.filter((a) => a.kind === 'build_town');
     if (mode === 'upgrade_city') hexActs = hexActs.filter((a) => a.kind === 'upgrade_city');
+    if (mode === 'relocate') hexActs = hexActs.filter((a) => a.kind === 'remove_town');
+    else hexActs = hexActs.filter((a) => a.kind !== 'remove_town');
     if (hexActs.length) {
       if (!this.hasOwnActingUnits(hex, c)) return this.chooseAndSend(hexActs, hex);
       const options = hexActs.map((a) => ({ label: describeAction(this, a, units), value: a }));

@@ -3,13 +3,11 @@
 // the invitation (GET /api/games/<id>?invite=...), so nothing is joined by just opening a link.
 
 import { api } from './net.js';
-import { h, seatStyle, toast, VICTORY_NAME, TILE_MIX_NAME } from './util.js';
+import { h, seatStyle, toast } from './util.js';
 import { saveInvite } from './game.js';
+import { optionsText } from './options.js';
 
-export function optionsText(o) {
-  if (!o) return '';
-  return `${o.players} players · ${VICTORY_NAME[o.victory] || o.victory} · ${TILE_MIX_NAME[o.tile_mix] || o.tile_mix} tiles${o.independent_exploration ? ' · independent exploration' : ''}`;
-}
+export { optionsText } from './options.js';
 
 // The summary of a game as a few lines (also above the name form, for visitors without a name).
 export function inviteSummary(summary) {

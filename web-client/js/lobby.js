@@ -2,9 +2,11 @@
 // one's own games with whose turn it is.
 
 import { api, saveSession } from './net.js';
-import { h, seatStyle, toast, timeAgo, VICTORY_NAME, TILE_MIX_NAME } from './util.js';
+import { h, seatStyle, toast, timeAgo, TILE_MIX_NAME } from './util.js';
+import { optionFields, optionsText, readOptionFields, wireOptionFields } from './options.js';
 import { saveInvite } from './game.js';
 import { fetchInvite, inviteSummary } from './invite.js';
+import { RunningGames } from './running.js';
 
 // The name form, shown when this browser has no session yet.
 // `invitation` ({gameId, invite}): the visitor came from an invitation link; what he is invited
@@ -106,20 +108,28 @@ class Lobby {
         this.renderMine();
       }
     };
-    const onWelcome = () => this.refreshMine();
+    const onWelcome = () => {
+      this.refreshMine();
+      this.running.refresh();
+    };
     conn.addEventListener('message', onMessage);
     conn.addEventListener('welcome', onWelcome);
     this.off.push(() => conn.removeEventListener('message', onMessage));
     this.off.push(() => conn.removeEventListener('welcome', onWelcome));
     conn.subscribeLobby();
     this.refreshMine();
+    this.running.refresh();
     // Turns in other games are not pushed to the lobby: look again now and then.
-    const timer = setInterval(() => this.refreshMine(), 15000);
+    const timer = setInterval(() => {
+      this.refreshMine();
+      this.running.refresh();
+    }, 15000);
     this.off.push(() => clearInterval(timer));
   }
 
   destroy() {
     for (const f of this.off) f();
+    this.running.destroy();
     this.ctx.conn.unsubscribeLobby();
   }
 
@@ -132,6 +142,7 @@ class Lobby {
       open: h('div', { class: 'game-list', id: 'open-games' }, h('p', { class: 'subtle' }, 'Loading…')),
       mine: h('div', { class: 'game-list', id: 'my-games' }, h('p', { class: 'subtle' }, 'Loading…')),
     };
+    this.running = new RunningGames(this.ctx);
     this.root.replaceChildren(
       h(
         'section',
@@ -142,6 +153,7 @@ class Lobby {
           { class: 'lobby-col' },
           h('section', { class: 'card' }, h('h2', {}, 'Your games'), this.els.mine),
           h('section', { class: 'card' }, h('h2', {}, 'Open games'), h('p', { class: 'subtle' }, 'Public games waiting for players. This list updates by itself.'), this.els.open),
+          this.running.section(),
         ),
       ),
     );
@@ -167,7 +179,7 @@ class Lobby {
           const f = ev.target;
           const payload = {
             seats: Number(f.seats.value),
-            victory: f.victory.value,
+            ...readOptionFields(f),
             tile_mix: f.tile_mix.value,
             independent_exploration: f.independent_exploration.checked,
             private: f.private.checked,
@@ -190,8 +202,7 @@ class Lobby {
       },
       h('h2', {}, 'New game'),
       select('seats', 'Players', [2, 3, 4, 5, 6].map((n) => [String(n), `${n} players`]), '2'),
-      select('victory', 'How to win', Object.entries(VICTORY_NAME), 'standard'),
-      h('p', { class: 'field-help', id: 'victory-help' }, 'Standard: the last player standing wins.'),
+      optionFields(),
       select('tile_mix', 'Map tiles', Object.entries(TILE_MIX_NAME), 'standard'),
       h('label', { class: 'check', for: 'independent_exploration' }, h('input', { type: 'checkbox', id: 'independent_exploration', name: 'independent_exploration' }), h('span', {}, 'Independent exploration: each player sees only the tiles he revealed himself')),
       h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', name: 'private' }), h('span', {}, 'Private: only people with the invitation link can join')),
@@ -208,15 +219,7 @@ class Lobby {
       button,
       error,
     );
-    const help = {
-      standard: 'Standard: the last player standing wins.',
-      shorter: 'Shorter: the game ends when the first Capital falls; the largest empire wins.',
-      race: 'Race: the first empire worth 20 points at the start of its turn wins.',
-      doomsday: 'Doomsday Clock: after the first City is captured, a die roll each turn may end the game.',
-    };
-    form.querySelector('#victory').addEventListener('change', (ev) => {
-      form.querySelector('#victory-help').textContent = help[ev.target.value] || '';
-    });
+    wireOptionFields(form);
     return form;
   }
 
@@ -286,11 +289,6 @@ class Lobby {
       toast(err.message, 'error');
     }
   }
-}
-
-function optionsText(o) {
-  if (!o) return '';
-  return `${o.players} players · ${VICTORY_NAME[o.victory] || o.victory} · ${TILE_MIX_NAME[o.tile_mix] || o.tile_mix}${o.independent_exploration ? ' · independent exploration' : ''}`;
 }
 
 function seatDots(seats) {

@@ -7,6 +7,7 @@
 import { api } from './net.js';
 import { Board, describeHex, diceRow } from './board.js';
 import { loadInvite } from './game.js';
+import { absorbBattleEvents, battleTable, newBattleRecord } from './game/fire.js';
 import { h, seatStyle, PHASE_NAME, VICTORY_NAME, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from './util.js';
 import { applyViewDelta } from './view_delta.js';
 
@@ -245,7 +246,14 @@ class Replay {
     );
     e.dice.replaceChildren();
     e.dice.hidden = !roll;
-    if (roll) e.dice.append(h('h2', {}, 'Dice this step'), h('div', { class: 'dice-line' }, h('span', {}, `${this.name(roll.player)}: `), diceRow(roll.dice)));
+    // A Battle's fires: each side's dice, where they come from, the hits and who chose them.
+    const fires = ((step && step.events) || []).filter((ev) => ev.kind === 'dice_rolled' && ev.fire);
+    if (fires.length) {
+      const b = view.battle && view.battle.hex === fires[0].hex ? view.battle : null;
+      const record = absorbBattleEvents(newBattleRecord(fires[0].hex, b ? b.attacker : fires[0].player, b ? b.defender : -1), step.events);
+      const last = Math.max(...record.fires.map((f) => f.round));
+      e.dice.append(h('h2', {}, `Battle at ${(view.hexes.find((x) => x.hex === fires[0].hex) || { label: fires[0].hex }).label}`), battleTable(record, (seat) => this.name(seat), { roundOffset: b ? b.round - last : null }));
+    } else if (roll) e.dice.append(h('h2', {}, 'Dice this step'), h('div', { class: 'dice-line' }, h('span', {}, `${this.name(roll.player)}: `), diceRow(roll.dice)));
     this.renderLog();
   }
 

@@ -86,6 +86,7 @@ export const VICTORY_NAME = {
   shorter: 'Shorter Conquest',
   race: 'Race for Dominance',
   doomsday: 'Doomsday Clock',
+  subjugation: 'Subjugation Conquest',
 };
 export const TILE_MIX_NAME = {
   standard: 'Standard',

@@ -4,13 +4,15 @@ import { h, UNIT_NAME, UNIT_TYPES } from '../util.js';
 import { confirmDialog } from '../dialogs.js';
 import { hexActionKinds } from './legal.js';
 import { settings } from '../settings.js';
+import { wantPreview } from './preview.js';
+import { rematchButton } from './rematch.js';
 
 export function renderActions(page, c) {
   const bar = page.els.actions;
   bar.replaceChildren();
   const view = page.view;
   if (view.phase === 'game_over') {
-    bar.append(h('a', { class: 'btn btn-primary', href: `#/replay/${page.gameId}` }, 'Watch the replay'), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
+    bar.append(h('a', { class: 'btn btn-primary', href: `#/replay/${page.gameId}` }, 'Watch the replay'), rematchButton(page), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
     return;
   }
   const mine = page.isMyMove(c);
@@ -37,9 +39,11 @@ export function renderActions(page, c) {
     const cities = hexActs.filter((a) => a.kind === 'upgrade_city').length;
     if (towns) bar.append(modeBtn('build_town', 'Build Town', towns));
     if (cities) bar.append(modeBtn('upgrade_city', 'Upgrade to City', cities));
+    const relocations = hexActs.filter((a) => a.kind === 'remove_town').length;
+    if (relocations) bar.append(modeBtn('relocate', 'Relocate a Town/City [15.5]', relocations));
     for (const a of hexActs.filter((x) => x.kind === 'start_battle')) {
       bar.append(
-        h('button', { type: 'button', class: 'btn btn-danger', dataset: { battleHex: a.hex, focusKey: `battle:${a.hex}` }, onclick: () => page.send(a) }, `⚔ Fight at ${page.label(a.hex)}`),
+        h('button', { type: 'button', class: 'btn btn-danger', dataset: { battleHex: a.hex, focusKey: `battle:${a.hex}` }, onclick: () => page.send(a), onmouseenter: () => wantPreview(page, a.hex, []), onfocus: () => wantPreview(page, a.hex, []) }, `⚔ Fight at ${page.label(a.hex)}`),
       );
     }
     for (const type of UNIT_TYPES) {
@@ -56,7 +60,10 @@ export function renderActions(page, c) {
         ),
       );
     }
-    if (c.endPhase) {
+    if (c.endPhase && reinforcing(page)) {
+      // The Vassal's reinforcement of his returned Capital, out of turn [15.62].
+      bar.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'end-phase', title: 'Units you do not place stay in your Reserve', onclick: () => page.send(c.endPhase) }, 'Done reinforcing [15.62]'));
+    } else if (c.endPhase) {
       const endsTurn = endPhaseEndsTurn(page);
       const label = { build: 'End Build phase', movement: endsTurn ? 'End Movement phase & turn' : 'End Movement phase', reserve: 'End turn', setup: 'Done' }[view.phase] || 'End phase';
       const title = view.phase === 'movement' && endsTurn ? 'Your Reserve is empty: with nothing to place, ending the Movement phase ends your turn [13.0].' : undefined;
@@ -79,6 +86,12 @@ export function renderActions(page, c) {
       ),
     );
   }
+}
+
+// This player reinforces his returned Capital [15.62]: his end_phase ends that, not a phase.
+export function reinforcing(page) {
+  const ret = page.view.capital_return;
+  return !!ret && ret.stage === 'reinforce' && ret.vassal === page.mySeat;
 }
 
 // Ending the Movement phase with an empty Reserve skips the Reserve phase: the turn is over.

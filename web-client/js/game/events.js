@@ -3,6 +3,7 @@
 // City each player lost last (so the page can say "City" when a City fell).
 
 import { playSound } from '../sounds.js';
+import { absorbBattleEvents } from './fire.js';
 
 const TRAIL_KINDS = new Set(['unit_moved', 'unit_retreated', 'unit_disembarked', 'unit_embarked']);
 const BATTLE_ROLLS = new Set(['bombard', 'pre_battle_fire', 'attacker_fire', 'defender_fire']);
@@ -11,8 +12,12 @@ const MAX_TRAILS = 40;
 export function absorbEvents(page, events, full) {
   if (full) return;
   let rolled = false;
+  page.battleRecord = absorbBattleEvents(page.battleRecord, events);
   for (const ev of events) {
-    if (ev.kind === 'turn_started') endTurnTrails(page, ev.player);
+    if (ev.kind === 'turn_started') {
+      endTurnTrails(page, ev.player);
+      if (page.battleRecord && page.battleRecord.ended) page.battleRecord = null;
+    }
     const trail = trailOf(page, ev);
     if (trail) {
       page.trails.push(trail);

@@ -26,9 +26,11 @@ export function hexName(page, hex, highlight) {
   if (hx.town_owner !== undefined && hx.town_owner >= 0) {
     parts.push(`${whose(hx.town_owner)} ${hx.city ? 'City' : 'Town'}`);
   }
+  const townOwner = hx.town_owner !== undefined && hx.town_owner >= 0 ? view.players[hx.town_owner] : null;
   if (hx.capital_of !== undefined && hx.capital_of >= 0) {
     parts.push(hx.capital_of === me ? 'your Capital' : `${page.playerName(hx.capital_of)}'s Capital`);
   }
+  if (townOwner && townOwner.ruler >= 0) parts.push(`${hx.town_owner === me ? 'you are' : 'a'} Vassal of ${townOwner.ruler === me ? 'you' : page.playerName(townOwner.ruler)} [15.61]`);
   const here = view.units.filter((u) => u.place === 'map' && u.hex === hex);
   const owners = [...new Set(here.map((u) => u.owner))].sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
   let text = parts.join(', ');

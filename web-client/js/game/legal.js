@@ -1,8 +1,9 @@
 // The server's list of legal actions, sorted by how a player reaches them on the page. Nothing
 // here decides a rule: it only groups what the server sent.
 
-const UNIT_ACTION_KINDS = new Set(['move', 'embark', 'disembark', 'bombard']);
-const HEX_ACTION_KINDS = new Set(['place_capital', 'build_town', 'upgrade_city', 'start_battle']);
+const UNIT_ACTION_KINDS = new Set(['move', 'embark', 'disembark', 'bombard', 'withdraw']);
+// remove_town / rebuild_town [15.5] and replace_water [15.3] are chosen on the map, too.
+const HEX_ACTION_KINDS = new Set(['place_capital', 'build_town', 'upgrade_city', 'start_battle', 'remove_town', 'rebuild_town', 'replace_water']);
 
 // Splits the legal actions by how the player reaches them in the UI.
 export function classifyLegal(legal) {
@@ -14,6 +15,11 @@ export function classifyLegal(legal) {
     retreat: [],
     eliminate: [],
     continueBattle: null,
+    withdraw: [], // [15.62], also reachable through the unit
+    replaceWater: [], // [15.3], also on the map
+    keepWater: null, // [15.3]
+    average: [], // [15.4] average_dice, one per number of pairs
+    rebuild: [], // [15.5] rebuild_town, also on the map
     endPhase: null,
     concede: null,
     count: 0,
@@ -30,6 +36,11 @@ export function classifyLegal(legal) {
     else if (a.kind === 'retreat') c.retreat.push(a);
     else if (a.kind === 'eliminate_unit') c.eliminate.push(a);
     else if (a.kind === 'continue_battle') c.continueBattle = a;
+    else if (a.kind === 'keep_water') c.keepWater = a;
+    else if (a.kind === 'average_dice') c.average.push(a);
+    if (a.kind === 'withdraw') c.withdraw.push(a);
+    if (a.kind === 'replace_water') c.replaceWater.push(a);
+    if (a.kind === 'rebuild_town') c.rebuild.push(a);
     else if (a.kind === 'end_phase') c.endPhase = a;
     else if (a.kind === 'concede') c.concede = a;
     if (a.kind !== 'concede') c.count += 1;

@@ -1,6 +1,7 @@
 // The game log and the chat beside the map.
 
 import { h, seatStyle, timeAgo } from '../util.js';
+import { chatInviteButton } from './rematch.js';
 
 // The hexes a log line names ("Red's Infantry moves from C3 to C4."): its labels that are
 // labels of this map.
@@ -105,6 +106,7 @@ export function renderChat(page) {
         m.channel === 'spectators' ? h('span', { class: 'subtle' }, ' (spectator)') : null,
         ': ',
         h('span', { class: 'chat-text' }, m.text),
+        m.channel === 'players' ? chatInviteButton(m.text) : null,
         h('span', { class: 'subtle chat-time' }, ` ${timeAgo(m.at)}`),
       ),
     ),

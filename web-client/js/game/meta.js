@@ -1,7 +1,8 @@
 // The last panel: the game's options and the buttons for notifications, conceding, a private
 // game's new invitation link, the lobby.
 
-import { h, VICTORY_NAME, TILE_MIX_NAME } from '../util.js';
+import { h } from '../util.js';
+import { optionsText } from '../options.js';
 import { inviteBox } from './waiting.js';
 
 export function renderMeta(page, c) {
@@ -9,7 +10,7 @@ export function renderMeta(page, c) {
   panel.replaceChildren();
   const opts = page.view.options || {};
   panel.append(
-    h('p', { class: 'subtle' }, `${opts.players} players · ${VICTORY_NAME[opts.victory] || opts.victory} · ${TILE_MIX_NAME[opts.tile_mix] || opts.tile_mix} tiles${opts.independent_exploration ? ' · independent exploration' : ''}`),
+    h('p', { class: 'subtle', id: 'game-options' }, optionsText(opts)),
   );
   const row = h('div', { class: 'meta-buttons' });
   if ('Notification' in window && Notification.permission === 'default' && page.mySeat !== null) {

@@ -1,19 +1,23 @@
 // The players panel: turn order, whose turn, victory points, Reserves.
 
-import { h, seatStyle, UNIT_LETTER, UNIT_NAME, UNIT_TYPES, VICTORY_NAME } from '../util.js';
+import { h, seatStyle, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from '../util.js';
+import { victoryText } from '../options.js';
 
 export function renderPlayers(page) {
   const view = page.view;
   const panel = page.els.players;
   const opts = view.options || {};
   panel.replaceChildren(
-    h('h2', {}, `Game ${page.gameId}`, h('span', { class: 'subtle' }, ` · ${VICTORY_NAME[opts.victory] || opts.victory || ''}${opts.independent_exploration ? ' · independent exploration' : ''}`)),
+    h('h2', {}, `Game ${page.gameId}`, h('span', { class: 'subtle' }, ` · ${victoryText(opts)}${opts.independent_exploration ? ' · independent exploration' : ''}`)),
   );
   const list = h('ol', { class: 'player-list' });
-  // Turn order: clockwise from the first player [4.0].
+  // Turn order: clockwise round the table from the first player [4.0] (the table's order may
+  // be drawn at random [15.2]).
   const n = view.players.length;
+  const order = Array.isArray(view.turn_order) && view.turn_order.length === n ? view.turn_order : view.players.map((_, i) => i);
+  const start = Math.max(0, order.indexOf(view.first_player));
   for (let k = 0; k < n; k += 1) {
-    const seat = (view.first_player + k) % n;
+    const seat = order[(start + k) % n];
     const p = view.players[seat];
     if (!p) continue;
     const st = seatStyle(seat);
@@ -23,6 +27,10 @@ export function renderPlayers(page) {
     if (p.eliminated) flags.push(h('span', { class: 'tag tag-out' }, 'eliminated'));
     if (p.conceded) flags.push(h('span', { class: 'tag tag-out' }, 'conceded'));
     if (p.capital_hex >= 0 && !p.holds_capital && !p.eliminated) flags.push(h('span', { class: 'tag tag-warn' }, 'capital lost'));
+    // Subjugation [15.61, 15.63]: public, the same for every viewer.
+    if (p.ruler !== undefined && p.ruler >= 0) flags.push(h('span', { class: 'tag tag-vassal', dataset: { ruler: p.ruler } }, `Vassal of ${page.playerName(p.ruler)} (${seatStyle(p.ruler).name})`));
+    if (p.vassals && p.vassals.length) flags.push(h('span', { class: 'tag tag-ruler', dataset: { vassals: p.vassals.join(',') } }, `Ruler of ${p.vassals.map((v) => `${page.playerName(v)} (${seatStyle(v).name})`).join(', ')}`));
+    if (p.reorganization === 'next_turn' || p.reorganization === 'this_turn') flags.push(h('span', { class: 'tag tag-warn', title: 'After losing his Capital he may not attack on his next Player Turn [15.63]' }, p.reorganization === 'this_turn' ? 'reorganizing: no attacks this turn' : 'reorganizing next turn'));
     if (p.doomsday_coin) flags.push(h('span', { class: 'tag' }, 'doomsday coin'));
     if ((view.winners || []).includes(seat)) flags.push(h('span', { class: 'tag tag-win' }, 'winner'));
     const reserve = UNIT_TYPES.filter((t) => p.reserve && p.reserve[t] > 0).map((t) =>

@@ -3,6 +3,7 @@
 import { h, plural, UNIT_NAME, PHASE_NAME } from '../util.js';
 import { hexActionKinds } from './legal.js';
 import { lostSettlementText, resultText, roundText, stageText } from './text.js';
+import { reinforcing } from './actions.js';
 
 export function renderPrompt(page, c) {
   const view = page.view;
@@ -47,6 +48,9 @@ function waitingReason(page) {
   const view = page.view;
   if (view.battle) return `Battle at ${page.label(view.battle.hex)}: ${stageText(view.battle.stage)}.`;
   if (view.bombard) return `Bombardment of ${page.label(view.bombard.hex)}: hits are being assigned.`;
+  if (view.exploration_choice) return `${page.whoText(view.exploration_choice.player)} chooses whether to lay a land tile on new water [15.3].`;
+  if (view.relocation) return `${page.whoText(view.relocation.player)} is relocating a ${view.relocation.city ? 'City' : 'Town'} [15.5].`;
+  if (view.capital_return) return view.capital_return.stage === 'reinforce' ? `${page.whoText(view.capital_return.vassal)} reinforces his returned Capital [15.62].` : `${page.whoText(view.capital_return.ruler)} withdraws his units from ${page.label(view.capital_return.hex)} [15.62].`;
   if (view.elimination) return `${page.whoText(view.elimination.player)} must return units to stock after losing ${lostSettlementText(page, view.elimination.player)}.`;
   if (view.phase === 'setup') return 'Players place their Capitals in turn.';
   return `${PHASE_NAME[view.phase] || view.phase}.`;
@@ -56,6 +60,12 @@ function instructions(page, c) {
   const view = page.view;
   if (c.casualty.length) return { title: 'Choose a casualty', text: 'Make your choice in the box at the bottom of the map.' };
   if (c.continueBattle || c.retreat.length) return { title: 'Retreat or fight on?', text: 'Make your choice in the box at the bottom of the map.' };
+  if (c.average.length) return { title: 'Average dice or roll them? [15.4]', text: 'Make your choice in the box at the bottom of the map.' };
+  if (c.replaceWater.length || c.keepWater) return { title: 'Water or land? [15.3]', text: 'Click a lit water hex to lay the drawn land tile there, or choose in the box.' };
+  if (c.withdraw.length) return { title: 'Return the Capital [15.62]', text: 'Withdraw your units one by one: select one (dashed outline) and click a lit hex, or choose in the box.' };
+  if (c.rebuild.length) return { title: 'Rebuild your Town or City [15.5]', text: 'Click a lit hex next to the old one, or choose in the box.' };
+  if (reinforcing(page)) return { title: 'Reinforce your Capital [15.62]', text: 'Place Reserve units on your Capital (Frigates next to it), then press “Done reinforcing”.' };
+  if (c.eliminate.length && view.relocation) return { title: 'Return units to stock [15.5]', text: 'Your Town or City leaves the map for now: choose the units it supported, then rebuild it next door.' };
   if (c.eliminate.length) return { title: 'Return units to stock', text: `You lost ${lostSettlementText(page, page.mySeat)}: choose the units it supported [10.2].` };
   const hexKinds = hexActionKinds(c);
   if (hexKinds.has('place_capital')) return { title: 'Place your Capital', text: 'Click one of the highlighted hexes (★).' };
@@ -63,6 +73,7 @@ function instructions(page, c) {
     const parts = [];
     if (hexKinds.has('build_town')) parts.push('build a Town (house mark)');
     if (hexKinds.has('upgrade_city')) parts.push('upgrade a Town to a City (tower mark)');
+    if (hexKinds.has('remove_town')) parts.push('relocate a Town or City (its button, then the Town)');
     if (parts.length) return { title: 'Your Build phase', text: `Click a highlighted hex to ${parts.join(' or ')} — or end the Build phase.` };
     return { title: 'Your Build phase', text: 'Nothing to build now. End the Build phase to move your units.' };
   }

@@ -56,7 +56,7 @@ export function renderSelection(page, c) {
   if (selected) {
     const acts = c.unit.get(selected.id) || [];
     const kinds = [...new Set(acts.map((a) => a.kind))];
-    const names = { move: 'move', embark: 'board a Frigate', disembark: 'land', bombard: 'bombard' };
+    const names = { move: 'move', embark: 'board a Frigate', disembark: 'land', bombard: 'bombard', withdraw: 'withdraw [15.62]' };
     if (acts.length) {
       panel.append(h('p', { class: 'hint' }, `This ${UNIT_NAME[selected.type]} can ${kinds.map((k) => names[k]).join(', ')}: ${plural(new Set(acts.map((a) => page.targetHex(a, units))).size, 'highlighted hex', 'highlighted hexes')}.`));
     }

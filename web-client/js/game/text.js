@@ -10,6 +10,8 @@ export function stageText(stage) {
     assign_defender_fire: "defender's fire — hits are being assigned",
     retreat_option: 'the attacker chooses: retreat or fight another round',
     retreating: 'the attacker is retreating',
+    average_attacker_fire: 'the attacker chooses how many pairs of dice to average [15.4]',
+    average_defender_fire: 'the defender chooses how many pairs of dice to average [15.4]',
   }[stage] || stage;
 }
 
@@ -29,13 +31,16 @@ function inGame(p) {
 export function roundInfo(view) {
   if (!view || view.phase === 'setup' || !(view.turn > 0)) return null;
   const n = view.players.length;
+  // Play passes along the table's order, which [15.2] may have drawn at random.
+  const table = Array.isArray(view.turn_order) && view.turn_order.length === n ? view.turn_order : view.players.map((_, i) => i);
+  const start = Math.max(0, table.indexOf(view.first_player));
   const order = [];
-  for (let k = 0; k < n; k += 1) order.push((view.first_player + k) % n);
+  for (let k = 0; k < n; k += 1) order.push(table[(start + k) % n]);
   const playing = order.filter((seat) => inGame(view.players[seat]));
   if (playing.length === n) {
     return {
       round: Math.floor((view.turn - 1) / n) + 1,
-      position: (view.current - view.first_player + n) % n + 1,
+      position: order.indexOf(view.current) + 1,
       players: n,
     };
   }
@@ -65,6 +70,12 @@ export function describeAction(page, a, units) {
     case 'start_battle': return `Start the battle at ${label(a.hex)}`;
     case 'place_capital': return `Place your Capital at ${label(a.hex)}`;
     case 'place_reserve': return `Place ${UNIT_NAME[a.unit_type]} at ${label(a.hex)}`;
+    case 'withdraw': return `${name}: withdraw to ${label(a.hex)}`;
+    case 'remove_town': return `Relocate the ${page.hexInfo(a.hex) && page.hexInfo(a.hex).city ? 'City' : 'Town'} at ${label(a.hex)} (remove it, then rebuild it next door) [15.5]`;
+    case 'rebuild_town': return `Rebuild it at ${label(a.hex)} [15.5]`;
+    case 'replace_water': return `Lay the land tile at ${label(a.hex)} [15.3]`;
+    case 'keep_water': return 'Keep the water [15.3]';
+    case 'average_dice': return a.pairs ? `Average ${a.pairs} pair${a.pairs > 1 ? 's' : ''} [15.4]` : 'Roll every die';
     default: return HIGHLIGHT_STYLE[a.kind] ? HIGHLIGHT_STYLE[a.kind].text : a.kind;
   }
 }

@@ -1,7 +1,8 @@
 // The waiting room: seats, options and the invitation link before a game starts (the link box
 // is also in the meta panel of a running private game).
 
-import { h, seatStyle, toast, VICTORY_NAME, TILE_MIX_NAME } from '../util.js';
+import { h, seatStyle, toast } from '../util.js';
+import { optionsText } from '../options.js';
 
 export function renderWaitingRoom(page, status) {
   const box = page.els.waiting;
@@ -25,7 +26,7 @@ export function renderWaitingRoom(page, status) {
     return;
   }
   box.append(
-    h('p', { class: 'subtle' }, `${opts.players || seats.seats.length} seats · ${VICTORY_NAME[opts.victory] || ''} · ${TILE_MIX_NAME[opts.tile_mix] || ''} tiles${opts.independent_exploration ? ' · independent exploration' : ''}${seats.private ? ' · private' : ' · public'}`),
+    h('p', { class: 'subtle' }, `${opts.players || seats.seats.length} seats · ${optionsText(opts, { players: false })}${seats.private ? ' · private' : ' · public'}`),
     h('p', {}, status === 'open' ? 'Waiting for players. The game starts when every seat is taken, or when the creator starts it.' : 'Starting…'),
   );
   const list = h('ol', { class: 'seat-list' });

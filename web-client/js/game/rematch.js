@@ -1,0 +1,40 @@
+// A rematch at game over: a new private game with the same number of seats, the same options
+// and the same spectator setting; its invitation link goes into this game's chat, where the
+// other players' pages show it as a button. (The server keeps only the invitation's hash, so
+// the link travels the way players would pass it on themselves.)
+
+import { h, toast } from '../util.js';
+import { saveInvite } from '../game.js';
+
+const JOIN_LINK = /#\/join\/(\d+)\/([A-Za-z0-9]{8,128})\b/;
+
+export async function rematch(page) {
+  const opts = page.view.options || {};
+  const payload = { ...opts, seats: opts.players || page.view.players.length, private: true };
+  delete payload.players;
+  if (page.seats && page.seats.spectators) payload.spectators = page.seats.spectators;
+  if (payload.spectators === 'delayed') payload.spectator_delay = page.seats.spectator_delay || 2;
+  try {
+    const { seen } = await page.ctx.conn.request('game.create', payload);
+    const created = seen.filter((m) => m.type === 'game.created').pop();
+    if (!created) throw new Error('The server did not say which game it created.');
+    saveInvite(created.game_id, created.invite);
+    const link = `${location.origin}${location.pathname}#/join/${created.game_id}/${created.invite}`;
+    await page.channel.sendChat(`Rematch! Same options, game ${created.game_id}: ${link}`);
+    location.hash = `#/game/${created.game_id}`;
+  } catch (err) {
+    toast(err.message || String(err), 'error');
+  }
+}
+
+export function rematchButton(page, className = 'btn') {
+  if (page.mySeat === null || page.view.phase !== 'game_over') return null;
+  return h('button', { type: 'button', class: className, id: 'rematch', onclick: () => rematch(page) }, 'Rematch');
+}
+
+// An invitation link of this site in a chat line becomes a button next to it.
+export function chatInviteButton(text) {
+  const m = JOIN_LINK.exec(text || '');
+  if (!m) return null;
+  return h('a', { class: 'btn btn-small btn-primary chat-join', href: `#/join/${m[1]}/${m[2]}`, dataset: { joinGame: m[1] } }, `Join game ${m[1]}`);
+}

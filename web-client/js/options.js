@@ -1,0 +1,111 @@
+// A game's options (docs/protocol.md, "Game options"): the create form's fields for the victory
+// conditions [5.0] and the optional rules [15.1–15.6], and the one line that names a game's
+// options wherever a game is listed (lobby, invitation, waiting room, game page). The server
+// checks every combination; the form only helps with the two it always refuses.
+
+import { h, TILE_MIX_NAME, VICTORY_NAME } from './util.js';
+
+// In the order the server writes a list of conditions.
+export const VICTORY_CONDITIONS = [
+  { key: 'standard', rule: '5.1', help: 'the last player standing wins (always applies).' },
+  { key: 'shorter', rule: '5.3', help: 'the game ends when the first Capital falls; the largest empire wins.' },
+  { key: 'race', rule: '5.4', help: 'the first empire worth 20 points at the start of its turn wins.' },
+  { key: 'doomsday', rule: '5.5', help: 'once a City is captured, a die each turn may end the game; the largest empire wins.' },
+  { key: 'subjugation', rule: '5.2', help: 'win when every other player is your Vassal (turns the Subjugation rules on).' },
+];
+
+export const OPTIONAL_RULES = [
+  { key: 'terrain_leveling', name: 'Terrain Leveling', rule: '15.1', help: 'Forests and Mountains no longer slow units, block fire or add defence dice.' },
+  { key: 'no_exploration', name: 'No Exploration', rule: '15.2', help: 'the whole map is face up from the start; seating and start corners are random.' },
+  { key: 'exploration_balancing', name: 'Exploration Balancing', rule: '15.3', help: 'when an act turns up two or more water tiles, you may swap one for a land tile.' },
+  { key: 'luck_averaging', name: 'Luck Averaging', rule: '15.4', help: 'before each fire, the firer may take pairs of dice as one sure hit each (the target chooses) instead of rolling them.' },
+  { key: 'town_relocation', name: 'Town/City Relocation', rule: '15.5', help: 'instead of building, move one of your Towns or Cities to a next hex.' },
+  { key: 'subjugation', name: 'Subjugation', rule: '15.6', help: 'a captured Capital makes its owner the captor’s Vassal instead of taking it over.' },
+];
+
+// The conditions of a game, from either form the server writes (a string or a list).
+export function victoryList(options) {
+  const v = options ? options.victory : null;
+  if (Array.isArray(v)) return v;
+  return v ? [v] : ['standard'];
+}
+
+export function victoryText(options) {
+  return victoryList(options).map((k) => VICTORY_NAME[k] || k).join(' + ');
+}
+
+// The optional rules in play (a missing flag is off: games stored before they existed).
+export function optionalRules(options) {
+  return OPTIONAL_RULES.filter((r) => options && options[r.key]);
+}
+
+// "3 players · Standard Conquest + Race for Dominance · Standard tiles · Luck Averaging [15.4]"
+export function optionsText(options, { players = true } = {}) {
+  if (!options) return '';
+  const parts = [];
+  if (players && options.players) parts.push(`${options.players} players`);
+  parts.push(victoryText(options));
+  parts.push(`${TILE_MIX_NAME[options.tile_mix] || options.tile_mix || 'Standard'} tiles`);
+  if (options.independent_exploration) parts.push('independent exploration');
+  for (const r of optionalRules(options)) parts.push(`${r.name} [${r.rule}]`);
+  return parts.join(' · ');
+}
+
+// The create form's fieldsets: victory conditions (several at once [5.0]) and optional rules.
+export function optionFields() {
+  const victories = h(
+    'fieldset',
+    { class: 'option-set', id: 'victory-set' },
+    h('legend', {}, 'How to win (one or more; the first met ends the game)'),
+    VICTORY_CONDITIONS.map((v) =>
+      h(
+        'label',
+        { class: 'check', for: `victory-${v.key}` },
+        h('input', { type: 'checkbox', id: `victory-${v.key}`, name: 'victory', value: v.key, checked: v.key === 'standard' }),
+        h('span', {}, h('b', {}, VICTORY_NAME[v.key]), ` [${v.rule}]: ${v.help}`),
+      ),
+    ),
+  );
+  const rules = h(
+    'details',
+    { class: 'option-set', id: 'optional-rules' },
+    h('summary', {}, 'Optional rules [15.0]'),
+    OPTIONAL_RULES.map((r) =>
+      h(
+        'label',
+        { class: 'check', for: `rule-${r.key}` },
+        h('input', { type: 'checkbox', id: `rule-${r.key}`, name: r.key }),
+        h('span', {}, h('b', {}, `${r.name} [${r.rule}]`), `: ${r.help}`),
+      ),
+    ),
+  );
+  return [victories, rules];
+}
+
+// Keeps the form's choices in line with what the server accepts: at least one condition;
+// Subjugation Conquest brings the Subjugation rules; Exploration Balancing is not played with
+// independent exploration [15.3].
+export function wireOptionFields(form) {
+  const sync = (ev) => {
+    const conquest = form.querySelector('#victory-subjugation');
+    const rule = form.querySelector('#rule-subjugation');
+    if (conquest.checked) rule.checked = true;
+    rule.disabled = conquest.checked;
+    const independent = form.querySelector('#independent_exploration');
+    const balancing = form.querySelector('#rule-exploration_balancing');
+    if (independent && ev && ev.target === independent && independent.checked) balancing.checked = false;
+    if (independent && ev && ev.target === balancing && balancing.checked) independent.checked = false;
+    const boxes = [...form.querySelectorAll('input[name="victory"]')];
+    if (!boxes.some((b) => b.checked)) form.querySelector('#victory-standard').checked = true;
+  };
+  form.addEventListener('change', sync);
+  sync();
+}
+
+// The option fields of game.create, from the form.
+export function readOptionFields(form) {
+  const chosen = [...form.querySelectorAll('input[name="victory"]')].filter((b) => b.checked).map((b) => b.value);
+  const out = { victory: chosen.length === 1 ? chosen[0] : chosen };
+  for (const r of OPTIONAL_RULES) out[r.key] = form.querySelector(`#rule-${r.key}`).checked;
+  return out;
+}

@@ -1,0 +1,58 @@
+// The lobby's "Games to watch": running public games that allow spectators (lobby.running,
+// docs/protocol.md), the most recently played first. Opening one watches it as a spectator.
+
+import { h, seatStyle, timeAgo } from './util.js';
+import { optionsText } from './options.js';
+
+export class RunningGames {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.el = h('div', { class: 'game-list', id: 'running-games' }, h('p', { class: 'subtle' }, 'Loading…'));
+    this.off = [];
+    const onMessage = (e) => {
+      if (e.detail.type === 'lobby.running') this.render(e.detail.games || []);
+    };
+    ctx.conn.addEventListener('message', onMessage);
+    this.off.push(() => ctx.conn.removeEventListener('message', onMessage));
+  }
+
+  section() {
+    return h('section', { class: 'card' }, h('h2', {}, 'Games to watch'), h('p', { class: 'subtle' }, 'Public games under way. Open one to follow it as a spectator.'), this.el);
+  }
+
+  refresh() {
+    if (this.ctx.conn.isOnline()) this.ctx.conn.sendRaw({ type: 'lobby.running' });
+  }
+
+  destroy() {
+    for (const f of this.off) f();
+  }
+
+  render(games) {
+    const me = this.ctx.session ? this.ctx.session.player_id : null;
+    this.el.replaceChildren();
+    if (!games.length) {
+      this.el.append(h('p', { class: 'subtle empty' }, 'No public game is being played right now.'));
+      return;
+    }
+    for (const g of games) {
+      const seated = g.seats.some((x) => x.player_id === me);
+      const current = g.seats.find((x) => x.seat === g.current_seat);
+      this.el.append(
+        h(
+          'a',
+          { class: 'game-row link', href: `#/game/${g.game_id}`, dataset: { gameId: g.game_id } },
+          h(
+            'div',
+            { class: 'game-row-main' },
+            h('b', {}, `Game ${g.game_id}`),
+            ` · ${g.seats.map((x) => x.name || seatStyle(x.seat).name).join(' vs ')}`,
+            h('div', { class: 'subtle' }, `${optionsText(g.options)}${g.spectators === 'delayed' ? ` · ${g.spectator_delay} turns behind` : ''}${g.last_move_at ? ` · last move ${timeAgo(g.last_move_at)}` : ''}`),
+          ),
+          current ? h('span', { class: 'tag' }, `${current.name || seatStyle(current.seat).name}'s move`) : null,
+          h('span', { class: 'btn btn-small' }, seated ? 'Play' : 'Watch'),
+        ),
+      );
+    }
+  }
+}
