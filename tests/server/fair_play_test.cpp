@@ -8,8 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <fstream>
 #include <random>
 
 #include "game_record.h"
@@ -245,6 +249,21 @@ TEST_F(FairPlay, AConcededGameRevealsItsSecretAndItsRecordVerifies) {
         forged.setup_tiles[0].terrain == Terrain::kWater ? Terrain::kPlains : Terrain::kWater;
     EXPECT_EQ(failure_of(forged).rfind("setup: the record says ", 0), 0u);
   }
+  // The command-line check over the exported file: 0 verified, 1 not verified.
+  auto cli_status = [&](const protocol::GameRecord& r, const std::string& name) {
+    const std::string file = dir.file(name);
+    std::ofstream(file) << protocol::record_to_json(r).dump();
+    const int status =
+        std::system((std::string(VIKTORY_VERIFY_BINARY) + " " + file + " > /dev/null").c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  EXPECT_EQ(cli_status(record, "record.json"), 0);
+  {
+    protocol::GameRecord forged = record;
+    forged.reveal->salt->at(3) ^= 0x40;
+    EXPECT_EQ(cli_status(forged, "forged.json"), 1);
+  }
+
   // Downloaded again: the same bytes (cached; a finished game never changes).
   EXPECT_EQ(record_of(game_id, bob.token).body, download.body);
 }
