@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startServer, launchBrowser, newPlayer, signIn, waitForGameState } from './lib/harness.js';
+import { startServer, launchBrowser, newPlayer, signIn, waitForGameState, screenshotPath } from './lib/harness.js';
 import { playUntil } from './lib/bot.js';
 
 let server;
@@ -59,6 +59,7 @@ test('a finished game: commitment shown, record downloaded, verified on the repl
   await alice.page.waitForSelector('dialog.game-over');
   await alice.page.click('dialog.game-over .btn-plain');
   await alice.page.waitForSelector('#fair-revealed');
+  await alice.page.locator('#fair-play').screenshot({ path: screenshotPath('fair-play-panel.png') });
   const reveal = alice.frames.find((f) => f.type === 'game.reveal');
   assert.ok(reveal, 'the page received game.reveal');
   const [download] = await Promise.all([alice.page.waitForEvent('download'), alice.page.click('#fair-play #download-record')]);
@@ -83,6 +84,7 @@ test('a finished game: commitment shown, record downloaded, verified on the repl
   assert.equal(good.kind, 'verified', good.text);
   assert.match(good.text, /verified: \d+ actions/);
   assert.match(good.text, /matches what your client saw/);
+  await alice.page.screenshot({ path: screenshotPath('replay-verified.png') });
   assert.deepEqual(alice.errors, []);
 
   // A record with another start tile, served in place of the server's: not verified, and why.
