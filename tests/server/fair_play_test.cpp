@@ -7,7 +7,6 @@
 #include "fair_play.h"
 
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <algorithm>
