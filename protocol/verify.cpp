@@ -152,7 +152,16 @@ bool Checker::check_commitments() {
     const RecordSeat& seat = record_.seats[i];
     const int index = static_cast<int>(i);
     if (!seat.contribution_commitment) {
-      return fail(seat_words(index) + " has no contribution commitment");
+      // A server that does not run the players' commit-reveal round: the seed is the
+      // committed secret's alone. Still fixed before the game, but the host could have tried
+      // secrets until one suited him (docs/fair-play.md); the report says so.
+      if (seat.contribution) {
+        return fail(seat_words(index) + " has a contribution but no contribution commitment");
+      }
+      report_.notes.push_back(seat_words(index) +
+                              " made no contribution: the seed depends on the server's secret "
+                              "only, which the host could have chosen among many");
+      continue;
     }
     if (!seat.contribution) {
       report_.notes.push_back(

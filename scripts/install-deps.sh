@@ -27,7 +27,7 @@ done
 packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
-  libssl-dev libcurl4-openssl-dev # OpenSSL: Web Push crypto, SHA-256 for fair play; libcurl: HTTP and SMTP
+  libssl-dev libcurl4-openssl-dev # OpenSSL: Web Push crypto, SHA-256 (fair play, token hashes); libcurl: HTTP and SMTP
   libgtest-dev libgmock-dev libbenchmark-dev
   sqlite3 # the CLI: deploy/backup.sh and its test use it
   # The WebAssembly verifier (web-client/verify/verifier.wasm): clang for wasm32-wasi and its libraries

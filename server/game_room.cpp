@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "fair_play.h"
 #include "json.h"
 #include "log_text.h"
 #include "token.h"
@@ -77,6 +78,11 @@ json events_json(const std::vector<Event>& events) {
   json out = json::array();
   for (const Event& e : events) out.push_back(protocol::event_to_json(e));
   return out;
+}
+
+// The fair-play commitment as published: null for a game created before fair play.
+json commitment_json(const GameRecord& record) {
+  return record.commitment.empty() ? json(nullptr) : json(record.commitment);
 }
 
 json result_json(const GameState& s) {
@@ -355,7 +361,7 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
   // Seats shrink to the seated players, renumbered in seat order.
   for (std::size_t i = 0; i < next.seats.size(); ++i) next.seats[i].seat = static_cast<int>(i);
   next.options.players = static_cast<int>(next.seats.size());
-  next.seed = new_seed();
+  next.seed = seed_for_start(store_.db(), record_.id, next.options.players);
   GameState state = new_game(next.options, next.seed);
   next.current_seat = decider(state);
   next.seq = 0;
@@ -468,11 +474,12 @@ Message GameRoom::state_message(int viewer) {
     }
     c.log = log.dump(-1, ' ', false, json::error_handler_t::replace);
   }
-  const json head{{"type", "game.state"},
-                  {"game_id", record_.id},
-                  {"seq", c.seq},
-                  {"you", json{{"seat", viewer >= 0 ? json(viewer) : json(nullptr)}}},
-                  {"can_undo", c.can_undo}};
+  json head{{"type", "game.state"},
+            {"game_id", record_.id},
+            {"seq", c.seq},
+            {"you", json{{"seat", viewer >= 0 ? json(viewer) : json(nullptr)}}},
+            {"can_undo", c.can_undo}};
+  head["commitment"] = commitment_json(record_);  // fair play
   // The log and the chat change independently: a chat line rebuilds only the chat part.
   c.state = std::make_shared<const std::string>(
       splice(head, {{"view", &c.view},
@@ -583,7 +590,11 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   } else {
     advance_delayed();
   }
-  if (finished) broadcast_seats();
+  if (finished) {
+    broadcast_seats();
+    // Fair play: the secret is revealed to everyone once the game is over, however it ended.
+    if (auto reveal = reveal_message(store_.db(), record_)) broadcast(make_message(*reveal));
+  }
   return std::nullopt;
 }
 
@@ -696,7 +707,8 @@ json GameRoom::seats_message() const {
               {"options", protocol::options_to_json(record_.options)},
               {"private", record_.is_private},
               {"spectators", to_string(record_.spectators)},
-              {"spectator_delay", record_.spectator_delay}};
+              {"spectator_delay", record_.spectator_delay},
+              {"commitment", commitment_json(record_)}};
 }
 
 json GameRoom::summary_of(const GameRecord& record) {
@@ -715,7 +727,8 @@ json GameRoom::summary_of(const GameRecord& record) {
                                    ? json(record.current_seat)
                                    : json(nullptr)},
               {"seq", record.seq},
-              {"result", record.result ? *record.result : json(nullptr)}};
+              {"result", record.result ? *record.result : json(nullptr)},
+              {"commitment", commitment_json(record)}};
 }
 
 }  // namespace viktory::server

@@ -41,8 +41,11 @@ std::optional<std::string> percent_decode(std::string_view s) {
   return out;
 }
 
+// 'wasm-unsafe-eval' lets the replay page compile the fair-play verifier (verifier.wasm); it
+// allows WebAssembly only, no JavaScript eval. The client is one page (index.html), so the
+// policy is the same for every route of it.
 constexpr const char* kContentSecurityPolicy =
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'";
 

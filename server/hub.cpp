@@ -456,9 +456,9 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     client->deliver(make_message(reply));
     watch(client, state, room);
     lobby_.changed();
-    spdlog::info("game_created game={} player={} seats={} private={} spectators={}", room->id(),
-                 me.id, room->record().options.players, room->record().is_private,
-                 to_string(room->record().spectators));
+    spdlog::info("game_created game={} player={} seats={} private={} spectators={} commitment={}",
+                 room->id(), me.id, room->record().options.players, room->record().is_private,
+                 to_string(room->record().spectators), room->record().commitment);
     return std::nullopt;
   }
 
@@ -648,8 +648,13 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
     const auto slash = rest.find('/');
     id = parse_id(rest.substr(0, slash));
     what = slash == std::string_view::npos ? "" : rest.substr(slash);
-    if (!id || (what != "" && what != "/replay")) {
+    if (!id || (what != "" && what != "/replay" && what != "/record")) {
       return api_error(404, "not_found", "no such game");
+    }
+    if (what == "/record") {
+      // Fair play: a finished game's record (fair_play.h), built like a replay.
+      if (method != "GET") return api_error(405, "method", "use GET");
+      return replays_.handle_record(*id, query, authorization, address);
     }
     if (what == "/replay") {
       // Built without the lock of the game logic, through the replays' own connection.

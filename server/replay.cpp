@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "fair_play.h"
 #include "game_room.h"
 #include "json.h"
 #include "log_text.h"
@@ -112,24 +113,11 @@ void Replays::remember(const std::string& key, Page page) {
   }
 }
 
-ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, std::string>& query,
-                            std::string_view authorization, std::string_view address) {
+std::optional<ApiResponse> Replays::look_up(std::int64_t game_id, std::string_view authorization,
+                                            std::optional<GameRecord>& record,
+                                            std::int64_t& player_id) {
+  std::lock_guard lookup(lookup_mutex_);
   {
-    std::lock_guard lock(cache_mutex_);
-    if (!buckets_.take(address)) {
-      metrics_.count_error("rate_limited");
-      return api_error(429, "rate_limited", "too many replay requests from this address");
-    }
-  }
-  const std::optional<int> seat_wanted = query_int(query, "seat");
-  const std::optional<int> from_wanted = query_int(query, "from");
-  const std::optional<int> to_wanted = query_int(query, "to");
-  const std::string invite = query.count("invite") ? query.at("invite") : std::string();
-
-  std::optional<GameRecord> record;
-  std::int64_t player_id = 0;
-  {
-    std::lock_guard lookup(lookup_mutex_);
     try {
       if (!lookup_) lookup_.emplace(db_path_, Store::ReadOnly{});
       record = lookup_->game(game_id);
@@ -150,6 +138,26 @@ ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, st
       return api_error(500, "internal", "the server could not build this replay");
     }
   }
+  return std::nullopt;
+}
+
+ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, std::string>& query,
+                            std::string_view authorization, std::string_view address) {
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (!buckets_.take(address)) {
+      metrics_.count_error("rate_limited");
+      return api_error(429, "rate_limited", "too many replay requests from this address");
+    }
+  }
+  const std::optional<int> seat_wanted = query_int(query, "seat");
+  const std::optional<int> from_wanted = query_int(query, "from");
+  const std::optional<int> to_wanted = query_int(query, "to");
+  const std::string invite = query.count("invite") ? query.at("invite") : std::string();
+
+  std::optional<GameRecord> record;
+  std::int64_t player_id = 0;
+  if (auto error = look_up(game_id, authorization, record, player_id)) return *error;
   // A private game without its invite answers exactly like a game that does not exist.
   if (!record || record->status == GameStatus::kCancelled ||
       !GameRoom::may_view(*record, player_id, invite)) {
@@ -211,6 +219,66 @@ ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, st
     spdlog::error("replay_failed game={} error=\"{}\"", game_id, e.what());
     builder_.reset();  // a fresh connection next time
     return api_error(500, "internal", "the server could not build this replay");
+  }
+}
+
+ApiResponse Replays::handle_record(std::int64_t game_id,
+                                   const std::map<std::string, std::string>& query,
+                                   std::string_view authorization, std::string_view address) {
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (!buckets_.take(address)) {
+      metrics_.count_error("rate_limited");
+      return api_error(429, "rate_limited", "too many replay requests from this address");
+    }
+  }
+  const std::string invite = query.count("invite") ? query.at("invite") : std::string();
+  std::optional<GameRecord> record;
+  std::int64_t player_id = 0;
+  if (auto error = look_up(game_id, authorization, record, player_id)) return *error;
+  if (!record || record->status == GameStatus::kCancelled ||
+      !GameRoom::may_view(*record, player_id, invite)) {
+    return api_error(404, "not_found", "no such game");
+  }
+  // The record holds every tile and the secret: nobody gets it before the end.
+  if (record->status != GameStatus::kFinished) {
+    return api_error(409, "not_finished", "a game's record is available once the game is over");
+  }
+  const std::string key = "record/" + std::to_string(game_id);
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (Page page = cached(key)) {
+      ++metrics_.replay_cache_hits;
+      return ApiResponse{200, *page};
+    }
+  }
+  std::unique_lock build(build_mutex_, std::try_to_lock);
+  if (!build.owns_lock()) {
+    metrics_.count_error("busy");
+    ApiResponse busy = api_error(503, "busy", "another replay page is being built; try again");
+    busy.retry_after_seconds = 1;
+    return busy;
+  }
+  try {
+    if (!builder_) builder_.emplace(db_path_, Store::ReadOnly{});
+    Page page;
+    try {
+      page = std::make_shared<const std::string>(
+          protocol::record_to_json(export_game_record(*builder_, *record))
+              .dump(2, ' ', false, json::error_handler_t::replace));
+    } catch (const DamagedGame& e) {
+      spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
+      return api_error(503, "game_damaged", "this game's stored data is damaged");
+    }
+    {
+      std::lock_guard lock(cache_mutex_);
+      remember(key, page);
+    }
+    return ApiResponse{200, *page};
+  } catch (const std::exception& e) {
+    spdlog::error("record_failed game={} error=\"{}\"", game_id, e.what());
+    builder_.reset();  // a fresh connection next time
+    return api_error(500, "internal", "the server could not build this record");
   }
 }
 

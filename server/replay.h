@@ -37,6 +37,12 @@ class Replays {
   ApiResponse handle(std::int64_t game_id, const std::map<std::string, std::string>& query,
                      std::string_view authorization, std::string_view address);
 
+  // GET /api/games/<id>/record: the game record of a finished game (fair_play.h), for anyone
+  // who may view the game; 409 not_finished before the end (it holds the secret). `query`:
+  // invite. Thread-safe; cached like pages.
+  ApiResponse handle_record(std::int64_t game_id, const std::map<std::string, std::string>& query,
+                            std::string_view authorization, std::string_view address);
+
   // One page for `viewer` (a seat or kSpectator): the view after action `from`, then steps
   // from+1..to. Throws DamagedGame when the stored log does not add up.
   static nlohmann::json build_page(Store& store, const GameRecord& record, int viewer, int from,
@@ -47,6 +53,10 @@ class Replays {
 
  private:
   using Page = std::shared_ptr<const std::string>;
+  // The game row and the requester (0: anonymous) through the look-up connection; an error
+  // response when the game cannot be read.
+  std::optional<ApiResponse> look_up(std::int64_t game_id, std::string_view authorization,
+                                     std::optional<GameRecord>& record, std::int64_t& player_id);
   Page cached(const std::string& key);
   void remember(const std::string& key, Page page);
 

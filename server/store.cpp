@@ -1,7 +1,8 @@
 #include "store.h"
 
+#include "fair_play.h"
 #include "json.h"
-#include "sha256.h"
+#include "token.h"
 
 namespace viktory::server {
 namespace {
@@ -66,6 +67,15 @@ ALTER TABLE games ADD COLUMN invite_hash TEXT;
 ALTER TABLE games ADD COLUMN spectators TEXT NOT NULL DEFAULT 'live';
 ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 3: fair play (docs/fair-play.md): the published commitment with the game, its secret and
+    // salt in a table of their own that only fair_play.cpp reads. Older games have neither.
+    R"sql(
+ALTER TABLE games ADD COLUMN commitment TEXT;
+CREATE TABLE game_secrets(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  secret TEXT NOT NULL,
+  salt TEXT NOT NULL);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -92,7 +102,7 @@ void after_migration(Database& db, int version) {
 constexpr const char* kGameColumns =
     "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, "
     "g.invite_hash, g.result, g.current_seat, g.seq, g.last_move_at, g.spectators, "
-    "g.spectator_delay FROM games g JOIN players p ON p.id = g.creator ";
+    "g.spectator_delay, g.commitment FROM games g JOIN players p ON p.id = g.creator ";
 
 }  // namespace
 
@@ -215,10 +225,13 @@ std::optional<PlayerRecord> Store::player_by_token_hash(const std::string& token
 }
 
 std::int64_t Store::create_game(GameRecord& game) {
+  // Fair play: the secret is fixed and its commitment published before anyone joins.
+  const FairSecrets secrets = draw_fair_secrets();
+  game.commitment = commitment_hex(secrets);
   Transaction tx(db_);
   db_.prepare(
          "INSERT INTO games(options, status, created, creator, private, invite_hash, spectators, "
-         "spectator_delay) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
+         "spectator_delay, commitment) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .bind(1, protocol::options_to_json(game.options).dump())
       .bind(2, to_string(game.status))
       .bind(3, game.created)
@@ -227,8 +240,10 @@ std::int64_t Store::create_game(GameRecord& game) {
       .bind(6, game.invite_hash)
       .bind(7, to_string(game.spectators))
       .bind(8, game.spectator_delay)
+      .bind(9, game.commitment)
       .run();
   game.id = db_.last_insert_id();
+  store_fair_secrets(db_, game.id, secrets);
   replace_seats(game.id, game.seats, game.created);
   tx.commit();
   return game.id;
@@ -304,6 +319,7 @@ GameRecord Store::read_game_row(Statement& s) {
   if (!spectators) throw DamagedGame(where + "unknown spectator mode");
   g.spectators = *spectators;
   g.spectator_delay = static_cast<int>(s.int64(14));
+  g.commitment = s.optional_text(15).value_or("");
   if (g.seq < 0) throw DamagedGame(where + "negative seq");
   return g;
 }

@@ -2,8 +2,9 @@
 // every query. Tables: players, games, seats, actions (the append-only action log), snapshots
 // (whole states every N actions so a long game loads fast) and chat.
 //
-// Secret-bearing columns (games.seed, snapshots.state, players.token_hash) never leave the
-// server: nothing here is sent to clients as is.
+// Secret-bearing columns (games.seed, game_secrets, snapshots.state, players.token_hash) never
+// leave the server: nothing here is sent to clients as is (fair_play.h reveals a game's secret
+// once it is over).
 #pragma once
 
 #include <cstdint>
@@ -72,6 +73,9 @@ struct GameRecord {
   std::optional<std::int64_t> last_move_at;
   int current_seat = -1;  // who must decide (running games)
   int seq = 0;            // actions in the log
+  // Fair play: SHA-256 commitment to the game's secret (hex), published; empty for a game
+  // created before fair play. The secret and salt are in game_secrets (fair_play.h).
+  std::string commitment;
 };
 
 struct ActionRecord {
@@ -101,7 +105,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
   // can be written: throws DbError otherwise.

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "fair.h"
 #include "sha256.h"
 
 namespace viktory::server {
@@ -22,7 +23,7 @@ template <std::size_t N>
 std::string random_hex() {
   std::array<std::uint8_t, N> bytes{};
   secure_random_bytes(bytes.data(), bytes.size());
-  return to_hex(bytes.data(), bytes.size());
+  return protocol::fair::to_hex(bytes);
 }
 }  // namespace
 
@@ -33,6 +34,10 @@ std::uint64_t new_seed() {
   std::uint64_t seed = 0;
   secure_random_bytes(&seed, sizeof seed);
   return seed;
+}
+
+std::string sha256_hex(std::string_view data) {
+  return protocol::fair::to_hex(protocol::sha256(protocol::as_bytes(data)));
 }
 
 std::string token_hash(std::string_view token) { return sha256_hex(token); }

@@ -14,6 +14,10 @@ void secure_random_bytes(void* out, std::size_t count);
 std::string new_token();        // 256 bits as 64 lower-case hex digits
 std::string new_invite_code();  // 128 bits as 32 hex digits
 std::uint64_t new_seed();
+// SHA-256 (OpenSSL, protocol/sha256.h) of `data`, in lowercase hex: what the database keeps of
+// tokens and invite codes. The same bytes as the hand-written SHA-256 the server used before,
+// so stored hashes keep working.
+std::string sha256_hex(std::string_view data);
 // What the database keeps of a token: its SHA-256 in hex.
 std::string token_hash(std::string_view token);
 // A token or invite code has exactly the form we hand out (cheap check before hashing).

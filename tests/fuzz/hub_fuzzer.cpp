@@ -10,9 +10,11 @@
 // expect); the seed of a game never appears in anything sent; the seed the store keeps is the
 // one the harness handed out (so findings replay).
 //
-// The game seed normally comes from /dev/urandom. The harness is linked with
-// --wrap=<new_seed> (tests/fuzz/CMakeLists.txt), so the seed comes from the input instead
-// and a finding replays exactly.
+// The game seed normally comes from /dev/urandom, or is derived from the game's fair-play
+// secret, which does. The harness is linked with --wrap=<new_seed> and
+// --wrap=<draw_fair_secrets> (tests/fuzz/CMakeLists.txt), so both come from the input instead
+// and a finding replays exactly. (The secret itself is revealed when a game is over; the
+// integration tests check that it never gets out before.)
 #include <signal.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -33,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fair_play.h"
 #include "fuzz_support.h"
 #include "hub.h"
 
@@ -55,6 +58,32 @@ extern "C" std::uint64_t __wrap__ZN7viktory6server8new_seedEv() {
   g_seeds.push_back(seed);
   return seed;
 }
+
+// Replaces viktory::server::draw_fair_secrets() the same way. The seeds a game may derive from
+// the secret (2..6 seats, no contributions) count as handed out. FairSecrets is plain bytes,
+// returned the same way with C or C++ linkage.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wreturn-type-c-linkage"
+extern "C" viktory::server::FairSecrets __wrap__ZN7viktory6server17draw_fair_secretsEv() {
+  viktory::server::FairSecrets secrets;
+  auto fill = [](auto& bytes) {
+    for (std::size_t i = 0; i < bytes.size(); i += 8) {
+      const std::uint64_t word = viktory::fuzz::splitmix64(g_seed_state);
+      for (std::size_t k = 0; k < 8 && i + k < bytes.size(); ++k) {
+        bytes[i + k] = static_cast<std::uint8_t>(word >> (8 * k));
+      }
+    }
+  };
+  fill(secrets.secret);
+  fill(secrets.salt);
+  for (std::size_t players = 2; players <= 6; ++players) {
+    g_seeds.push_back(viktory::protocol::fair::derive_seed(
+        secrets.secret,
+        std::vector<std::optional<viktory::protocol::fair::Contribution>>(players)));
+  }
+  return secrets;
+}
+#pragma clang diagnostic pop
 
 namespace {
 

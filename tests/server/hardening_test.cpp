@@ -13,7 +13,6 @@
 #include "game.h"
 #include "hub.h"
 #include "json.h"
-#include "sha256.h"
 #include "test_support.h"
 #include "token.h"
 #include "view.h"
@@ -492,6 +491,8 @@ TEST(Invites, CodesStoredBeforeHashingStillWorkAfterTheMigration) {
     f.store.db().exec("ALTER TABLE games DROP COLUMN invite_hash");
     f.store.db().exec("ALTER TABLE games DROP COLUMN spectators");
     f.store.db().exec("ALTER TABLE games DROP COLUMN spectator_delay");
+    f.store.db().exec("ALTER TABLE games DROP COLUMN commitment");
+    f.store.db().exec("DROP TABLE game_secrets");
     f.store.db().exec("PRAGMA user_version = 1");
   }
   HubFixture f(file);

@@ -1,7 +1,8 @@
 // Plays random games over real WebSockets, records every byte each player and a spectator
 // receive, and checks that nothing hidden got out: no terrain of a hex the receiver did not know
 // at that point (compared with the server-side state replayed from the database), and never the
-// seed or the generator words. The server's log must not contain tokens or seeds either.
+// seed, the generator words or (while the game runs) its fair-play secret and salt. The
+// server's log must not contain tokens or seeds either.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "fair_play.h"
 #include "game.h"
 #include "store.h"
 #include "support/play.h"
@@ -86,6 +88,19 @@ class LeakCheck {
     const GameRecord record = *store.game(game_id);
     GameState s = new_game(record.options, record.seed);
     secrets_ = secret_spellings(record.seed);
+    // Fair play: the secret and salt stay on the server until the game is over (then
+    // game.reveal tells them to everyone).
+    if (auto fair = load_fair_secrets(store.db(), game_id);
+        fair && record.status != GameStatus::kFinished) {
+      for (const std::string& hex :
+           {protocol::fair::to_hex(fair->secret), protocol::fair::to_hex(fair->salt)}) {
+        std::string upper = hex;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        secrets_.insert(hex);
+        secrets_.insert(upper);
+      }
+      ++fair_secrets_checked;
+    }
     auto remember = [&](const GameState& st) {
       states_.push_back(st);
       for (std::uint64_t w : st.rng.words()) {
@@ -103,6 +118,7 @@ class LeakCheck {
   const std::set<std::string>& secrets() const { return secrets_; }
   int checked_hexes() const { return checked_hexes_; }
   std::map<std::string, int> event_counts;  // by kind; "tile_revealed/hidden" for filtered ones
+  int fair_secrets_checked = 0;             // 1 when the game's secret and salt are looked for
 
   // Checks one received message of this game for `viewer`.
   void check(const json& m, int viewer) {
@@ -221,7 +237,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   const std::string server_log = server->log();
 
   Store store(db);
-  int messages = 0, hexes = 0;
+  int messages = 0, hexes = 0, fair_games = 0;
   std::map<std::string, int> events;
   std::set<std::string> all_secrets;
   for (const Played& game : played) {
@@ -238,10 +254,12 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
       ++messages;
     }
     hexes += check.checked_hexes();
+    fair_games += check.fair_secrets_checked;
     for (auto& [kind, n] : check.event_counts) events[kind] += n;
     EXPECT_GT(store.game(game.id)->seq, 10) << "game " << game.id << " barely moved";
   }
   EXPECT_GT(hexes, 1000) << "the check looked at too little";
+  EXPECT_GE(fair_games, 4) << "too few running games to look for their fair-play secrets";
   // The filter was exercised both ways: reveals with terrain for those who know the hex, and
   // reveals without it for those who do not (independent exploration).
   EXPECT_GT(events["tile_revealed"], 0);

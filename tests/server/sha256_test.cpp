@@ -1,9 +1,9 @@
-#include "sha256.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "store.h"
+#include "test_support.h"
 #include "token.h"
 
 namespace viktory::server {
@@ -32,6 +32,23 @@ TEST(Sha256, PaddingBoundaries) {
             "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
   EXPECT_EQ(sha256_hex(std::string(64, 'a')),
             "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+}
+
+// The server hashed tokens with a SHA-256 of its own before it used OpenSSL's: a token stored
+// then (this row was written by that implementation) must still sign in.
+TEST(Token, AHashStoredByTheEarlierImplementationStillSignsIn) {
+  const std::string token = "5d1b0e7c9a3f48e2b6c0d4a1f7e93b2c8a6d0f1e4b7c9a2d5e8f0b3c6a9d1e4f";
+  const std::string stored = "a70c5b18305d0832b39ec1bc0f0ad5ca4676e8c795d5ebd460c7864254003cc5";
+  EXPECT_EQ(token_hash(token), stored);
+  EXPECT_EQ(invite_hash("0f1e2d3c4b5a69788796a5b4c3d2e1f0"),
+            "a1bf4dc2c0cea821798c38e16fcc1667d6f0504afa821b181672035fc5967890");
+  testing::TempDir dir;
+  Store store(dir.file("tokens.db"));
+  store.db().exec("INSERT INTO players(name, token_hash, created) VALUES('Ada', '" + stored +
+                  "', 1)");
+  const auto player = store.player_by_token_hash(token_hash(token));
+  ASSERT_TRUE(player.has_value());
+  EXPECT_EQ(player->name, "Ada");
 }
 
 TEST(Token, TokensAreLongRandomAndStoredHashed) {

@@ -34,6 +34,7 @@ import { wantPreview, dropPreview } from './game/preview.js';
 import { rematch } from './game/rematch.js';
 import { wantReach, furtherReach } from './game/reach.js';
 import { playSound, soundLog } from './sounds.js';
+import { FairPlayPanel } from './fair_play.js';
 
 export { classifyLegal } from './game/legal.js';
 export { stageText } from './game/text.js';
@@ -117,6 +118,7 @@ class GamePage {
 
   destroy() {
     for (const off of this.listeners) off();
+    if (this.fair) this.fair.destroy();
     this.card.hide();
     if (!this.ctx.channel && this.ctx.conn) this.ctx.conn.unwatchGame(this.gameId);
     document.title = 'VIKTORY II';
@@ -174,6 +176,8 @@ class GamePage {
       h('button', { type: 'submit', class: 'btn btn-small' }, 'Send'),
     );
     e.meta = h('div', { class: 'panel meta-panel', id: 'meta' });
+    // Fair play: the commitment, the witness kept, the record once the game is over.
+    this.fair = new FairPlayPanel({ channel: this.channel, gameId: this.gameId, token: this.ctx.session ? this.ctx.session.token : null, invite: this.invite });
     e.side = h(
       'aside',
       { class: 'side' },
@@ -184,6 +188,7 @@ class GamePage {
       h('details', { class: 'panel chat-panel', open: true }, (e.chatTitle = h('summary', { id: 'chat-title' }, 'Chat')), e.chatList, e.chatForm),
       e.help,
       e.settings,
+      this.fair.el,
       e.meta,
     );
     e.waiting = h('section', { class: 'waiting-room', id: 'waiting' });

@@ -442,6 +442,10 @@ export class GameChannel extends EventTarget {
         if (this.state) this.state.chat = this.chat;
         this.emit('chat', msg);
         break;
+      case 'game.reveal':
+        // Fair play: the game is over and its secret is public (./fair_play.js).
+        this.emit('reveal', msg);
+        break;
       case 'game.notice':
         // The server had to reload the game (or cannot show it for now): say so.
         this.emit('notice', msg);

@@ -10,6 +10,7 @@ import { loadInvite } from './game.js';
 import { absorbBattleEvents, battleTable, newBattleRecord } from './game/fire.js';
 import { h, seatStyle, PHASE_NAME, VICTORY_NAME, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from './util.js';
 import { applyViewDelta } from './view_delta.js';
+import { VerificationPanel } from './fair_play.js';
 
 export function mountReplay(root, ctx, gameId) {
   const r = new Replay(root, ctx, Number(gameId));
@@ -54,6 +55,7 @@ class Replay {
       return;
     }
     this.build();
+    this.verification.start();
     window.addEventListener('keydown', this.onKey);
     // For tests: what the page shows (never more than the server sent).
     window.__viktoryReplay = this;
@@ -148,6 +150,8 @@ class Replay {
       dice: h('div', { class: 'panel battle-panel' }),
     };
     const e = this.els;
+    // Fair play: the record checked with the verifier, and offered for download.
+    this.verification = new VerificationPanel({ gameId: this.gameId, token: this.ctx.session ? this.ctx.session.token : null, invite: this.invite });
     const controls = h(
       'div',
       { class: 'action-bar replay-controls' },
@@ -164,7 +168,7 @@ class Replay {
         'div',
         { class: 'game-page replay' },
         h('section', { class: 'map-pane' }, e.info, controls, h('div', { class: 'map-frame' }, e.map, e.hover)),
-        h('aside', { class: 'side' }, e.players, e.dice, h('details', { class: 'panel log-panel', open: true }, h('summary', {}, 'Log up to this step'), e.log), h('div', { class: 'panel' }, h('a', { class: 'btn btn-small', href: `#/game/${this.gameId}` }, 'Back to the game'), ' ', h('a', { class: 'btn btn-small', href: '#/' }, 'Lobby'))),
+        h('aside', { class: 'side' }, e.players, e.dice, h('details', { class: 'panel log-panel', open: true }, h('summary', {}, 'Log up to this step'), e.log), this.verification.el, h('div', { class: 'panel' }, h('a', { class: 'btn btn-small', href: `#/game/${this.gameId}` }, 'Back to the game'), ' ', h('a', { class: 'btn btn-small', href: '#/' }, 'Lobby'))),
       ),
     );
     this.board = new Board(e.map, {

@@ -1,0 +1,109 @@
+#include "fair_play.h"
+
+#include <stdexcept>
+
+#include "json.h"
+#include "token.h"
+
+namespace viktory::server {
+
+namespace fair = protocol::fair;
+
+FairSecrets draw_fair_secrets() {
+  FairSecrets s;
+  secure_random_bytes(s.secret.data(), s.secret.size());
+  secure_random_bytes(s.salt.data(), s.salt.size());
+  return s;
+}
+
+std::string commitment_hex(const FairSecrets& secrets) {
+  return fair::to_hex(fair::commitment(secrets.salt, secrets.secret));
+}
+
+void store_fair_secrets(Database& db, std::int64_t game_id, const FairSecrets& secrets) {
+  db.prepare("INSERT INTO game_secrets(game_id, secret, salt) VALUES(?, ?, ?)")
+      .bind(1, game_id)
+      .bind(2, fair::to_hex(secrets.secret))
+      .bind(3, fair::to_hex(secrets.salt))
+      .run();
+}
+
+std::optional<FairSecrets> load_fair_secrets(Database& db, std::int64_t game_id) {
+  Statement s = db.prepare("SELECT secret, salt FROM game_secrets WHERE game_id = ?");
+  s.bind(1, game_id);
+  if (!s.step()) return std::nullopt;
+  const auto secret = fair::from_hex<32>(s.text(0));
+  const auto salt = fair::from_hex<16>(s.text(1));
+  // No details: the message must not quote a secret.
+  if (!secret || !salt) {
+    throw DamagedGame("game " + std::to_string(game_id) + ": its fair-play secret is damaged");
+  }
+  return FairSecrets{*secret, *salt};
+}
+
+std::uint64_t seed_for_start(Database& db, std::int64_t game_id, int players) {
+  const std::optional<FairSecrets> secrets = load_fair_secrets(db, game_id);
+  if (!secrets) return new_seed();
+  const std::vector<std::optional<fair::Contribution>> none(static_cast<std::size_t>(players));
+  return fair::derive_seed(secrets->secret, none);
+}
+
+std::optional<nlohmann::json> reveal_message(Database& db, const GameRecord& game) {
+  if (game.status != GameStatus::kFinished || game.commitment.empty()) return std::nullopt;
+  const std::optional<FairSecrets> secrets = load_fair_secrets(db, game.id);
+  if (!secrets) return std::nullopt;
+  return nlohmann::json{{"type", "game.reveal"},
+                        {"game_id", game.id},
+                        {"commitment", game.commitment},
+                        {"secret", fair::to_hex(secrets->secret)},
+                        {"salt", fair::to_hex(secrets->salt)},
+                        {"record", "/api/games/" + std::to_string(game.id) + "/record"}};
+}
+
+protocol::GameRecord export_game_record(Store& store, const GameRecord& game) {
+  if (game.status != GameStatus::kFinished) {
+    throw std::invalid_argument("the record of a game is handed out once it is over");
+  }
+  const std::string where = "game " + std::to_string(game.id) + ": ";
+  protocol::GameRecord base;
+  base.game_id = game.id;
+  base.options = game.options;
+  for (const SeatRecord& seat : game.seats) {
+    protocol::RecordSeat recorded;
+    recorded.name = seat.name;  // no contribution: the players' round is not wired yet
+    base.seats.push_back(std::move(recorded));
+  }
+  protocol::RecordReveal reveal;
+  if (!game.commitment.empty()) {
+    const auto commitment = fair::from_hex<32>(game.commitment);
+    const std::optional<FairSecrets> secrets = load_fair_secrets(store.db(), game.id);
+    if (!commitment || !secrets) throw DamagedGame(where + "its fair-play data is damaged");
+    base.commitment = *commitment;
+    reveal.secret = secrets->secret;
+    reveal.salt = secrets->salt;
+  } else {
+    reveal.legacy_seed = game.seed;  // a game from before fair play: its plain seed
+  }
+  base.reveal = reveal;
+  std::vector<Action> actions;
+  try {
+    for (ActionRecord& r : store.actions(game.id)) {
+      if (r.seq != static_cast<int>(actions.size()) + 1) {
+        throw DamagedGame(where + "the action log has a gap at action " +
+                          std::to_string(actions.size() + 1));
+      }
+      actions.push_back(std::move(r.action));
+    }
+  } catch (const nlohmann::json::exception&) {
+    throw DamagedGame(where + "an action cannot be read");
+  } catch (const protocol::JsonError&) {
+    throw DamagedGame(where + "an action cannot be read");
+  }
+  try {
+    return protocol::build_record(std::move(base), actions);
+  } catch (const std::invalid_argument& e) {
+    throw DamagedGame(where + e.what());
+  }
+}
+
+}  // namespace viktory::server

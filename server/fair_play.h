@@ -1,0 +1,53 @@
+// The server's side of fair play (docs/fair-play.md): the secret and salt drawn when a game is
+// created, the commitment published with the game, the engine seed derived from the secret
+// when the game starts, the reveal once the game is over, and the game record a finished game
+// is downloaded as.
+//
+// The secret and salt live in their own table (game_secrets) and are read here only: at the
+// start (to derive the seed) and once the game is over (to reveal them). Players do not yet send
+// contributions (the scheme's commit-reveal round at the start is not wired): every seat is
+// recorded without one, and the seed is derived from the secret alone.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "database.h"
+#include "fair.h"
+#include "game_record.h"
+#include "store.h"
+
+namespace viktory::server {
+
+struct FairSecrets {
+  protocol::fair::Secret secret{};
+  protocol::fair::Salt salt{};
+};
+
+// Fresh secret and salt from the operating system's CSPRNG.
+FairSecrets draw_fair_secrets();
+// SHA-256("viktory commitment v1\0" || salt || secret), in lowercase hex.
+std::string commitment_hex(const FairSecrets& secrets);
+
+// Keeps a new game's secret and salt (in the caller's transaction).
+void store_fair_secrets(Database& db, std::int64_t game_id, const FairSecrets& secrets);
+// None for a game created before fair play.
+std::optional<FairSecrets> load_fair_secrets(Database& db, std::int64_t game_id);
+
+// The seed a game starts with: derived from its secret (and `players` seats, none with a
+// contribution) or, for a game created before fair play, a fresh random one.
+std::uint64_t seed_for_start(Database& db, std::int64_t game_id, int players);
+
+// game.reveal, sent to everyone watching when the game is over: the commitment, the secret and
+// the salt. None for a game created before fair play or one that is not over.
+std::optional<nlohmann::json> reveal_message(Database& db, const GameRecord& game);
+
+// The game record of a finished game (protocol/game_record.h): the options, the seats, the
+// commitment, every action with its dice and tiles, the result and the reveal (the secret and
+// salt, or the plain seed of a game created before fair play). Throws std::invalid_argument
+// for a game that is not finished, DamagedGame when its stored data does not add up.
+protocol::GameRecord export_game_record(Store& store, const GameRecord& game);
+
+}  // namespace viktory::server

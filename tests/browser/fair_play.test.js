@@ -1,0 +1,107 @@
+// Fair play in the browser against the real server (docs/fair-play.md): the game page shows
+// the commitment the server published and keeps the player's witness; once the game is over
+// (here by a concession) the record downloads from the game page, and the replay page checks
+// it with verifier.wasm (and the witness): verified. A record that was tampered with (served
+// in place of the server's, or chosen as a file) fails with the reason in words.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startServer, launchBrowser, newPlayer, signIn, waitForGameState, screenshotPath } from './lib/harness.js';
+import { playUntil } from './lib/bot.js';
+
+let server;
+let browser;
+let alice;
+let bob;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  alice = await newPlayer(browser, server);
+  bob = await newPlayer(browser, server);
+  await signIn(alice, 'Alice');
+  await signIn(bob, 'Bob');
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+const verdict = async (page) => {
+  await page.waitForSelector('#verify-status[data-verdict]', { timeout: 30000 });
+  return { kind: await page.getAttribute('#verify-status', 'data-verdict'), text: await page.textContent('#verify-verdict') };
+};
+
+test('a finished game: commitment shown, record downloaded, verified on the replay page; tampered records fail', async () => {
+  await alice.page.click('#create-game');
+  await alice.page.waitForSelector('#waiting .seat-list');
+  const gameId = Number(alice.page.url().match(/#\/game\/(\d+)/)[1]);
+  const row = bob.page.locator(`#open-games [data-game-id="${gameId}"]`);
+  await row.waitFor();
+  await row.locator('button', { hasText: 'Join' }).click();
+  await waitForGameState(alice.page, (s) => s.view.phase === 'setup');
+
+  // The commitment on the page is the one the server publishes.
+  const summary = await (await fetch(`${server.url}/api/games/${gameId}`)).json();
+  assert.match(summary.commitment, /^[0-9a-f]{64}$/);
+  await alice.page.waitForSelector('#fair-commitment', { state: 'attached' }); // in the closed panel
+  assert.equal(await alice.page.getAttribute('#fair-commitment', 'data-commitment'), summary.commitment);
+
+  await playUntil([alice, bob], (states) => states[0] && states[0].seq >= 10, { maxActions: 60, avoidBattle: true });
+  const early = await fetch(`${server.url}/api/games/${gameId}/record`);
+  assert.equal(early.status, 409, 'no record before the end');
+
+  // Bob concedes: the game is over, the secret is revealed, the record can be downloaded.
+  await bob.page.evaluate(() => window.__viktoryGame.channel.act({ kind: 'concede' }));
+  await waitForGameState(alice.page, (s) => s.view.phase === 'game_over');
+  await alice.page.waitForSelector('dialog.game-over');
+  await alice.page.click('dialog.game-over .btn-plain');
+  await alice.page.waitForSelector('#fair-revealed');
+  await alice.page.locator('#fair-play').screenshot({ path: screenshotPath('fair-play-panel.png') });
+  const reveal = alice.frames.find((f) => f.type === 'game.reveal');
+  assert.ok(reveal, 'the page received game.reveal');
+  const [download] = await Promise.all([alice.page.waitForEvent('download'), alice.page.click('#fair-play #download-record')]);
+  assert.equal(download.suggestedFilename(), `viktory-game-${gameId}.json`);
+  const recordText = readFileSync(await download.path(), 'utf8');
+  const record = JSON.parse(recordText);
+  assert.equal(record.format, 'viktory-game-record');
+  assert.equal(record.game_id, gameId);
+  assert.equal(record.commitment, summary.commitment);
+  assert.equal(record.reveal.secret, reveal.secret);
+  assert.equal(record.actions.at(-1).action.kind, 'concede');
+
+  // What Alice's page kept of the game.
+  const witness = JSON.parse(await alice.page.evaluate((id) => localStorage.getItem(`viktory.witness.${id}`), gameId));
+  assert.equal(witness.commitment, summary.commitment);
+  assert.equal(witness.seat, 0);
+  assert.ok(witness.seen.length > 0, 'the witness noted dice or tiles');
+
+  // The replay page checks the record, with the witness: verified.
+  await alice.page.goto(`/#/replay/${gameId}`);
+  const good = await verdict(alice.page);
+  assert.equal(good.kind, 'verified', good.text);
+  assert.match(good.text, /verified: \d+ actions/);
+  assert.match(good.text, /matches what your client saw/);
+  await alice.page.screenshot({ path: screenshotPath('replay-verified.png') });
+  assert.deepEqual(alice.errors, []);
+
+  // A record with another start tile, served in place of the server's: not verified, and why.
+  const tampered = JSON.parse(recordText);
+  const tile = tampered.setup.tiles[0];
+  tile.terrain = tile.terrain === 'water' ? 'plains' : 'water';
+  await bob.page.route(`**/api/games/${gameId}/record`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(tampered) }));
+  await bob.page.goto(`/#/replay/${gameId}`);
+  const bad = await verdict(bob.page);
+  assert.equal(bad.kind, 'failed', bad.text);
+  assert.match(bad.text, /NOT verified/);
+  assert.match(bad.text, /setup: the record says /);
+
+  // A record file with another secret, chosen on Alice's replay page.
+  const forged = JSON.parse(recordText);
+  forged.reveal.secret = `${forged.reveal.secret[0] === '0' ? '1' : '0'}${forged.reveal.secret.slice(1)}`;
+  await alice.page.setInputFiles('#verify-file', { name: 'forged.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(forged)) });
+  await alice.page.waitForFunction(() => document.getElementById('verify-status').dataset.verdict === 'failed');
+  assert.match(await alice.page.textContent('#verify-verdict'), /the revealed secret and salt do not match the commitment/);
+});

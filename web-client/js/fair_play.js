@@ -1,0 +1,270 @@
+// Fair play in the client (docs/fair-play.md): the game page shows the server's commitment to
+// the game's luck, keeps what this client saw (the witness, ./witness.js) and, once the game is
+// over, offers the game record for download; the replay page checks the record with the
+// verifier (./verify.js) against that witness and says what it found.
+
+import { h } from './util.js';
+import { verifyRecord } from './verify.js';
+import { newWitness, noteStart, noteUpdate, saveWitness, loadWitness } from './witness.js';
+
+export const shortHex = (hex) => (typeof hex === 'string' && hex.length > 16 ? `${hex.slice(0, 8)}…${hex.slice(-8)}` : hex || '');
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage disabled: nothing is kept
+  }
+}
+
+// The record as the server sent it (its exact text), for a game that is over.
+export async function fetchRecordText(gameId, { token, invite } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : '';
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/record${query}`, { headers, cache: 'no-store' });
+  const text = await response.text();
+  if (!response.ok) {
+    let message = `The record could not be loaded (${response.status}).`;
+    try {
+      message = JSON.parse(text).error.message || message;
+    } catch {
+      // not JSON: the status says enough
+    }
+    throw new Error(message);
+  }
+  return text;
+}
+
+// Saves `text` as a file named `name` through the browser's download.
+export function saveFile(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = h('a', { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+export const recordFileName = (gameId) => `viktory-game-${gameId}.json`;
+
+// Keeps this client's witness of game `gameId` from the channel's messages, in localStorage,
+// so that it outlives reloads and can be checked against the record on the replay page.
+// Returns a function that stops listening.
+export function keepWitness(channel, gameId) {
+  const store = storage();
+  let witness = store ? loadWitness(store, gameId) : null;
+  const save = () => {
+    if (!store || !witness) return;
+    try {
+      saveWitness(store, witness);
+    } catch {
+      // storage full or refused: the witness is a help, never required
+    }
+  };
+  const ensure = (seat) => {
+    if (!witness) witness = newWitness({ gameId, seat: seat === undefined ? null : seat });
+    if (witness.seat === null && Number.isInteger(seat)) witness.seat = seat;
+    return witness;
+  };
+  const onSeats = (e) => {
+    if (typeof e.detail.commitment !== 'string') return; // a game from before fair play
+    noteStart(ensure(), { commitment: e.detail.commitment });
+    save();
+  };
+  const onState = (e) => {
+    const { state, events, full } = e.detail;
+    if (!state || !state.view) return;
+    ensure(state.you ? state.you.seat : null);
+    if (Number.isInteger(state.view.first_player)) noteStart(witness, { firstPlayer: state.view.first_player });
+    if (!full) noteUpdate(witness, { seq: state.seq, events });
+    save();
+  };
+  channel.addEventListener('seats', onSeats);
+  channel.addEventListener('state', onState);
+  if (channel.seats) onSeats({ detail: channel.seats });
+  return () => {
+    channel.removeEventListener('seats', onSeats);
+    channel.removeEventListener('state', onState);
+  };
+}
+
+// The game page's "Fair play" panel: the commitment while the game runs, the reveal and the
+// record's download once it is over.
+export class FairPlayPanel {
+  constructor({ channel, gameId, token, invite }) {
+    this.channel = channel;
+    this.gameId = gameId;
+    this.token = token;
+    this.invite = invite;
+    this.commitment = undefined; // unknown until game.seats; null: a game from before fair play
+    this.over = false;
+    this.revealed = null;
+    this.body = h('div', { class: 'fair-body' });
+    this.el = h('details', { class: 'panel fair-panel', id: 'fair-play' }, h('summary', {}, 'Fair play'), this.body);
+    const onSeats = (e) => {
+      this.commitment = e.detail.commitment === undefined ? null : e.detail.commitment;
+      if (e.detail.status === 'finished') this.over = true;
+      this.render();
+    };
+    const onState = (e) => {
+      const over = e.detail.state && e.detail.state.view && e.detail.state.view.phase === 'game_over';
+      if (over && !this.over) {
+        this.over = true;
+        this.render();
+      }
+    };
+    const onReveal = (e) => {
+      this.revealed = e.detail;
+      this.over = true;
+      this.render();
+    };
+    channel.addEventListener('seats', onSeats);
+    channel.addEventListener('state', onState);
+    channel.addEventListener('reveal', onReveal);
+    this.stopWitness = keepWitness(channel, gameId);
+    this.off = () => {
+      channel.removeEventListener('seats', onSeats);
+      channel.removeEventListener('state', onState);
+      channel.removeEventListener('reveal', onReveal);
+      this.stopWitness();
+    };
+    if (channel.seats) onSeats({ detail: channel.seats });
+    else this.render();
+  }
+
+  destroy() {
+    this.off();
+  }
+
+  async download() {
+    try {
+      saveFile(recordFileName(this.gameId), await fetchRecordText(this.gameId, { token: this.token, invite: this.invite }));
+    } catch (err) {
+      this.body.append(h('p', { class: 'form-error' }, err.message));
+    }
+  }
+
+  render() {
+    const parts = [];
+    if (this.commitment === undefined) {
+      parts.push(h('p', { class: 'subtle' }, '…'));
+    } else if (this.commitment === null) {
+      parts.push(h('p', { class: 'subtle', id: 'fair-legacy' }, 'This game was created before fair play: its dice and map cannot be checked afterwards.'));
+    } else {
+      parts.push(
+        h('p', {}, 'The server fixed the dice and the map of this game before anyone joined, and published this commitment to them:'),
+        h('code', { class: 'commitment', id: 'fair-commitment', title: this.commitment, dataset: { commitment: this.commitment } }, shortHex(this.commitment)),
+      );
+    }
+    if (this.over) {
+      this.el.open = true; // the record is what a finished game offers here
+      if (this.commitment) {
+        parts.push(h('p', { id: 'fair-revealed' }, this.revealed ? 'The game is over and the server revealed its secret: anyone can now check every die and tile.' : 'The game is over: its secret is revealed in the game record.'));
+      }
+      parts.push(
+        h(
+          'div',
+          { class: 'fair-actions' },
+          h('button', { type: 'button', class: 'btn btn-small', id: 'download-record', onclick: () => this.download() }, 'Download the game record'),
+          ' ',
+          h('a', { class: 'btn btn-small', href: `#/replay/${this.gameId}` }, 'Check it on the replay page'),
+        ),
+      );
+    } else if (this.commitment) {
+      parts.push(h('p', { class: 'subtle' }, 'When the game is over, the server reveals the secret and the replay page checks every die and tile against it.'));
+    }
+    this.body.replaceChildren(...parts);
+  }
+}
+
+// The replay page's check: loads the record, verifies it with this client's witness (if it
+// kept one) and shows the verdict; also checks a record file chosen by the user.
+export class VerificationPanel {
+  constructor({ gameId, token, invite }) {
+    this.gameId = gameId;
+    this.token = token;
+    this.invite = invite;
+    this.status = h('div', { class: 'verify-status', id: 'verify-status', 'aria-live': 'polite' }, 'Checking the dice and tiles of this game…');
+    this.file = h('input', { type: 'file', accept: '.json,application/json', id: 'verify-file', 'aria-label': 'Check a record file', onchange: (e) => this.checkFile(e.target.files[0]) });
+    this.el = h(
+      'details',
+      { class: 'panel verify-panel', id: 'verification', open: true },
+      h('summary', {}, 'Fair play'),
+      this.status,
+      h(
+        'div',
+        { class: 'fair-actions' },
+        h('button', { type: 'button', class: 'btn btn-small', id: 'download-record', onclick: () => this.download() }, 'Download the game record'),
+      ),
+      h('label', { class: 'subtle verify-file' }, 'Check a record file: ', this.file),
+    );
+    this.text = null;
+    this.report = null; // for tests: the last verdict shown
+  }
+
+  async start() {
+    try {
+      this.text = await fetchRecordText(this.gameId, { token: this.token, invite: this.invite });
+    } catch (err) {
+      this.show('unavailable', err.message);
+      return;
+    }
+    await this.check(this.text, true);
+  }
+
+  async download() {
+    try {
+      saveFile(recordFileName(this.gameId), this.text || (await fetchRecordText(this.gameId, { token: this.token, invite: this.invite })));
+    } catch (err) {
+      this.show('unavailable', err.message);
+    }
+  }
+
+  async checkFile(file) {
+    if (!file) return;
+    await this.check(await file.text(), false);
+  }
+
+  // Verifies `text`; the witness of this game applies to the server's record and to a file
+  // that claims to be this game.
+  async check(text, fromServer) {
+    this.status.replaceChildren('Checking the dice and tiles of this game…');
+    let record = null;
+    try {
+      record = JSON.parse(text);
+    } catch {
+      // the verifier says what is wrong with it
+    }
+    if (record && typeof record === 'object' && record.format === 'viktory-game-record' && record.commitment === null) {
+      this.report = { verified: false, legacy: true };
+      this.show('legacy', 'Not verifiable: created before fair play. This game has no commitment, so nothing shows its dice were fixed in advance.');
+      return;
+    }
+    const store = storage();
+    const witness = store && record && (fromServer || record.game_id === this.gameId) ? loadWitness(store, this.gameId) : null;
+    let report;
+    try {
+      report = await verifyRecord(text, { witness: witness ? JSON.stringify(witness) : null });
+    } catch (err) {
+      this.report = { verified: false, unavailable: true };
+      this.show('unavailable', `The verifier is not available: ${err.message}`);
+      return;
+    }
+    this.report = report;
+    const source = fromServer ? 'The record the server published' : `The file ${record && record.game_id ? `(game ${record.game_id})` : ''}`;
+    if (report.verified) {
+      const lines = [`${source} is verified: ${report.summary.replace(/^verified: /, '')}.`];
+      this.show('verified', `✔ ${lines[0]}`, report.notes || []);
+    } else {
+      this.show('failed', `✘ NOT verified. ${source} does not check out: ${report.failure}`, report.notes || []);
+    }
+  }
+
+  show(kind, text, notes = []) {
+    this.status.dataset.verdict = kind;
+    const parts = [h('p', { class: `verdict verdict-${kind}`, id: 'verify-verdict' }, text)];
+    if (notes.length) parts.push(h('ul', { class: 'subtle verify-notes' }, notes.map((n) => h('li', {}, n))));
+    this.status.replaceChildren(...parts);
+  }
+}
