@@ -18,6 +18,7 @@
 #include "game.h"
 #include "metrics.h"
 #include "store.h"
+#include "view.h"
 
 namespace viktory::server {
 
@@ -96,8 +97,12 @@ class GameRoom {
   // broadcast, game.watch and stale replies.
   struct ViewerCache {
     int seq = -1;
-    std::string view;   // view_to_json, serialised
-    std::string legal;  // the legal actions, serialised
+    // The view as a struct: live updates send the difference from the previous seq's (the
+    // cache of seq - 1 is what every subscriber of this viewer holds, or he heals by a full
+    // state), so the whole view is serialised only when a full state is asked for.
+    std::shared_ptr<const GameView> view;
+    std::string view_json;  // view_to_json, serialised; built on demand ("" until then)
+    std::string legal;      // the legal actions, serialised
     bool can_undo = false;
     std::string log;  // the recent log lines, serialised, built on demand ("" until then)
     Message state;    // game.state, built on demand, for chat version `state_chat`
@@ -118,6 +123,7 @@ class GameRoom {
   Message update_message(int viewer, const GameState& after, const Step& step);
   Message state_message(int viewer);
   ViewerCache& cached(int viewer);
+  const std::string& view_json(ViewerCache& c);
   int viewer_for(std::int64_t player_id) const;
   bool is_spectator(std::int64_t player_id) const;
   // What spectators are shown: the live state, or the delayed one.

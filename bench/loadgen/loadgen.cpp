@@ -29,6 +29,8 @@
 #include <utility>
 #include <vector>
 
+#include "view_delta.h"
+
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
@@ -172,6 +174,7 @@ class Game {
   int ready_ = 0;
   std::map<int, int> seat_of_bot_;
   std::map<int, json> first_state_;
+  std::map<int, json> view_of_bot_;  // each bot's view, kept up to date by the updates' deltas
   struct Pending {
     Clock::time_point sent_at;
     int told = 0;  // bots that got the update so far
@@ -260,6 +263,7 @@ void Game::on_message(Bot& bot, const std::string& text) {
     game_id_ = m["game_id"];
     seat_of_bot_[bot.index()] = m["you"]["seat"];
     first_state_[bot.index()] = m;
+    view_of_bot_[bot.index()] = m["view"];
     if (++ready_ == static_cast<int>(bots.size())) {
       // Everyone is in: when every game is, the decider starts, from his own state (legal
       // actions are per seat).
@@ -274,6 +278,10 @@ void Game::on_message(Bot& bot, const std::string& text) {
   }
   if (type == "game.update") {
     const int seq = m["seq"];
+    // As a browser does: the whole view when sent, else the delta applied to the one held.
+    json& view = view_of_bot_[bot.index()];
+    view = m.contains("view") ? m["view"]
+                              : viktory::protocol::apply_view_delta(std::move(view), m["delta"]);
     auto it = pending_.find(seq);
     if (it != pending_.end() && ++it->second.told == static_cast<int>(bots.size())) {
       if (stats_.measuring) {
@@ -283,11 +291,11 @@ void Game::on_message(Bot& bot, const std::string& text) {
       }
       pending_.erase(it);
     }
-    if (m["view"]["phase"] == "game_over" || sent_ >= options_.actions) {
+    if (view["phase"] == "game_over" || sent_ >= options_.actions) {
       if (pending_.empty()) finish();
       return;
     }
-    if (m["view"]["decider"] == seat_of_bot_[bot.index()]) act(bot, m);
+    if (view["decider"] == seat_of_bot_[bot.index()]) act(bot, m);
   }
 }
 
