@@ -11,7 +11,9 @@
 #
 # Environment: VIKTORY_BUILD_DIR (default build; needs viktory-server and viktory-loadgen),
 # ACTIONS_TOTAL (actions per run, spread over the games; default 3000), IDLE (connections for
-# the idle-memory run; default 1000, 0 to skip), THREADS (viktory-server --threads, default 2).
+# the idle-memory run; default 1000, 0 to skip), THREADS (viktory-server --threads, default 2),
+# SERVER_PRELOAD (a malloc library for viktory-server only, e.g. Debian's libjemalloc.so.2, to
+# measure an allocator before adopting it).
 # bench/bgio needs `npm ci` once (boardgame.io from npm). Every process it starts it stops.
 set -euo pipefail
 
@@ -66,7 +68,7 @@ stop() {  # pid
 
 start_ours() {
   rm -f "$work"/lg.db*
-  "$server" --port 0 --db "$work/lg.db" --threads "$threads" --log-level info \
+  LD_PRELOAD="${SERVER_PRELOAD:-}" "$server" --port 0 --db "$work/lg.db" --threads "$threads" --log-level info \
     --max-connections-per-address 10000 --rate-limit 100000 --signups-per-minute 100000 \
     >"$work/ours.log" 2>&1 &
   ours_pid=$!

@@ -399,6 +399,7 @@ void GameRoom::watch(Subscriber* subscriber, std::int64_t player_id) {
 void GameRoom::unwatch(Subscriber* subscriber) { subscribers_.erase(subscriber); }
 
 std::map<Subscriber*, std::int64_t> GameRoom::take_subscribers() {
+  retired_ = true;
   return std::exchange(subscribers_, {});
 }
 
@@ -543,6 +544,7 @@ void GameRoom::remember(Step step) {
 
 Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   const auto received = std::chrono::steady_clock::now();
+  if (retired_) return fail("retired", "look the game up again");
   if (record_.status == GameStatus::kFinished) return fail("game_over", "the game is over");
   if (record_.status != GameStatus::kRunning || !state_) {
     return fail("not_running", "the game has not started");

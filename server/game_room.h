@@ -2,14 +2,16 @@
 // applied), the players and spectators watching it, and the rules for acting, undoing and
 // chatting. Every change is committed to the Store before anyone is told about it.
 //
-// Not thread-safe: the Hub serialises all calls. No sockets here: subscribers are an
-// interface, so the room is tested with recorders.
+// Not thread-safe by itself: whoever calls it holds its mutex() (the Hub does; one game's
+// requests run one at a time, different games' at the same time). No sockets here:
+// subscribers are an interface, so the room is tested with recorders.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,8 +67,14 @@ class GameRoom {
   void watch(Subscriber* subscriber, std::int64_t player_id);
   void unwatch(Subscriber* subscriber);
   bool has_subscribers() const { return !subscribers_.empty(); }
-  // Every subscriber and his player id; the room forgets them (before it is reloaded).
+  // Every subscriber and his player id; the room forgets them and retires (before it is
+  // reloaded or evicted).
   std::map<Subscriber*, std::int64_t> take_subscribers();
+  // A retired room is no longer the game's room (the Lobby dropped it): a request that found
+  // it before must look the game up again. act() on it fails with code "retired".
+  void retire() { retired_ = true; }
+  bool retired() const { return retired_; }
+  std::mutex& mutex() { return mutex_; }
   void broadcast(const Message& message);
 
   // --- running games ---
@@ -138,6 +146,8 @@ class GameRoom {
   void remember(Step step);
   void set_status(GameStatus status);
 
+  std::mutex mutex_;
+  bool retired_ = false;
   Store& store_;
   Metrics& metrics_;
   RoomLimits limits_;
