@@ -13,7 +13,7 @@
 # ACTIONS_TOTAL (actions per run, spread over the games; default 3000), IDLE (connections for
 # the idle-memory run; default 1000, 0 to skip), THREADS (viktory-server --threads, default 2),
 # SERVER_PRELOAD (a malloc library for viktory-server only, e.g. Debian's libjemalloc.so.2, to
-# measure an allocator before adopting it).
+# measure an allocator before adopting it), SYSTEMS (default "ours peer"; "ours" skips the peer).
 # bench/bgio needs `npm ci` once (boardgame.io from npm). Every process it starts it stops.
 set -euo pipefail
 
@@ -26,6 +26,7 @@ players_list="${PLAYERS:-2 4}"
 actions_total="${ACTIONS_TOTAL:-3000}"
 idle="${IDLE:-1000}"
 threads="${THREADS:-2}"
+systems="${SYSTEMS:-ours peer}"
 if [[ "${1:-}" == "--smoke" ]]; then
   games_list="1 2"
   players_list="2"
@@ -97,7 +98,7 @@ for players in $players_list; do
   for games in $games_list; do
     actions=$(( actions_total / games ))
     (( actions >= 10 )) || actions=10
-    for system in ours peer; do
+    for system in $systems; do
       load="$(loadavg)"
       if [[ $system == ours ]]; then
         start_ours
@@ -129,7 +130,7 @@ if (( idle > 0 )); then
   echo
   echo "| server | idle connections | RSS before (KiB) | RSS after (KiB) | KiB per connection | load average |"
   echo "| --- | --- | --- | --- | --- | --- |"
-  for system in ours peer; do
+  for system in $systems; do
     if [[ $system == ours ]]; then
       start_ours; pid=$ours_pid; port=$ours_port; name="viktory"
     else
