@@ -370,7 +370,9 @@ Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const j
       outcome = room->act(player_id, seq, action);
     } catch (const DbError& e) {
       if (!e.storage_failure()) throw;
-      hub_lock.lock();  // the room's lock was released by the unwinding
+      // Thrown with the Hub's lock (loading the room) or with the room's, which the unwinding
+      // released: the Hub's lock is taken again if needed, never with a room's held.
+      if (!hub_lock.owns_lock()) hub_lock.lock();
       return storage_failed(game_id, e);
     }
     hub_lock.lock();
