@@ -126,7 +126,7 @@ std::optional<std::int64_t> Statement::optional_int64(int column) const {
   return int64(column);
 }
 
-Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(db), lock_(db.lock()) { db_.exec("BEGIN IMMEDIATE"); }
 
 Transaction::~Transaction() {
   if (!done_) {

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -38,8 +39,14 @@ class Database {
   sqlite3* handle() const { return db_; }
   std::string path() const;  // the file of the main database ("" for an in-memory one)
 
+  // One connection, used from several threads (every game runs under its own lock): whoever
+  // uses it holds this lock, for a whole transaction (Transaction takes it) or a whole Store
+  // call. Recursive, so a Store call inside a transaction takes it again.
+  std::unique_lock<std::recursive_mutex> lock() { return std::unique_lock(mutex_); }
+
  private:
   sqlite3* db_ = nullptr;
+  std::recursive_mutex mutex_;
 };
 
 class Statement {
@@ -90,6 +97,7 @@ class Transaction {
 
  private:
   Database& db_;
+  std::unique_lock<std::recursive_mutex> lock_;  // held from BEGIN to COMMIT or ROLLBACK
   bool done_ = false;
 };
 

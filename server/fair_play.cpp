@@ -21,6 +21,7 @@ std::string commitment_hex(const FairSecrets& secrets) {
 }
 
 void store_fair_secrets(Database& db, std::int64_t game_id, const FairSecrets& secrets) {
+  const auto guard = db.lock();  // the connection is shared with the writer thread
   db.prepare("INSERT INTO game_secrets(game_id, secret, salt) VALUES(?, ?, ?)")
       .bind(1, game_id)
       .bind(2, fair::to_hex(secrets.secret))
@@ -29,6 +30,7 @@ void store_fair_secrets(Database& db, std::int64_t game_id, const FairSecrets& s
 }
 
 std::optional<FairSecrets> load_fair_secrets(Database& db, std::int64_t game_id) {
+  const auto guard = db.lock();  // the connection is shared with the writer thread
   Statement s = db.prepare("SELECT secret, salt FROM game_secrets WHERE game_id = ?");
   s.bind(1, game_id);
   if (!s.step()) return std::nullopt;

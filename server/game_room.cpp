@@ -10,6 +10,7 @@
 #include "log_text.h"
 #include "token.h"
 #include "view.h"
+#include "view_delta.h"
 
 namespace viktory::server {
 namespace {
@@ -404,6 +405,7 @@ void GameRoom::watch(Subscriber* subscriber, std::int64_t player_id) {
 void GameRoom::unwatch(Subscriber* subscriber) { subscribers_.erase(subscriber); }
 
 std::map<Subscriber*, std::int64_t> GameRoom::take_subscribers() {
+  retired_ = true;
   return std::exchange(subscribers_, {});
 }
 
@@ -432,12 +434,19 @@ GameRoom::ViewerCache& GameRoom::cached(int viewer) {
   if (c.seq == seq) return c;
   c = ViewerCache{};
   c.seq = seq;
-  c.view = protocol::view_to_json(view_for(s, viewer))
-               .dump(-1, ' ', false, json::error_handler_t::replace);
+  c.view = std::make_shared<const GameView>(view_for(s, viewer));
   c.legal = legal_json(s, viewer).dump();
   c.can_undo = !spectator && can_undo(viewer);
   ++views_built_;
   return c;
+}
+
+const std::string& GameRoom::view_json(ViewerCache& c) {
+  if (c.view_json.empty()) {
+    c.view_json =
+        protocol::view_to_json(*c.view).dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  return c.view_json;
 }
 
 const std::string& GameRoom::recent_chat_json(bool spectator) {
@@ -482,7 +491,7 @@ Message GameRoom::state_message(int viewer) {
   head["commitment"] = commitment_json(record_);  // fair play
   // The log and the chat change independently: a chat line rebuilds only the chat part.
   c.state = std::make_shared<const std::string>(
-      splice(head, {{"view", &c.view},
+      splice(head, {{"view", &view_json(c)},
                     {"legal", &c.legal},
                     {"log", &c.log},
                     {"chat", &recent_chat_json(viewer == kSpectator)}}));
@@ -491,6 +500,11 @@ Message GameRoom::state_message(int viewer) {
 }
 
 Message GameRoom::update_message(int viewer, const GameState& after, const Step& step) {
+  // What this viewer's subscribers hold: the view of the step before, if it was built.
+  std::shared_ptr<const GameView> before;
+  if (auto it = cache_.find(viewer); it != cache_.end() && it->second.seq == step.seq - 1) {
+    before = it->second.view;
+  }
   ViewerCache& c = cached(viewer);
   const std::vector<Event> events = filter_events_for(after, step.events, viewer);
   json log = json::array();
@@ -500,8 +514,16 @@ Message GameRoom::update_message(int viewer, const GameState& after, const Step&
   const json head{
       {"type", "game.update"},  {"game_id", record_.id},         {"seq", step.seq},
       {"can_undo", c.can_undo}, {"events", events_json(events)}, {"log", std::move(log)}};
+  if (!before) {
+    // Nobody of this viewer was told the step before (the cache was cleared, or this viewer
+    // had no subscriber): the whole view, which every client takes as it is.
+    return std::make_shared<const std::string>(
+        splice(head, {{"view", &view_json(c)}, {"legal", &c.legal}}));
+  }
+  const std::string delta = protocol::view_delta_to_json(*before, *c.view)
+                                .dump(-1, ' ', false, json::error_handler_t::replace);
   return std::make_shared<const std::string>(
-      splice(head, {{"view", &c.view}, {"legal", &c.legal}}));
+      splice(head, {{"delta", &delta}, {"legal", &c.legal}}));
 }
 
 void GameRoom::broadcast_update(const Step& step, std::chrono::steady_clock::time_point received,
@@ -529,6 +551,7 @@ void GameRoom::remember(Step step) {
 
 Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   const auto received = std::chrono::steady_clock::now();
+  if (retired_) return fail("retired", "look the game up again");
   if (record_.status == GameStatus::kFinished) return fail("game_over", "the game is over");
   if (record_.status != GameStatus::kRunning || !state_) {
     return fail("not_running", "the game has not started");

@@ -2,14 +2,16 @@
 // applied), the players and spectators watching it, and the rules for acting, undoing and
 // chatting. Every change is committed to the Store before anyone is told about it.
 //
-// Not thread-safe: the Hub serialises all calls. No sockets here: subscribers are an
-// interface, so the room is tested with recorders.
+// Not thread-safe by itself: whoever calls it holds its mutex() (the Hub does; one game's
+// requests run one at a time, different games' at the same time). No sockets here:
+// subscribers are an interface, so the room is tested with recorders.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "game.h"
 #include "metrics.h"
 #include "store.h"
+#include "view.h"
 
 namespace viktory::server {
 
@@ -64,8 +67,14 @@ class GameRoom {
   void watch(Subscriber* subscriber, std::int64_t player_id);
   void unwatch(Subscriber* subscriber);
   bool has_subscribers() const { return !subscribers_.empty(); }
-  // Every subscriber and his player id; the room forgets them (before it is reloaded).
+  // Every subscriber and his player id; the room forgets them and retires (before it is
+  // reloaded or evicted).
   std::map<Subscriber*, std::int64_t> take_subscribers();
+  // A retired room is no longer the game's room (the Lobby dropped it): a request that found
+  // it before must look the game up again. act() on it fails with code "retired".
+  void retire() { retired_ = true; }
+  bool retired() const { return retired_; }
+  std::mutex& mutex() { return mutex_; }
   void broadcast(const Message& message);
 
   // --- running games ---
@@ -96,8 +105,12 @@ class GameRoom {
   // broadcast, game.watch and stale replies.
   struct ViewerCache {
     int seq = -1;
-    std::string view;   // view_to_json, serialised
-    std::string legal;  // the legal actions, serialised
+    // The view as a struct: live updates send the difference from the previous seq's (the
+    // cache of seq - 1 is what every subscriber of this viewer holds, or he heals by a full
+    // state), so the whole view is serialised only when a full state is asked for.
+    std::shared_ptr<const GameView> view;
+    std::string view_json;  // view_to_json, serialised; built on demand ("" until then)
+    std::string legal;      // the legal actions, serialised
     bool can_undo = false;
     std::string log;  // the recent log lines, serialised, built on demand ("" until then)
     Message state;    // game.state, built on demand, for chat version `state_chat`
@@ -118,6 +131,7 @@ class GameRoom {
   Message update_message(int viewer, const GameState& after, const Step& step);
   Message state_message(int viewer);
   ViewerCache& cached(int viewer);
+  const std::string& view_json(ViewerCache& c);
   int viewer_for(std::int64_t player_id) const;
   bool is_spectator(std::int64_t player_id) const;
   // What spectators are shown: the live state, or the delayed one.
@@ -132,6 +146,8 @@ class GameRoom {
   void remember(Step step);
   void set_status(GameStatus status);
 
+  std::mutex mutex_;
+  bool retired_ = false;
   Store& store_;
   Metrics& metrics_;
   RoomLimits limits_;

@@ -237,13 +237,16 @@ Failure Hub::storage_failed(std::int64_t game_id, const DbError& error) {
   std::map<Subscriber*, std::int64_t> dropped;
   if (settled) {
     if (GameRoom* fresh = lobby_.reload(game_id, &dropped)) {
-      fresh->broadcast(make_message(
-          json{{"type", "game.notice"},
-               {"game_id", game_id},
-               {"code", "storage_error"},
-               {"message",
-                "The server could not save the last change to this game, so it reloaded the game "
-                "from its database: what you see now is what is stored."}}));
+      {
+        std::lock_guard room_lock(fresh->mutex());
+        fresh->broadcast(make_message(
+            json{{"type", "game.notice"},
+                 {"game_id", game_id},
+                 {"code", "storage_error"},
+                 {"message",
+                  "The server could not save the last change to this game, so it reloaded the "
+                  "game from its database: what you see now is what is stored."}}));
+      }
       lobby_.changed();
       return fail("storage_error",
                   "the server could not save this; the game was reloaded from its database");
@@ -267,7 +270,7 @@ Failure Hub::storage_failed(std::int64_t game_id, const DbError& error) {
 }
 
 void Hub::on_message(Client* client, std::string_view text) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   ++metrics_.messages_in;
   auto found = clients_.find(client);
   if (found == clients_.end()) return;
@@ -306,7 +309,11 @@ void Hub::on_message(Client* client, std::string_view text) {
   }
   Outcome outcome;
   try {
-    outcome = dispatch(client, state, msg, type);
+    if (type == "game.action" && state.player) {
+      outcome = act(client, lock, msg);
+    } else {
+      outcome = dispatch(client, state, msg, type);
+    }
   } catch (const BadField& e) {
     outcome = fail("bad_message", e.what());
   } catch (const protocol::JsonError& e) {
@@ -334,7 +341,63 @@ void Hub::on_message(Client* client, std::string_view text) {
   }
 }
 
-Outcome Hub::require_room(std::int64_t game_id, GameRoom*& room) {
+Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const json& msg) {
+  // Whatever happens below (an exception included), the Hub's lock is held again on return,
+  // and only after the room's lock was released (lock order: Hub, room, database).
+  struct Relock {
+    std::unique_lock<std::mutex>& lock;
+    ~Relock() {
+      if (!lock.owns_lock()) lock.lock();
+    }
+  } relock{hub_lock};
+  const std::int64_t game_id = int_field(msg, "game_id");
+  const int seq = small_int_field(msg, "seq");
+  if (!msg.contains("action") || !msg["action"].is_object()) {
+    return fail("bad_message", "field 'action' must be an object");
+  }
+  json action_json = msg["action"];
+  action_json["player"] = 0;  // replaced by the sender's seat; a client never chooses it
+  const Action action = protocol::action_from_json(action_json);
+  const std::string invite = optional_string(msg, "invite");
+  const std::int64_t player_id = clients_.at(client).player->id;
+  const json req = msg.value("req", json(nullptr));
+  // A room the Lobby dropped meanwhile (evicted, reloaded) is retired: look the game up again.
+  for (int attempt = 0;; ++attempt) {
+    std::shared_ptr<GameRoom> room;
+    Outcome outcome;
+    try {
+      if (auto f = require_room(game_id, room)) return f;
+      std::unique_lock room_lock(room->mutex());
+      if (!room->may_view(player_id, invite)) return fail("not_found", "no such game");
+      hub_lock.unlock();
+      outcome = room->act(player_id, seq, action);
+    } catch (const DbError& e) {
+      if (!e.storage_failure()) throw;
+      // Thrown with the Hub's lock (loading the room) or with the room's, which the unwinding
+      // released: the Hub's lock is taken again if needed, never with a room's held.
+      if (!hub_lock.owns_lock()) hub_lock.lock();
+      return storage_failed(game_id, e);
+    }
+    hub_lock.lock();
+    if (outcome && outcome->code == "retired" && attempt < 3) continue;
+    if (outcome && outcome->code == "stale") {
+      send_error(client, *outcome, req);
+      // The full state that follows costs like a game.watch (its message is cached per seq,
+      // so this is about bytes, not work).
+      auto found = clients_.find(client);
+      if (found != clients_.end() && charge(found->second, kStaleCost)) {
+        std::lock_guard room_lock(room->mutex());
+        room->send_state(client, player_id);
+      } else {
+        send_error(client, fail("rate_limited", "too many stale requests; slow down"), req);
+      }
+      return Failure{};  // answered already
+    }
+    return outcome;
+  }
+}
+
+Outcome Hub::require_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room) {
   if (lobby_.unavailable(game_id)) {
     // Once the WAL can be emptied, what the database holds is settled: the game comes back.
     bool settled = false;
@@ -348,13 +411,13 @@ Outcome Hub::require_room(std::int64_t game_id, GameRoom*& room) {
     }
     lobby_.set_available(game_id);
   }
-  room = lobby_.room(game_id);
+  room = lobby_.shared_room(game_id);
   if (room == nullptr && lobby_.damaged(game_id)) {
     return fail("game_damaged", "this game's stored data is damaged; it cannot be opened");
   }
-  if (room == nullptr || room->status() == GameStatus::kCancelled) {
-    return fail("not_found", "no such game");
-  }
+  if (room == nullptr) return fail("not_found", "no such game");
+  std::lock_guard room_lock(room->mutex());
+  if (room->status() == GameStatus::kCancelled) return fail("not_found", "no such game");
   return std::nullopt;
 }
 
@@ -454,7 +517,10 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
       if (auto url = invite_url(room->id(), invite); !url.empty()) reply["invite_url"] = url;
     }
     client->deliver(make_message(reply));
-    watch(client, state, room);
+    {
+      std::lock_guard room_lock(room->mutex());
+      watch(client, state, room);
+    }
     lobby_.changed();
     spdlog::info("game_created game={} player={} seats={} private={} spectators={} commitment={}",
                  room->id(), me.id, room->record().options.players, room->record().is_private,
@@ -481,12 +547,18 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
   const PlayerRecord& me = *state.player;
   if (type == "game.unwatch") {
     state.watched.erase(game_id);
-    if (GameRoom* room = lobby_.room(game_id)) room->unwatch(client);
+    if (GameRoom* room = lobby_.room(game_id)) {
+      std::lock_guard room_lock(room->mutex());
+      room->unwatch(client);
+    }
     lobby_.evict_idle();
     return std::nullopt;
   }
-  GameRoom* room = nullptr;
+  std::shared_ptr<GameRoom> room;
   if (auto f = require_room(game_id, room)) return f;
+  // Held for the rest of the request; released before the Lobby is told of a change (it locks
+  // every room it lists).
+  std::unique_lock room_lock(room->mutex());
   // A private game is invisible to anyone who holds no seat and brings no invite: every
   // request about it gets the answer a missing game gets.
   if (!room->may_view(me.id, optional_string(msg, "invite"))) {
@@ -499,16 +571,19 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
     }
     state.watched.insert(room->id());  // a seat is always watched, whatever the limit
     room->watch(client, me.id);
+    room_lock.unlock();
     lobby_.changed();
     return std::nullopt;
   }
   if (type == "game.leave") {
     if (auto f = room->leave(me.id)) return f;
+    room_lock.unlock();
     lobby_.changed();
     return std::nullopt;
   }
   if (type == "game.start") {
     if (auto f = room->start(me.id)) return f;
+    room_lock.unlock();
     lobby_.changed();
     return std::nullopt;
   }
@@ -522,7 +597,7 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
   }
   if (type == "game.watch") {
     if (auto f = room->may_watch(me.id)) return f;
-    return watch(client, state, room);
+    return watch(client, state, room.get());
   }
   if (type == "game.action" || type == "game.undo") {
     const int seq = small_int_field(msg, "seq");
@@ -699,20 +774,25 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
       if (lobby_.unavailable(*id)) {
         return api_error(503, "game_unavailable", "the server's storage failed; try again later");
       }
-      GameRoom* room = lobby_.room(*id);
+      std::shared_ptr<GameRoom> room = lobby_.shared_room(*id);
       if (room == nullptr && lobby_.damaged(*id)) {
         return api_error(503, "game_damaged", "this game's stored data is damaged");
       }
       auto player = player_for_bearer(authorization);
       const std::int64_t player_id = player ? player->id : 0;
       const auto invite = query.count("invite") ? query.at("invite") : std::string();
+      json summary;
+      if (room != nullptr) {
+        std::lock_guard room_lock(room->mutex());
+        if (room->status() != GameStatus::kCancelled && room->may_view(player_id, invite)) {
+          summary = room->summary();
+        }
+      }
       // A private game without the invite answers exactly like a game that does not exist.
-      if (room == nullptr || room->status() == GameStatus::kCancelled ||
-          !room->may_view(player_id, invite)) {
+      if (summary.is_null()) {
         lobby_.evict_idle();
         return api_error(404, "not_found", "no such game");
       }
-      json summary = room->summary();
       lobby_.evict_idle();
       return api_json(summary);
     }

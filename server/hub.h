@@ -1,7 +1,8 @@
 // Routes every client request: WebSocket messages (auth, lobby, games, chat) and the JSON API
-// of the HTTP side. Owns the per-connection state (who is signed in, rate limit) and the one
-// mutex that serialises the game logic (Lobby, GameRoom, Store), so the network side may run on
-// several threads.
+// of the HTTP side. Owns the per-connection state (who is signed in, rate limit) and the mutex
+// of the routing (connections, Lobby); each game has a mutex of its own (GameRoom::mutex()),
+// so actions of different games run on different threads at the same time. Lock order: the
+// Hub's, then a room's, then the database's; never the other way (docs/server.md).
 #pragma once
 
 #include <chrono>
@@ -88,7 +89,10 @@ class Hub {
                    const std::string& type);
   Outcome dispatch_game(Client* client, ClientState& state, const nlohmann::json& msg,
                         const std::string& type, std::int64_t game_id);
-  Outcome require_room(std::int64_t game_id, GameRoom*& room);
+  Outcome require_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room);
+  // game.action: the room is found under the Hub's lock, which is then released; the action
+  // runs under the room's lock only. `hub_lock` is held again when it returns.
+  Outcome act(Client* client, std::unique_lock<std::mutex>& hub_lock, const nlohmann::json& msg);
   Outcome watch(Client* client, ClientState& state, GameRoom* room);
   bool charge(ClientState& state, double cost);
   Failure storage_failed(std::int64_t game_id, const DbError& error);

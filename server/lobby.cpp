@@ -74,6 +74,11 @@ GameRoom* Lobby::room(std::int64_t game_id) {
   return rooms_.emplace(game_id, std::move(loaded)).first->second.get();
 }
 
+std::shared_ptr<GameRoom> Lobby::shared_room(std::int64_t game_id) {
+  if (room(game_id) == nullptr) return nullptr;
+  return rooms_.at(game_id);
+}
+
 std::optional<std::string> Lobby::damaged(std::int64_t game_id) const {
   auto it = damaged_.find(game_id);
   if (it == damaged_.end()) return std::nullopt;
@@ -82,7 +87,9 @@ std::optional<std::string> Lobby::damaged(std::int64_t game_id) const {
 
 void Lobby::set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {
   if (auto it = rooms_.find(game_id); it != rooms_.end()) {
-    if (dropped != nullptr) *dropped = it->second->take_subscribers();
+    std::lock_guard lock(it->second->mutex());
+    std::map<Subscriber*, std::int64_t> watchers = it->second->take_subscribers();
+    if (dropped != nullptr) *dropped = std::move(watchers);
     rooms_.erase(it);
   }
   unavailable_.insert(game_id);
@@ -91,7 +98,8 @@ void Lobby::set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int
 GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {
   std::map<Subscriber*, std::int64_t> watchers;
   if (auto it = rooms_.find(game_id); it != rooms_.end()) {
-    watchers = it->second->take_subscribers();
+    std::lock_guard lock(it->second->mutex());
+    watchers = it->second->take_subscribers();  // retires it: a request holding it retries
     rooms_.erase(it);
   }
   GameRoom* fresh = nullptr;
@@ -104,6 +112,7 @@ GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t
     if (dropped != nullptr) *dropped = std::move(watchers);
     return nullptr;
   }
+  std::lock_guard lock(fresh->mutex());
   for (auto& [subscriber, player] : watchers) fresh->watch(subscriber, player);
   return fresh;
 }
@@ -117,12 +126,16 @@ void Lobby::unsubscribe(Subscriber* subscriber) { subscribers_.erase(subscriber)
 
 void Lobby::forget(Subscriber* subscriber) {
   subscribers_.erase(subscriber);
-  for (auto& [id, room] : rooms_) room->unwatch(subscriber);
+  for (auto& [id, room] : rooms_) {
+    std::lock_guard lock(room->mutex());
+    room->unwatch(subscriber);
+  }
 }
 
 json Lobby::open_games() const {
   json games = json::array();
   for (const auto& [id, room] : rooms_) {
+    std::lock_guard lock(room->mutex());
     if (room->status() == GameStatus::kOpen && !room->record().is_private) {
       games.push_back(room->summary());
     }
@@ -139,7 +152,11 @@ void Lobby::changed() {
 
 void Lobby::evict_idle() {
   for (auto it = rooms_.begin(); it != rooms_.end();) {
+    std::unique_lock lock(it->second->mutex());
     if (it->second->status() != GameStatus::kOpen && !it->second->has_subscribers()) {
+      // A request that found it before looks the game up again (and loads it afresh).
+      it->second->retire();
+      lock.unlock();
       it = rooms_.erase(it);
     } else {
       ++it;

@@ -1,7 +1,9 @@
 // The registry of games: creates them, keeps their rooms in memory (open games always, others
 // while someone uses them), and tells lobby subscribers about the open public games.
 //
-// Not thread-safe: the Hub serialises all calls.
+// Not thread-safe: the Hub's mutex serialises all calls. Every room it touches it locks
+// (GameRoom::mutex()), since a room may be acting for another thread meanwhile; so a caller
+// never holds a room's lock while calling the Lobby.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,8 @@ class Lobby {
   // The room of a game, loaded from the store on first use; nullptr when there is no such game
   // or when its stored data is damaged (then damaged() says why).
   GameRoom* room(std::int64_t game_id);
+  // The same, shared: it stays alive while a request uses it, even if the Lobby drops it.
+  std::shared_ptr<GameRoom> shared_room(std::int64_t game_id);
   // Why a game cannot be opened (its stored data is damaged), or nothing.
   std::optional<std::string> damaged(std::int64_t game_id) const;
   // After a storage failure: forgets the room, loads the game again from the store (the truth
@@ -65,7 +69,7 @@ class Lobby {
   Store& store_;
   Metrics& metrics_;
   RoomLimits limits_;
-  std::map<std::int64_t, std::unique_ptr<GameRoom>> rooms_;
+  std::map<std::int64_t, std::shared_ptr<GameRoom>> rooms_;
   std::map<std::int64_t, std::string> damaged_;
   std::set<std::int64_t> unavailable_;
   std::set<Subscriber*> subscribers_;

@@ -1,5 +1,9 @@
 #include "store.h"
 
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 #include "fair_play.h"
 #include "json.h"
 #include "token.h"
@@ -173,6 +177,7 @@ Store::Store(const std::string& path, ReadOnly) : db_(path, /*read_only=*/true) 
 }
 
 void Store::check_writable() {
+  const auto guard = db_.lock();
   // Rewriting the schema version with its own value is a real write: a WAL frame and an fsync.
   const int version = schema_version();
   Transaction tx(db_);
@@ -181,18 +186,21 @@ void Store::check_writable() {
 }
 
 bool Store::checkpoint_truncate() {
+  const auto guard = db_.lock();
   Statement s = db_.prepare("PRAGMA wal_checkpoint(TRUNCATE)");
   if (!s.step()) return false;
   return s.int64(0) == 0;  // the first column is 1 when SQLITE_BUSY kept it from finishing
 }
 
 int Store::schema_version() {
+  const auto guard = db_.lock();
   Statement s = db_.prepare("PRAGMA user_version");
   s.step();
   return static_cast<int>(s.int64(0));
 }
 
 void Store::migrate() {
+  const auto guard = db_.lock();
   const int current = schema_version();
   if (current > kSchemaVersion) {
     throw DbError("database schema version " + std::to_string(current) +
@@ -209,6 +217,7 @@ void Store::migrate() {
 
 PlayerRecord Store::create_player(const std::string& name, const std::string& token_hash,
                                   std::int64_t now) {
+  const auto guard = db_.lock();
   db_.prepare("INSERT INTO players(name, token_hash, created) VALUES(?, ?, ?)")
       .bind(1, name)
       .bind(2, token_hash)
@@ -218,6 +227,7 @@ PlayerRecord Store::create_player(const std::string& name, const std::string& to
 }
 
 std::optional<PlayerRecord> Store::player_by_token_hash(const std::string& token_hash) {
+  const auto guard = db_.lock();
   Statement s = db_.prepare("SELECT id, name FROM players WHERE token_hash = ?");
   s.bind(1, token_hash);
   if (!s.step()) return std::nullopt;
@@ -225,6 +235,7 @@ std::optional<PlayerRecord> Store::player_by_token_hash(const std::string& token
 }
 
 std::int64_t Store::create_game(GameRecord& game) {
+  const auto guard = db_.lock();
   // Fair play: the secret is fixed and its commitment published before anyone joins.
   const FairSecrets secrets = draw_fair_secrets();
   game.commitment = commitment_hex(secrets);
@@ -251,6 +262,7 @@ std::int64_t Store::create_game(GameRecord& game) {
 
 void Store::replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& seats,
                           std::int64_t now) {
+  const auto guard = db_.lock();
   db_.prepare("DELETE FROM seats WHERE game_id = ?").bind(1, game_id).run();
   for (const SeatRecord& seat : seats) {
     db_.prepare("INSERT INTO seats(game_id, seat, player_id, joined) VALUES(?, ?, ?, ?)")
@@ -263,6 +275,7 @@ void Store::replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& s
 }
 
 void Store::start_game(const GameRecord& game) {
+  const auto guard = db_.lock();
   Transaction tx(db_);
   db_.prepare(
          "UPDATE games SET options = ?, seed = ?, status = 'running', current_seat = ?, "
@@ -277,10 +290,12 @@ void Store::start_game(const GameRecord& game) {
 }
 
 void Store::cancel_game(std::int64_t game_id) {
+  const auto guard = db_.lock();
   db_.prepare("UPDATE games SET status = 'cancelled' WHERE id = ?").bind(1, game_id).run();
 }
 
 void Store::set_invite_hash(std::int64_t game_id, const std::string& invite_hash) {
+  const auto guard = db_.lock();
   db_.prepare("UPDATE games SET invite_hash = ? WHERE id = ?")
       .bind(1, invite_hash)
       .bind(2, game_id)
@@ -349,6 +364,7 @@ void Store::load_seats(GameRecord& game) {
 }
 
 std::optional<GameRecord> Store::game(std::int64_t game_id) {
+  const auto guard = db_.lock();
   Statement s = db_.prepare(std::string(kGameColumns) + "WHERE g.id = ?");
   s.bind(1, game_id);
   if (!s.step()) return std::nullopt;
@@ -358,12 +374,14 @@ std::optional<GameRecord> Store::game(std::int64_t game_id) {
 }
 
 std::vector<GameRecord> Store::games_with_status(GameStatus status, DamagedList* damaged) {
+  const auto guard = db_.lock();
   Statement s = db_.prepare(std::string(kGameColumns) + "WHERE g.status = ? ORDER BY g.id");
   s.bind(1, to_string(status));
   return read_games(s, damaged);
 }
 
 std::vector<GameRecord> Store::games_of_player(std::int64_t player_id, DamagedList* damaged) {
+  const auto guard = db_.lock();
   Statement s = db_.prepare(
       std::string(kGameColumns) +
       "WHERE g.id IN (SELECT game_id FROM seats WHERE player_id = ?) ORDER BY g.id DESC");
@@ -371,8 +389,109 @@ std::vector<GameRecord> Store::games_of_player(std::int64_t player_id, DamagedLi
   return read_games(s, damaged);
 }
 
+// The writer thread of group commit and the commits waiting for it.
+struct Store::GroupCommit {
+  struct Waiting {
+    const ActionCommit* commit;
+    std::optional<DbError> error;
+    bool done = false;
+  };
+  mutable std::mutex mutex;
+  std::condition_variable work;      // the writer waits for commits
+  std::condition_variable finished;  // callers wait for their group's COMMIT
+  std::vector<Waiting*> queue;
+  bool stopping = false;
+  std::int64_t commits = 0;
+  std::int64_t taken = 0;
+  std::thread writer;
+};
+
+Store::GroupCommitStats Store::group_commit_stats() const {
+  if (!group_) return {};
+  std::lock_guard lock(group_->mutex);
+  return GroupCommitStats{group_->commits, group_->taken, group_->queue.size()};
+}
+
+Store::~Store() {
+  if (!group_) return;
+  {
+    std::lock_guard lock(group_->mutex);
+    group_->stopping = true;
+  }
+  group_->work.notify_one();
+  group_->writer.join();
+}
+
+void Store::start_group_commit() {
+  if (group_) return;
+  group_ = std::make_unique<GroupCommit>();
+  group_->writer = std::thread([this] { run_group_commit(); });
+}
+
+void Store::run_group_commit() {
+  for (;;) {
+    std::vector<GroupCommit::Waiting*> group;
+    {
+      std::unique_lock lock(group_->mutex);
+      group_->work.wait(lock, [&] { return group_->stopping || !group_->queue.empty(); });
+      if (group_->queue.empty()) return;  // stopping, and nothing is waiting
+      group.swap(group_->queue);
+      group_->taken += static_cast<std::int64_t>(group.size());
+    }
+    std::optional<DbError> group_error;
+    try {
+      Transaction tx(db_);
+      for (GroupCommit::Waiting* w : group) {
+        // One action's rows that cannot be written (a constraint: a bug) fail that action
+        // only; a failing disk fails the whole group.
+        db_.exec("SAVEPOINT one_action");
+        try {
+          write_action(*w->commit);
+        } catch (const DbError& e) {
+          if (e.storage_failure()) throw;
+          w->error = e;
+          db_.exec("ROLLBACK TO one_action");
+        } catch (const std::exception& e) {
+          w->error = DbError(e.what());
+          db_.exec("ROLLBACK TO one_action");
+        }
+        db_.exec("RELEASE one_action");
+      }
+      tx.commit();
+    } catch (const DbError& e) {
+      group_error = e;
+    } catch (const std::exception& e) {
+      group_error = DbError(e.what());
+    }
+    {
+      std::lock_guard lock(group_->mutex);
+      for (GroupCommit::Waiting* w : group) {
+        if (group_error) w->error = group_error;
+        w->done = true;
+      }
+      ++group_->commits;
+    }
+    group_->finished.notify_all();
+  }
+}
+
 void Store::commit_action(const ActionCommit& commit) {
+  if (group_) {
+    GroupCommit::Waiting waiting{&commit, std::nullopt};
+    std::unique_lock lock(group_->mutex);
+    group_->queue.push_back(&waiting);
+    group_->work.notify_one();
+    group_->finished.wait(lock, [&] { return waiting.done; });
+    if (waiting.error) throw *waiting.error;
+    return;
+  }
+  const auto guard = db_.lock();
   Transaction tx(db_);
+  write_action(commit);
+  tx.commit();
+}
+
+void Store::write_action(const ActionCommit& commit) {
   const ActionRecord& r = commit.record;
   db_.prepare("INSERT INTO actions(game_id, seq, action, sealed, turn, at) VALUES(?,?,?,?,?,?)")
       .bind(1, commit.game_id)
@@ -401,10 +520,10 @@ void Store::commit_action(const ActionCommit& commit) {
     update.bind_null(5);
   }
   update.bind(6, commit.game_id).run();
-  tx.commit();
 }
 
 void Store::remove_last_action(std::int64_t game_id, int seq, int current_seat) {
+  const auto guard = db_.lock();
   Transaction tx(db_);
   db_.prepare("DELETE FROM actions WHERE game_id = ? AND seq = ?")
       .bind(1, game_id)
@@ -424,6 +543,7 @@ void Store::remove_last_action(std::int64_t game_id, int seq, int current_seat) 
 }
 
 std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
+  const auto guard = db_.lock();
   Statement s = db_.prepare(
       "SELECT seq, action, sealed, turn, at FROM actions WHERE game_id = ? AND seq > ? "
       "ORDER BY seq");
@@ -442,6 +562,7 @@ std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
 }
 
 std::optional<std::pair<int, GameState>> Store::latest_snapshot(std::int64_t game_id, int max_seq) {
+  const auto guard = db_.lock();
   Statement s = db_.prepare(
       "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC "
       "LIMIT 1");
@@ -452,6 +573,7 @@ std::optional<std::pair<int, GameState>> Store::latest_snapshot(std::int64_t gam
 }
 
 void Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
+  const auto guard = db_.lock();
   Statement s = db_.prepare(
       "INSERT INTO chat(game_id, player_id, seat, name, text, at) VALUES(?, ?, ?, ?, ?, ?)");
   s.bind(1, game_id).bind(2, chat.player_id);
@@ -464,6 +586,7 @@ void Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
 }
 
 std::vector<ChatRecord> Store::recent_chat(std::int64_t game_id, int limit, bool spectators) {
+  const auto guard = db_.lock();
   Statement s =
       db_.prepare(std::string("SELECT at, player_id, seat, name, text FROM (SELECT * FROM "
                               "chat WHERE game_id = ? AND seat IS ") +

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -106,6 +107,7 @@ struct ActionCommit {
 class Store {
  public:
   static constexpr int kSchemaVersion = 3;
+  ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
   // can be written: throws DbError otherwise.
@@ -143,7 +145,20 @@ class Store {
   std::vector<GameRecord> games_with_status(GameStatus status, DamagedList* damaged = nullptr);
   std::vector<GameRecord> games_of_player(std::int64_t player_id, DamagedList* damaged = nullptr);
 
+  // Durable when it returns (its COMMIT was fsynced), or throws. With group commit started, it
+  // waits for the writer thread, which writes every action queued meanwhile (of any game) in
+  // one transaction: one COMMIT and one fsync for all, each caller released only after it. A
+  // failed COMMIT fails every action of the group with the same error.
   void commit_action(const ActionCommit& commit);
+  // Starts the writer thread of group commit (the server does; unit tests commit directly).
+  void start_group_commit();
+  // Group commit so far: transactions committed, actions the writer took, actions waiting.
+  struct GroupCommitStats {
+    std::int64_t groups = 0;
+    std::int64_t taken = 0;
+    std::size_t queued = 0;
+  };
+  GroupCommitStats group_commit_stats() const;
   // Removes the last action (seq) and any snapshot after the state it leaves.
   void remove_last_action(std::int64_t game_id, int seq, int current_seat);
   std::vector<ActionRecord> actions(std::int64_t game_id, int after_seq = 0);
@@ -161,8 +176,12 @@ class Store {
   GameRecord read_game_row(Statement& s);
   void load_seats(GameRecord& game);
   std::vector<GameRecord> read_games(Statement& s, DamagedList* damaged);
+  void write_action(const ActionCommit& commit);  // its rows, inside a transaction
+  struct GroupCommit;
+  void run_group_commit();
 
   Database db_;
+  std::unique_ptr<GroupCommit> group_;  // after db_: the writer stops before the database closes
 };
 
 }  // namespace viktory::server

@@ -3,6 +3,8 @@
 // from sending an action to every player of that game having been told about it.
 //
 // Loopback only, bounded in games, actions and time: it stops by itself.
+#include <unistd.h>
+
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -15,14 +17,19 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "view_delta.h"
 
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -40,14 +47,51 @@ struct Options {
   int players = 2;
   int timeout_seconds = 120;
   unsigned seed = 1;
+  int server_pid = 0;  // whose CPU time (utime+stime from /proc) the window is charged with
 };
 
+// CPU seconds (user + system) the process has used so far; 0 without a pid.
+double process_cpu_seconds(int pid) {
+  if (pid <= 0) return 0;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(close + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 0; i < 13 && fields >> field; ++i) {
+    if (i == 11 || i == 12) ticks += std::stod(field);  // utime, stime (fields 14 and 15)
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// What is counted only while every game is playing (from the moment the last game was set up,
+// so sign-ups, creates and joins are not charged to the actions).
 struct Stats {
+  bool measuring = false;
   std::vector<double> latencies_ms;
   long actions = 0;
   long errors = 0;
   long messages = 0;
   long bytes = 0;
+  int games_playing = 0;
+  std::function<void()> on_all_done;  // when the last game is done: the window ends
+};
+
+// Starts every game at once when the last one is set up (games set up while others already
+// play would charge the set-up to the actions, and starve it).
+struct StartLine {
+  int games = 0;
+  int ready = 0;
+  std::vector<std::function<void()>> starters;
+  std::function<void()> on_start;
+  void arrive(std::function<void()> starter) {
+    starters.push_back(std::move(starter));
+    if (++ready < games) return;
+    on_start();
+    for (auto& start : starters) start();
+  }
 };
 
 std::string sign_up(int port, const std::string& name) {
@@ -103,8 +147,8 @@ class Bot : public std::enable_shared_from_this<Bot> {
 // One game: its bots, its seq and the send time of the pending action.
 class Game {
  public:
-  Game(int number, const Options& options, Stats& stats, std::mt19937& rng)
-      : number_(number), options_(options), stats_(stats), rng_(rng) {}
+  Game(int number, const Options& options, Stats& stats, StartLine& start_line, std::mt19937& rng)
+      : number_(number), options_(options), stats_(stats), start_line_(start_line), rng_(rng) {}
 
   std::vector<std::shared_ptr<Bot>> bots;
   bool done = false;
@@ -116,17 +160,21 @@ class Game {
   void finish() {
     if (done) return;
     done = true;
+    if (--stats_.games_playing == 0 && stats_.on_all_done) stats_.on_all_done();
     for (auto& b : bots) b->close();
   }
 
   int number_;
   const Options& options_;
   Stats& stats_;
+  StartLine& start_line_;
   std::mt19937& rng_;
   std::int64_t game_id_ = -1;
+  int welcomed_ = 0;  // bots whose sign-in was answered
   int ready_ = 0;
   std::map<int, int> seat_of_bot_;
   std::map<int, json> first_state_;
+  std::map<int, json> view_of_bot_;  // each bot's view, kept up to date by the updates' deltas
   struct Pending {
     Clock::time_point sent_at;
     int told = 0;  // bots that got the update so far
@@ -184,8 +232,10 @@ void Bot::read() {
 
 void Game::on_message(Bot& bot, const std::string& text) {
   if (done) return;
-  ++stats_.messages;
-  stats_.bytes += static_cast<long>(text.size());
+  if (stats_.measuring) {
+    ++stats_.messages;
+    stats_.bytes += static_cast<long>(text.size());
+  }
   const json m = json::parse(text);
   const std::string type = m.value("type", "");
   if (type == "error") {
@@ -195,8 +245,10 @@ void Game::on_message(Bot& bot, const std::string& text) {
     return;
   }
   if (type == "welcome") {
-    if (bot.index() == 0) {
-      bot.send(json{{"type", "game.create"}, {"seats", options_.players}});
+    // Only once every bot is signed in: a game.join sent before its sender's sign-in was
+    // answered would be refused (not_authenticated) or, worse, race it.
+    if (++welcomed_ == static_cast<int>(bots.size())) {
+      bots.front()->send(json{{"type", "game.create"}, {"seats", options_.players}});
     }
     return;
   }
@@ -211,29 +263,39 @@ void Game::on_message(Bot& bot, const std::string& text) {
     game_id_ = m["game_id"];
     seat_of_bot_[bot.index()] = m["you"]["seat"];
     first_state_[bot.index()] = m;
+    view_of_bot_[bot.index()] = m["view"];
     if (++ready_ == static_cast<int>(bots.size())) {
-      // Everyone is in: the decider starts, from his own state (legal actions are per seat).
-      for (auto& b : bots) {
-        const json& mine = first_state_[b->index()];
-        if (mine["you"]["seat"] == mine["view"]["decider"]) act(*b, mine);
-      }
+      // Everyone is in: when every game is, the decider starts, from his own state (legal
+      // actions are per seat).
+      start_line_.arrive([this] {
+        for (auto& b : bots) {
+          const json& mine = first_state_[b->index()];
+          if (mine["you"]["seat"] == mine["view"]["decider"]) act(*b, mine);
+        }
+      });
     }
     return;
   }
   if (type == "game.update") {
     const int seq = m["seq"];
+    // As a browser does: the whole view when sent, else the delta applied to the one held.
+    json& view = view_of_bot_[bot.index()];
+    view = m.contains("view") ? m["view"]
+                              : viktory::protocol::apply_view_delta(std::move(view), m["delta"]);
     auto it = pending_.find(seq);
     if (it != pending_.end() && ++it->second.told == static_cast<int>(bots.size())) {
-      stats_.latencies_ms.push_back(
-          std::chrono::duration<double, std::milli>(Clock::now() - it->second.sent_at).count());
-      ++stats_.actions;
+      if (stats_.measuring) {
+        stats_.latencies_ms.push_back(
+            std::chrono::duration<double, std::milli>(Clock::now() - it->second.sent_at).count());
+        ++stats_.actions;
+      }
       pending_.erase(it);
     }
-    if (m["view"]["phase"] == "game_over" || sent_ >= options_.actions) {
+    if (view["phase"] == "game_over" || sent_ >= options_.actions) {
       if (pending_.empty()) finish();
       return;
     }
-    if (m["view"]["decider"] == seat_of_bot_[bot.index()]) act(bot, m);
+    if (view["decider"] == seat_of_bot_[bot.index()]) act(bot, m);
   }
 }
 
@@ -269,6 +331,7 @@ int usage(int code) {
                "  --players P    seats per game, 2..6 (default 2)\n"
                "  --timeout S    stop after S seconds whatever happens (default 120, at most 600)\n"
                "  --seed N       bots' random seed (default 1)\n"
+               "  --server-pid N the server's process: its CPU time over the run is reported\n"
                "Start the server with --max-connections-per-address >= games * players,\n"
                "--signups-per-minute >= games * players and --rate-limit 100000.\n";
   return code;
@@ -295,6 +358,8 @@ int main(int argc, char** argv) {
       o.timeout_seconds = std::clamp(v, 1, 600);
     else if (flag == "--seed")
       o.seed = static_cast<unsigned>(v);
+    else if (flag == "--server-pid")
+      o.server_pid = v;
     else
       return usage(2);
   }
@@ -303,9 +368,26 @@ int main(int argc, char** argv) {
   std::mt19937 rng(o.seed);
   net::io_context ioc(1);
   std::vector<std::unique_ptr<Game>> games;
+  StartLine start_line;
+  start_line.games = o.games;
+  Clock::time_point start;
+  double cpu_at_start = 0;
+  start_line.on_start = [&] {
+    stats.measuring = true;
+    start = Clock::now();
+    cpu_at_start = process_cpu_seconds(o.server_pid);
+  };
+  stats.games_playing = o.games;
+  Clock::time_point end;
+  double cpu_at_end = 0;
+  stats.on_all_done = [&] {
+    end = Clock::now();
+    cpu_at_end = process_cpu_seconds(o.server_pid);
+    stats.measuring = false;
+  };
   try {
     for (int g = 0; g < o.games; ++g) {
-      games.push_back(std::make_unique<Game>(g, o, stats, rng));
+      games.push_back(std::make_unique<Game>(g, o, stats, start_line, rng));
       for (int p = 0; p < o.players; ++p) {
         const std::string token =
             sign_up(o.port, "bot" + std::to_string(g) + "-" + std::to_string(p));
@@ -316,7 +398,6 @@ int main(int argc, char** argv) {
     std::cerr << "viktory-loadgen: " << e.what() << "\n";
     return 1;
   }
-  const auto start = Clock::now();
   for (auto& g : games) {
     for (auto& b : g->bots) b->start(o.port);
   }
@@ -338,6 +419,7 @@ int main(int argc, char** argv) {
         deadline.cancel();
         return;
       }
+
       poll();
     });
   };
@@ -348,7 +430,9 @@ int main(int argc, char** argv) {
     std::cerr << "viktory-loadgen: " << e.what() << "\n";
     return 1;
   }
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (stats.measuring) stats.on_all_done();  // the time limit ended the run
+  const double seconds = std::chrono::duration<double>(end - start).count();
+  const double server_cpu = cpu_at_end - cpu_at_start;
   std::printf("games %d x %d players, %ld actions in %.2f s: %.1f actions/s\n", o.games, o.players,
               stats.actions, seconds, stats.actions / seconds);
   std::printf(
@@ -357,5 +441,15 @@ int main(int argc, char** argv) {
       percentile(stats.latencies_ms, 0.99), percentile(stats.latencies_ms, 1.0));
   std::printf("messages %ld, %.1f KiB received per message, errors %ld\n", stats.messages,
               stats.messages ? stats.bytes / 1024.0 / stats.messages : 0.0, stats.errors);
+  const double actions = static_cast<double>(stats.actions);
+  std::printf(
+      "RESULT {\"system\":\"viktory\",\"games\":%d,\"players\":%d,\"actions\":%ld,"
+      "\"seconds\":%.2f,\"actions_per_s\":%.1f,\"p50_ms\":%.2f,\"p99_ms\":%.2f,"
+      "\"server_cpu_s\":%.2f,\"cpu_s_per_1000_actions\":%.3f,"
+      "\"bytes_per_seat_per_action\":%.0f,\"errors\":%ld}\n",
+      o.games, o.players, stats.actions, seconds, seconds > 0 ? actions / seconds : 0.0,
+      percentile(stats.latencies_ms, 0.5), percentile(stats.latencies_ms, 0.99), server_cpu,
+      actions > 0 ? server_cpu / actions * 1000 : 0.0,
+      actions > 0 ? static_cast<double>(stats.bytes) / actions / o.players : 0.0, stats.errors);
   return stats.errors == 0 && stats.actions > 0 ? 0 : 1;
 }

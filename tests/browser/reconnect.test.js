@@ -81,6 +81,28 @@ test('a lost update is noticed by its seq and the page resynchronises', async ()
   assert.deepEqual(a.view.units, b.view.units, 'both pages show the same pieces again');
 });
 
+test('updates carry view deltas, and the views they build equal the server\'s full state', async () => {
+  const framesBefore = alice.frames.length;
+  for (let i = 0; i < 4; i += 1) {
+    const seq = await oneAction();
+    await sameSeq(seq);
+  }
+  const updates = alice.frames.slice(framesBefore).filter((f) => f.type === 'game.update');
+  assert.ok(updates.length >= 4, 'the page got the updates');
+  for (const u of updates) {
+    assert.equal(typeof u.delta, 'object', 'an update carries a delta');
+    assert.equal(u.view, undefined, 'not the whole view');
+  }
+  // A fresh full state from the server: the view the page built from deltas is exactly it.
+  const built = await gameState(alice.page);
+  const full = await alice.page.evaluate(async (gameId) => {
+    const { seen } = await window.__viktory.conn.request('game.watch', { game_id: gameId });
+    return seen.filter((m) => m.type === 'game.state').pop();
+  }, built.game_id);
+  assert.equal(full.seq, built.seq);
+  assert.deepEqual(built.view, full.view);
+});
+
 test('the server restarts: pages show "reconnecting…", come back and get the moves', async () => {
   const port = server.port;
   const dir = server.dir;

@@ -143,10 +143,12 @@ TEST_F(GameFlow, TwoPlayersPlayAndEachSeesTheOthersMoves) {
                          {"game_id", game_id},
                          {"seq", seen[loser].seq},
                          {"action", {{"kind", "concede"}}}});
+  // The update carries only what changed of the view: the phase and the winners among it.
   const json over = both[1 - loser]->wait_for([](const json& m) {
-    return m["type"] == "game.update" && m["view"]["phase"] == "game_over";
+    return m["type"] == "game.update" &&
+           m["delta"].value("set", json::object()).value("phase", "") == "game_over";
   });
-  EXPECT_EQ(over["view"]["winners"], json::array({1 - loser}));
+  EXPECT_EQ(over["delta"]["set"]["winners"], json::array({1 - loser}));
   both[1 - loser]->send(json{{"type", "game.action"},
                              {"game_id", game_id},
                              {"seq", over["seq"]},

@@ -24,6 +24,7 @@ namespace {
 using nlohmann::json;
 using testing::FailingVfs;
 using testing::TempDir;
+using testing::ViewTracker;
 
 // A connection as the Hub sees it, remembering every message (also as the shared pointer, to
 // see which messages are one and the same).
@@ -31,6 +32,7 @@ struct FakeClient : Client {
   void deliver(Message m) override {
     raw.push_back(m);
     messages.push_back(json::parse(*m));
+    views.absorb(messages.back());
   }
   void close(std::string_view) override { closed = true; }
   json last(const std::string& type) const {
@@ -48,6 +50,7 @@ struct FakeClient : Client {
   }
   std::vector<Message> raw;
   std::vector<json> messages;
+  ViewTracker views;
   bool closed = false;
 };
 
@@ -109,7 +112,7 @@ class HubFixture {
     }
     return nullptr;
   }
-  static json latest_view(const FakeClient& c) { return latest(c)["view"]; }
+  static json latest_view(const FakeClient& c) { return c.views.latest(); }
 
   Metrics metrics;
   Store store;

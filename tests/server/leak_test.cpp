@@ -16,11 +16,13 @@
 
 #include "fair_play.h"
 #include "game.h"
+#include "json.h"
 #include "store.h"
 #include "support/play.h"
 #include "support/server_process.h"
 #include "test_support.h"
 #include "view.h"
+#include "view_delta.h"
 
 namespace viktory::server::testing {
 namespace {
@@ -117,6 +119,8 @@ class LeakCheck {
 
   const std::set<std::string>& secrets() const { return secrets_; }
   int checked_hexes() const { return checked_hexes_; }
+  int checked_views() const { return checked_views_; }
+  int checked_deltas() const { return checked_deltas_; }
   std::map<std::string, int> event_counts;  // by kind; "tile_revealed/hidden" for filtered ones
   int fair_secrets_checked = 0;             // 1 when the game's secret and salt are looked for
 
@@ -127,8 +131,26 @@ class LeakCheck {
     ASSERT_GE(seq, 0);
     ASSERT_LT(seq, static_cast<int>(states_.size()));
     const GameState& at = states_[static_cast<std::size_t>(seq)];
+    // Byte by byte: a whole view is exactly the engine's view of this viewer at that seq, and a
+    // delta exactly the change between his views at seq - 1 and seq, so neither can carry
+    // anything else. The hexes they carry are then checked against the state itself.
     if (m.contains("view")) {
-      for (const json& h : m["view"]["hexes"]) {
+      ++checked_views_;
+      EXPECT_EQ(m["view"], protocol::view_to_json(view_for(at, viewer)))
+          << "a view that is not the viewer's own, seq " << seq << " viewer " << viewer;
+    }
+    if (m.contains("delta")) {
+      ASSERT_GE(seq, 1);
+      ++checked_deltas_;
+      const GameState& before = states_[static_cast<std::size_t>(seq - 1)];
+      EXPECT_EQ(m["delta"],
+                protocol::view_delta_to_json(view_for(before, viewer), view_for(at, viewer)))
+          << "a delta that is not the change of the viewer's own view, seq " << seq << " viewer "
+          << viewer;
+    }
+    for (const char* part : {"view", "delta"}) {
+      if (!m.contains(part) || !m[part].contains("hexes")) continue;
+      for (const json& h : m[part]["hexes"]) {
         const int hex = h["hex"];
         const bool knows = viewer_knows(at, viewer, hex);
         EXPECT_EQ(h["known"].get<bool>(), knows) << "hex " << hex << " viewer " << viewer;
@@ -168,6 +190,8 @@ class LeakCheck {
   std::vector<GameState> states_;
   std::set<std::string> secrets_;
   int checked_hexes_ = 0;
+  int checked_views_ = 0;
+  int checked_deltas_ = 0;
 };
 
 TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
@@ -237,7 +261,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   const std::string server_log = server->log();
 
   Store store(db);
-  int messages = 0, hexes = 0, fair_games = 0;
+  int messages = 0, hexes = 0, fair_games = 0, views = 0, deltas = 0;
   std::map<std::string, int> events;
   std::set<std::string> all_secrets;
   for (const Played& game : played) {
@@ -255,11 +279,16 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     }
     hexes += check.checked_hexes();
     fair_games += check.fair_secrets_checked;
+    views += check.checked_views();
+    deltas += check.checked_deltas();
     for (auto& [kind, n] : check.event_counts) events[kind] += n;
     EXPECT_GT(store.game(game.id)->seq, 10) << "game " << game.id << " barely moved";
   }
   EXPECT_GT(hexes, 1000) << "the check looked at too little";
   EXPECT_GE(fair_games, 4) << "too few running games to look for their fair-play secrets";
+  // Live updates travel as deltas; whole views only in the full states.
+  EXPECT_GT(deltas, 1000) << "the deltas were not checked";
+  EXPECT_GT(views, 10) << "the full states were not checked";
   // The filter was exercised both ways: reveals with terrain for those who know the hex, and
   // reveals without it for those who do not (independent exploration).
   EXPECT_GT(events["tile_revealed"], 0);
@@ -306,7 +335,8 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     EXPECT_EQ(server_log.find(c.account.token), std::string::npos) << "a token reached the log";
   }
   std::cout << "leak check: " << played.size() << " games, " << messages << " messages, " << hexes
-            << " known hexes checked\n";
+            << " known hexes checked, " << views << " views and " << deltas
+            << " deltas compared with the viewer's own\n";
   for (auto& [kind, n] : events) std::cout << "  events " << kind << ": " << n << "\n";
 }
 

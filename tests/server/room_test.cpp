@@ -153,13 +153,20 @@ TEST_F(RoomTest, CommittedActionReachesEveryViewerWithHisOwnView) {
     EXPECT_TRUE(u["events"].is_array());
     EXPECT_FALSE(u["log"].empty());
   }
-  EXPECT_EQ(alice_rec.last("game.update")["view"]["viewer"], 0);
-  EXPECT_EQ(bob_rec.last("game.update")["view"]["viewer"], 1);
-  EXPECT_EQ(carol_rec.last("game.update")["view"]["viewer"], kSpectator);
+  // Each update carries the change of its viewer's own view, not the whole view.
+  for (Recorder* r : {&alice_rec, &bob_rec, &carol_rec}) {
+    EXPECT_FALSE(r->last("game.update").contains("view"));
+    EXPECT_TRUE(r->last("game.update")["delta"].is_object());
+  }
+  EXPECT_EQ(alice_rec.views.view(room->id())["viewer"], 0);
+  EXPECT_EQ(bob_rec.views.view(room->id())["viewer"], 1);
+  EXPECT_EQ(carol_rec.views.view(room->id())["viewer"], kSpectator);
   EXPECT_TRUE(carol_rec.last("game.update")["legal"].empty());
-  // Each view is exactly the engine's view for that viewer.
-  EXPECT_EQ(bob_rec.last("game.update")["view"],
-            protocol::view_to_json(view_for(*room->state(), 1)));
+  // Each view, with the delta applied, is exactly the engine's view for that viewer.
+  EXPECT_EQ(alice_rec.views.view(room->id()), protocol::view_to_json(view_for(*room->state(), 0)));
+  EXPECT_EQ(bob_rec.views.view(room->id()), protocol::view_to_json(view_for(*room->state(), 1)));
+  EXPECT_EQ(carol_rec.views.view(room->id()),
+            protocol::view_to_json(view_for(*room->state(), kSpectator)));
 }
 
 TEST_F(RoomTest, BadActionsChangeNothing) {

@@ -6,11 +6,14 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "common.h"
+#include "view_delta.h"
 
 namespace viktory::server::testing {
 
@@ -34,11 +37,51 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// What a client holds of each game's view, as the browser client keeps it: a game.state (or a
+// game.update with a whole view) sets it, a game.update's delta changes the view of the seq
+// before. A delta that does not follow the seq held is a test failure (throws).
+class ViewTracker {
+ public:
+  void absorb(const nlohmann::json& m) {
+    const std::string type = m.value("type", "");
+    if (type != "game.state" && type != "game.update") return;
+    const std::int64_t game = m.at("game_id");
+    const int seq = m.at("seq");
+    Held& held = held_[game];
+    if (m.contains("view")) {
+      held.view = m.at("view");
+    } else {
+      if (held.seq != seq - 1) {
+        throw std::runtime_error("a delta for seq " + std::to_string(seq) + " while holding " +
+                                 std::to_string(held.seq));
+      }
+      held.view = protocol::apply_view_delta(std::move(held.view), m.at("delta"));
+    }
+    held.seq = seq;
+    latest_game_ = game;
+  }
+  // The view held of a game (null when none), or of the game of the latest message.
+  nlohmann::json view(std::int64_t game) const {
+    auto it = held_.find(game);
+    return it == held_.end() ? nlohmann::json() : it->second.view;
+  }
+  nlohmann::json latest() const { return view(latest_game_); }
+
+ private:
+  struct Held {
+    int seq = -1;
+    nlohmann::json view;
+  };
+  std::map<std::int64_t, Held> held_;
+  std::int64_t latest_game_ = -1;
+};
+
 class Recorder : public Subscriber {
  public:
   void deliver(Message message) override {
     raw.push_back(*message);
     messages.push_back(nlohmann::json::parse(*message));
+    views.absorb(messages.back());
   }
   std::vector<nlohmann::json> of_type(const std::string& type) const {
     std::vector<nlohmann::json> out;
@@ -60,6 +103,7 @@ class Recorder : public Subscriber {
   }
   std::vector<nlohmann::json> messages;
   std::vector<std::string> raw;
+  ViewTracker views;  // not cleared by clear(): a client keeps its views
 };
 
 }  // namespace viktory::server::testing

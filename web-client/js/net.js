@@ -3,7 +3,11 @@
 //
 // The WebSocket connection reconnects by itself with exponential backoff, re-authenticates,
 // re-subscribes (lobby, watched games) and resynchronises each game: every "game.update"
-// carries the next seq; a gap (missed frames) or a reconnect asks for a full "game.state".
+// carries the next seq and the change of this client's view since the seq before (a view
+// delta, ./view_delta.js); a gap (missed frames), a delta that does not fit or a reconnect asks
+// for a full "game.state".
+
+import { applyViewDelta } from './view_delta.js';
 
 const SESSION_KEY = 'viktory.session';
 
@@ -420,11 +424,21 @@ export class GameChannel extends EventTarget {
           this.resync(); // a gap: some update was lost
           return;
         }
+        // The server sends the change of our view (or, rarely, the whole view).
+        let view = msg.view;
+        if (view === undefined) {
+          try {
+            view = applyViewDelta(this.state.view, msg.delta);
+          } catch {
+            this.resync(); // it does not fit what we hold: start again from a full state
+            return;
+          }
+        }
         const log = this.state.log.concat(Array.isArray(msg.log) ? msg.log : []);
         this.state = {
           ...this.state,
           seq: msg.seq,
-          view: msg.view,
+          view,
           legal: msg.legal || [],
           can_undo: !!msg.can_undo,
           you: msg.you || this.state.you,

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "view_delta.h"
+
 namespace viktory::server::testing {
 
 using nlohmann::json;
@@ -22,8 +24,14 @@ void sign_in(WsClient& ws, const Account& account) {
 bool Seen::absorb(const json& m) {
   const std::string type = m.value("type", "");
   if (type != "game.state" && type != "game.update") return false;
+  if (type == "game.update" && m.contains("delta")) {
+    // A live update carries the change from the view of the seq before (docs/protocol.md).
+    if (m.at("seq") != seq + 1) throw std::runtime_error("a delta after a gap: " + m.dump());
+    view = protocol::apply_view_delta(std::move(view), m.at("delta"));
+  } else {
+    view = m.at("view");
+  }
   seq = m.at("seq");
-  view = m.at("view");
   legal = m.at("legal");
   can_undo = m.at("can_undo");
   if (type == "game.state") seat = m.at("you").at("seat").is_null() ? -1 : int(m["you"]["seat"]);

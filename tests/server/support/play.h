@@ -19,7 +19,8 @@ struct Account {
 Account sign_up(int port, const std::string& name);
 void sign_in(WsClient& ws, const Account& account);  // auth, waits for welcome
 
-// What one client knows of a game: the latest full view.
+// What one client knows of a game: the latest full view (game.state, or the view before with
+// a game.update's delta applied).
 struct Seen {
   int seq = -1;
   int seat = -1;  // -1: spectator
