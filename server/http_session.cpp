@@ -229,8 +229,13 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     if (path.substr(0, 5) == "/api/") {
       const std::string_view method(req.method_string().data(), req.method_string().size());
       const auto auth = req[http::field::authorization];
-      ApiResponse api = context_.hub.handle_api(
-          method, target, req.body(), std::string_view(auth.data(), auth.size()), client_of(req));
+      ApiResponse api =
+          context_.accounts != nullptr && Accounts::handles(path)
+              ? context_.accounts->handle_api(method, path, req.body(),
+                                              std::string_view(auth.data(), auth.size()),
+                                              client_of(req))
+              : context_.hub.handle_api(method, target, req.body(),
+                                        std::string_view(auth.data(), auth.size()), client_of(req));
       auto res = text_response(static_cast<http::status>(api.status), std::move(api.body), version,
                                keep, api.content_type);
       if (api.retry_after_seconds > 0) {

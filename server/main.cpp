@@ -10,14 +10,18 @@
 #include <thread>
 #include <vector>
 
+#include "accounts.h"
 #include "config.h"
 #include "connections.h"
+#include "deliveries.h"
 #include "hub.h"
 #include "listener.h"
 #include "metrics.h"
+#include "notifier.h"
 #include "store.h"
 
 namespace net = boost::asio;
+namespace notify = viktory::notify;
 using namespace viktory::server;
 
 int main(int argc, char** argv) {
@@ -57,12 +61,39 @@ int main(int argc, char** argv) {
     hub_options.signups_per_minute = config.signups_per_minute;
     hub_options.replay.requests_per_minute = config.replays_per_minute;
     Hub hub(store, metrics, hub_options);
+
+    // Notifications and e-mail leave through the notifier's own thread; the game never waits.
+    notify::Notifier notifier;
+    std::shared_ptr<const notify::SmtpSettings> smtp;
+    if (!config.smtp_url.empty()) {
+      auto settings = std::make_shared<notify::SmtpSettings>();
+      settings->url = config.smtp_url;
+      settings->start_tls = *notify::parse_start_tls(config.smtp_starttls);
+      settings->username = config.smtp_user;
+      settings->password = config.smtp_password;
+      const auto from = parse_mailbox(config.smtp_from);  // checked by parse_config
+      settings->from = notify::Mailbox{from->second, from->first};
+      settings->ca_file = config.smtp_ca_file;
+      smtp = settings;
+      spdlog::info("e-mail through {}", notify::redact_url(config.smtp_url));
+      if (config.public_url.empty()) {
+        spdlog::warn("e-mail needs --public-url for its links; no e-mail is sent without it");
+      }
+    }
+    AccountOptions account_options;
+    account_options.public_url = config.public_url;
+    if (smtp) {
+      account_options.send_mail = [&notifier, smtp](const notify::EmailMessage& message) {
+        return notifier.enqueue(notify::email_delivery(smtp, message));
+      };
+    }
+    Accounts accounts(config.db, account_options);
     ConnectionLimiter limiter(config.max_connections_per_address,
                               config.max_queued_bytes_per_address);
     SessionRegistry registry;
     AddressSet trusted_proxies;
     for (const std::string& proxy : config.trusted_proxies) trusted_proxies.add(proxy);
-    ServerContext context{config, hub, metrics, limiter, registry, trusted_proxies};
+    ServerContext context{config, hub, metrics, limiter, registry, trusted_proxies, &accounts};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);

@@ -2,6 +2,7 @@
 // connection bookkeeping. Owned by main(); outlives every session.
 #pragma once
 
+#include "accounts.h"
 #include "client_address.h"
 #include "config.h"
 #include "connections.h"
@@ -17,6 +18,7 @@ struct ServerContext {
   ConnectionLimiter& limiter;
   SessionRegistry& registry;
   const AddressSet& trusted_proxies;
+  Accounts* accounts = nullptr;  // sign-in links, recovery codes, e-mail (accounts.h)
 };
 
 }  // namespace viktory::server

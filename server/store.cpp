@@ -66,6 +66,31 @@ ALTER TABLE games ADD COLUMN invite_hash TEXT;
 ALTER TABLE games ADD COLUMN spectators TEXT NOT NULL DEFAULT 'live';
 ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 3 (accounts.h): a player on several devices (one token per device beside the first one
+    // in players), single-use sign-in links and recovery codes, and an optional e-mail address
+    // verified by a link. Secrets are kept as SHA-256 hashes only.
+    R"sql(
+CREATE TABLE device_tokens(
+  token_hash TEXT PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  created INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX device_tokens_by_player ON device_tokens(player_id);
+CREATE TABLE sign_in_codes(
+  code_hash TEXT PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  kind TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  expires INTEGER) WITHOUT ROWID;
+CREATE INDEX sign_in_codes_by_player ON sign_in_codes(player_id);
+CREATE TABLE player_emails(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  address TEXT NOT NULL,
+  verified INTEGER NOT NULL DEFAULT 0,
+  verify_hash TEXT UNIQUE,
+  verify_expires INTEGER,
+  created INTEGER NOT NULL);
+CREATE INDEX player_emails_by_address ON player_emails(address);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -208,7 +233,11 @@ PlayerRecord Store::create_player(const std::string& name, const std::string& to
 }
 
 std::optional<PlayerRecord> Store::player_by_token_hash(const std::string& token_hash) {
-  Statement s = db_.prepare("SELECT id, name FROM players WHERE token_hash = ?");
+  // A player's first device holds players.token_hash; devices he signed in on later with a
+  // sign-in link or recovery code hold a row of device_tokens (accounts.h).
+  Statement s = db_.prepare(
+      "SELECT id, name FROM players WHERE token_hash = ?1 UNION ALL SELECT p.id, p.name FROM "
+      "device_tokens d JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?1 LIMIT 1");
   s.bind(1, token_hash);
   if (!s.step()) return std::nullopt;
   return PlayerRecord{s.int64(0), s.text(1)};

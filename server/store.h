@@ -101,7 +101,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
   // can be written: throws DbError otherwise.
