@@ -119,6 +119,8 @@ Usage: viktory-server [options]
   --smtp-from MAILBOX  sender, e.g. "VIKTORY II <turns@example.org>" (env VIKTORY_SMTP_FROM)
   --smtp-ca-file FILE  CA bundle for a relay with a private CA (env VIKTORY_SMTP_CA_FILE)
   --vapid-subject URI  contact for push services, mailto: or https: (env VIKTORY_VAPID_SUBJECT)
+  --allow-private-endpoints   push endpoints and webhooks may be http and private or
+                       loopback addresses (tests and development only, never in production)
   --dev                also serve the developer pages under /dev/ (never in production)
   --help               this text
 
@@ -216,6 +218,8 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
     } else if (flag == "--dev") {
       c.dev = true;
+    } else if (flag == "--allow-private-endpoints") {
+      c.allow_private_endpoints = true;
     } else if (flag == "--trusted-proxy") {
       v = value();
       // Flags win over the environment: the first flag replaces what the variable said.

@@ -42,6 +42,9 @@ struct Config {
   std::string smtp_from;      // "VIKTORY II <turns@example.org>" or "turns@example.org"
   std::string smtp_ca_file;
   std::string vapid_subject;  // the operator's contact for push services
+  // Lets push endpoints and webhooks be plain http and private or loopback addresses: for
+  // tests and development only (the address filter guards a real server).
+  bool allow_private_endpoints = false;
 };
 
 struct ParsedConfig {

@@ -385,6 +385,7 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
   }
   broadcast_seats();
   broadcast_states();
+  notify_turn(TurnChange::Kind::started);
 }
 
 // ---------------------------------------------------------------- subscriptions
@@ -556,6 +557,7 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   if (finished) commit.finished = result_json(next);
   store_.commit_action(commit);  // durable before anyone hears of it
 
+  const bool decider_changed = commit.current_seat != record_.current_seat;
   const bool delayed_before = spectators_delayed();
   state_ = std::move(next);
   log_.push_back(record);
@@ -584,6 +586,9 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
     advance_delayed();
   }
   if (finished) broadcast_seats();
+  if (finished || decider_changed) {
+    notify_turn(finished ? TurnChange::Kind::finished : TurnChange::Kind::turn);
+  }
   return std::nullopt;
 }
 

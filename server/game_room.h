@@ -18,6 +18,7 @@
 #include "game.h"
 #include "metrics.h"
 #include "store.h"
+#include "turn_hook.h"
 
 namespace viktory::server {
 
@@ -26,6 +27,7 @@ struct RoomLimits {
   int log_keep = 200;        // actions whose log lines a full view carries
   int chat_keep = 50;        // chat lines a full view carries
   int chat_max_chars = 500;  // per message, in Unicode code points
+  TurnHook on_turn;          // after a commit that changes who must act (turn_notifications.h)
 };
 
 class GameRoom {
@@ -131,6 +133,8 @@ class GameRoom {
   void begin_game(std::vector<SeatRecord> seats);  // all seats filled or early start
   void remember(Step step);
   void set_status(GameStatus status);
+  // Hands who must act now to limits_.on_turn (defined in turn_hook.cpp).
+  void notify_turn(TurnChange::Kind kind);
 
   Store& store_;
   Metrics& metrics_;

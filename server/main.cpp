@@ -60,8 +60,6 @@ int main(int argc, char** argv) {
     hub_options.message_burst = config.message_burst;
     hub_options.signups_per_minute = config.signups_per_minute;
     hub_options.replay.requests_per_minute = config.replays_per_minute;
-    Hub hub(store, metrics, hub_options);
-
     // Notifications and e-mail leave through the notifier's own thread; the game never waits.
     notify::Notifier notifier;
     std::shared_ptr<const notify::SmtpSettings> smtp;
@@ -88,12 +86,25 @@ int main(int argc, char** argv) {
       };
     }
     Accounts accounts(config.db, account_options);
+    TurnNotificationOptions turn_options;
+    turn_options.public_url = config.public_url;
+    turn_options.vapid_subject = config.vapid_subject;
+    turn_options.smtp = smtp;
+    if (config.allow_private_endpoints) {
+      spdlog::warn("--allow-private-endpoints: push endpoints and webhooks are not filtered");
+      turn_options.endpoints = notify::EndpointPolicy::local_testing();
+    }
+    TurnNotifications turns(config.db, notifier, turn_options);
+    // After each commit that changes who must act, the room hands a value over and goes on.
+    hub_options.room.on_turn = [&turns](TurnChange change) { turns.post(std::move(change)); };
+    Hub hub(store, metrics, hub_options);
     ConnectionLimiter limiter(config.max_connections_per_address,
                               config.max_queued_bytes_per_address);
     SessionRegistry registry;
     AddressSet trusted_proxies;
     for (const std::string& proxy : config.trusted_proxies) trusted_proxies.add(proxy);
-    ServerContext context{config, hub, metrics, limiter, registry, trusted_proxies, &accounts};
+    ServerContext context{config,          hub,       metrics, limiter,  registry,
+                          trusted_proxies, &accounts, &turns,  &notifier};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);
@@ -129,6 +140,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < config.threads; ++i) threads.emplace_back([&] { ioc.run(); });
     ioc.run();
     for (auto& t : threads) t.join();
+    // Deliveries still queued get a few seconds; their callbacks must not outlive `turns`.
+    notifier.shutdown(std::chrono::seconds(5));
     spdlog::info("stopped; closing the database");
   } catch (const std::exception& e) {
     spdlog::critical("fatal: {}", e.what());

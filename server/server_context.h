@@ -8,6 +8,7 @@
 #include "connections.h"
 #include "hub.h"
 #include "metrics.h"
+#include "turn_notifications.h"
 
 namespace viktory::server {
 
@@ -18,7 +19,9 @@ struct ServerContext {
   ConnectionLimiter& limiter;
   SessionRegistry& registry;
   const AddressSet& trusted_proxies;
-  Accounts* accounts = nullptr;  // sign-in links, recovery codes, e-mail (accounts.h)
+  Accounts* accounts = nullptr;                // sign-in links, recovery codes, e-mail (accounts.h)
+  TurnNotifications* turns = nullptr;          // push subscriptions, settings, webhooks
+  const notify::Notifier* notifier = nullptr;  // its counters join /metrics
 };
 
 }  // namespace viktory::server

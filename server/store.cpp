@@ -68,7 +68,9 @@ ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;
 )sql",
     // 3 (accounts.h): a player on several devices (one token per device beside the first one
     // in players), single-use sign-in links and recovery codes, and an optional e-mail address
-    // verified by a link. Secrets are kept as SHA-256 hashes only.
+    // verified by a link. Secrets are kept as SHA-256 hashes only. Turn notifications
+    // (turn_notifications.h): the server's VAPID key, push subscriptions, settings per player,
+    // muted games and a webhook per game.
     R"sql(
 CREATE TABLE device_tokens(
   token_hash TEXT PRIMARY KEY,
@@ -90,6 +92,31 @@ CREATE TABLE player_emails(
   verify_expires INTEGER,
   created INTEGER NOT NULL);
 CREATE INDEX player_emails_by_address ON player_emails(address);
+CREATE TABLE server_keys(
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  created INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE push_subscriptions(
+  endpoint TEXT PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  p256dh TEXT NOT NULL,
+  auth TEXT NOT NULL,
+  created INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX push_subscriptions_by_player ON push_subscriptions(player_id);
+CREATE TABLE notify_settings(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  push INTEGER NOT NULL DEFAULT 1,
+  email INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE game_mutes(
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  PRIMARY KEY(player_id, game_id)) WITHOUT ROWID;
+CREATE TABLE game_webhooks(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  url TEXT NOT NULL,
+  format TEXT NOT NULL,
+  set_by INTEGER NOT NULL REFERENCES players(id),
+  disabled INTEGER NOT NULL DEFAULT 0);
 )sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);

@@ -6,6 +6,7 @@
 import { ApiError, saveSession, clearSession } from './net.js';
 import { h, toast } from './util.js';
 import { modal } from './dialogs.js';
+import { pushSupported, enablePush, disablePush, currentSubscription, notifyApi } from './push.js';
 
 async function accountFetch(path, { method = 'GET', body, token } = {}) {
   const headers = { Accept: 'application/json' };
@@ -172,6 +173,7 @@ export function mountAccount(root, ctx) {
         codeBox,
         h('h3', {}, 'E-mail'),
         emailBox,
+        notificationsSection(ctx, error),
         h('h3', {}, 'Sign out other devices'),
         h('p', {}, 'Lost a phone? This signs out every other device and cancels sign-in links not used yet. Your recovery code keeps working.'),
         h(
@@ -195,6 +197,81 @@ export function mountAccount(root, ctx) {
   );
   refresh();
   return { destroy() {} };
+}
+
+// "Turn notifications": push on this device, e-mail, muted games, a game's webhook.
+function notificationsSection(ctx, error) {
+  const token = ctx.session.token;
+  const box = h('section', { id: 'notifications' }, h('h3', {}, 'Turn notifications'));
+  const guard = (fn) => async (...args) => {
+    error.textContent = '';
+    try {
+      await fn(...args);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+  const render = async () => {
+    const [settings, subscription, mine] = await Promise.all([
+      notifyApi.settings(token),
+      currentSubscription().catch(() => null),
+      fetch('/api/my-games', { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json()).then((j) => j.games || []),
+    ]);
+    const pushRow = h('p', { id: 'push-state' });
+    if (!pushSupported()) {
+      pushRow.textContent = 'This browser cannot get push notifications here (the site needs https).';
+    } else {
+      pushRow.append(
+        subscription ? 'This device gets a notification when it is your turn, even with the page closed. ' : 'This device gets no push notifications. ',
+        h('button', { type: 'button', class: 'btn btn-small', id: 'push-toggle', onclick: guard(async () => {
+          if (subscription) await disablePush(token);
+          else await enablePush(token);
+          await render();
+        }) }, subscription ? 'Turn off on this device' : 'Turn on on this device'),
+      );
+    }
+    const check = (id, label, checked, disabled, onchange) =>
+      h('label', { class: 'check', for: id }, h('input', { type: 'checkbox', id, checked, disabled, onchange: guard(onchange) }), h('span', {}, label));
+    const games = mine.filter((g) => g.status === 'running' || g.status === 'open');
+    const me = ctx.session.player_id;
+    const rows = games.map((g) => {
+      const muted = settings.muted.includes(g.game_id);
+      const row = h('li', { class: 'notify-game' },
+        check(`mute-${g.game_id}`, `Game ${g.game_id}: mute`, muted, false, async (e) => {
+          await notifyApi.mute(token, g.game_id, e.target.checked);
+          toast(e.target.checked ? `Game ${g.game_id} is muted.` : `Game ${g.game_id} notifies you again.`);
+        }));
+      if (g.creator && g.creator.player_id === me) {
+        const url = h('input', { type: 'url', class: 'webhook-url', placeholder: 'https://discord.com/api/webhooks/…', 'aria-label': `Webhook for game ${g.game_id}` });
+        const format = h('select', { class: 'webhook-format', 'aria-label': 'Format' }, [['discord', 'Discord'], ['slack', 'Slack and compatible'], ['json', 'plain JSON']].map(([v, t]) => h('option', { value: v }, t)));
+        const state = h('span', { class: 'subtle' });
+        notifyApi.webhook(token, g.game_id).then((w) => {
+          state.textContent = w.webhook ? ` (a ${w.webhook.format} webhook is set${w.webhook.disabled ? ', but its chat deleted it' : ''})` : '';
+        }, () => {});
+        row.append(h('form', { class: 'invite-row', onsubmit: guard(async (ev) => {
+          ev.preventDefault();
+          const w = await notifyApi.setWebhook(token, g.game_id, url.value.trim() || null, format.value);
+          toast(w.webhook ? 'The group chat will hear of every turn.' : 'Webhook removed.');
+          url.value = '';
+          state.textContent = w.webhook ? ` (a ${w.webhook.format} webhook is set)` : '';
+        }) }, url, format, h('button', { type: 'submit', class: 'btn btn-small' }, 'Set webhook')), state);
+      }
+      return row;
+    });
+    box.replaceChildren(
+      h('h3', {}, 'Turn notifications'),
+      pushRow,
+      check('notify-push', 'Push notifications on my devices', settings.push, false, async (e) => {
+        await notifyApi.set(token, { push: e.target.checked });
+      }),
+      check('notify-email', settings.email_verified ? 'An e-mail when it is my turn (not while the game is open; one per turn)' : 'An e-mail when it is my turn (needs a confirmed address above)', settings.email, !settings.email_verified || !settings.email_available, async (e) => {
+        await notifyApi.set(token, { email: e.target.checked });
+      }),
+      rows.length ? h('ul', { class: 'notify-games' }, rows) : h('p', { class: 'subtle' }, 'Games you play in appear here, to mute them or (as their creator) to tell a group chat through a webhook.'),
+    );
+  };
+  guard(render)();
+  return box;
 }
 
 // Signs this browser in with a code (a link's or a recovery code) and goes to the lobby.
