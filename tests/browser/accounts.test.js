@@ -135,3 +135,28 @@ test('an e-mail address is confirmed through the SMTP relay and then brings a si
   assert.equal((await session(laptop.page)).player_id, (await session(alice.page)).player_id);
   await laptop.context.close();
 });
+
+test('the account page turns e-mail notifications on and mutes a game', async () => {
+  await alice.page.goto('/#/account');
+  await alice.page.waitForSelector('#notify-email:not([disabled])');
+  await alice.page.check('#notify-email');
+  await alice.page.check(`#mute-${gameId}`);
+  const settings = async () =>
+    alice.page.evaluate(async () => {
+      const { token } = JSON.parse(localStorage.getItem('viktory.session'));
+      return (await fetch('/api/notify/settings', { headers: { Authorization: `Bearer ${token}` } })).json();
+    });
+  for (let i = 0; i < 50; i++) {
+    const s = await settings();
+    if (s.email && s.muted.includes(gameId)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const s = await settings();
+  assert.equal(s.email, true);
+  assert.deepEqual(s.muted, [gameId]);
+  // The creator may set the game's webhook; a URL that is not https is refused with a reason.
+  await alice.page.fill('.webhook-url', 'http://127.0.0.1:9/hook');
+  await alice.page.click('.notify-game button[type=submit]');
+  await alice.page.waitForFunction(() => /https/.test(document.querySelector('.account-page .form-error').textContent));
+  assert.deepEqual(alice.errors, []);
+});

@@ -142,7 +142,8 @@ test('a push arrives with the page closed and opens the game', async () => {
     if (shown.length === 0) await new Promise((r) => setTimeout(r, 100));
   }
   assert.equal(shown.length, 1);
-  assert.equal(shown[0].title, `Your turn in Game ${gameId}`);
+  assert.match(shown[0].title, new RegExp(`^Your turn in Game ${gameId}( \\(round \\d+\\))?$`));
+  assert.equal(shown[0].title, message.title);
   assert.equal(shown[0].tag, `viktory-game-${gameId}`);
   assert.equal(shown[0].data.url, `${server.url}/#/game/${gameId}`);
 
