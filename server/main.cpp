@@ -97,14 +97,16 @@ int main(int argc, char** argv) {
     TurnNotifications turns(config.db, notifier, turn_options);
     // After each commit that changes who must act, the room hands a value over and goes on.
     hub_options.room.on_turn = [&turns](TurnChange change) { turns.post(std::move(change)); };
+    Presence presence;
+    hub_options.presence = &presence;
     Hub hub(store, metrics, hub_options);
     ConnectionLimiter limiter(config.max_connections_per_address,
                               config.max_queued_bytes_per_address);
     SessionRegistry registry;
     AddressSet trusted_proxies;
     for (const std::string& proxy : config.trusted_proxies) trusted_proxies.add(proxy);
-    ServerContext context{config,          hub,       metrics, limiter,  registry,
-                          trusted_proxies, &accounts, &turns,  &notifier};
+    ServerContext context{config,          hub,       metrics, limiter,   registry,
+                          trusted_proxies, &accounts, &turns,  &notifier, &presence};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);

@@ -1,4 +1,4 @@
-// Turn notifications by Web Push, end to end: Bob's browser has the service worker and a push
+// Turn notifications by Web Push, end to end (and presence in the players panel): Bob's browser has the service worker and a push
 // subscription, he closes the game page, Alice moves until it is Bob's turn, the server pushes
 // (after its commit, through the notifier) to the local push service, which checks the VAPID
 // JWT and decrypts the message; the message reaches Bob's service worker, which shows "Your
@@ -77,6 +77,8 @@ test('a push arrives with the page closed and opens the game', async () => {
   // Alice must be the one to act when Bob leaves.
   await playUntil([alice, bob], (ss) => ss[0] && ss[1] && ss[0].view.decider === ss[0].you.seat && ss[0].seq === ss[1].seq, { avoidBattle: true });
   const bobSeat = (await gameState(bob.page)).you.seat;
+  // Presence: both players are shown online in the players panel.
+  await alice.page.waitForFunction(() => document.querySelectorAll('.player-list .presence.online').length === 2);
 
   // Bob's browser: the service worker, and a subscription with the server's key.
   await bob.page.evaluate(async () => {

@@ -5,6 +5,7 @@ import { api, saveSession } from './net.js';
 import { h, seatStyle, toast, timeAgo, VICTORY_NAME, TILE_MIX_NAME } from './util.js';
 import { saveInvite } from './game.js';
 import { fetchInvite, inviteSummary } from './invite.js';
+import { fillPresence } from './presence.js';
 
 // The name form, shown when this browser has no session yet.
 // `invitation` ({gameId, invite}): the visitor came from an invitation link; what he is invited
@@ -264,7 +265,7 @@ class Lobby {
       else {
         const cur = g.current_seat;
         const seat = (g.seats || []).find((x) => x.seat === cur);
-        status = h('span', { class: 'tag' }, `${seat && seat.name ? seat.name : seatStyle(cur).name}'s move`);
+        status = h('span', { class: 'tag' }, `${seat && seat.name ? seat.name : seatStyle(cur).name}'s move`, seat && seat.player_id ? h('span', { class: 'presence', dataset: { presencePlayer: String(seat.player_id) } }) : null);
       }
       box.append(
         h(
@@ -276,6 +277,7 @@ class Lobby {
         ),
       );
     }
+    fillPresence(box);
   }
 
   async join(gameId) {
