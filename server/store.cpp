@@ -70,48 +70,49 @@ ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;
     // in players), single-use sign-in links and recovery codes, and an optional e-mail address
     // verified by a link. Secrets are kept as SHA-256 hashes only. Turn notifications
     // (turn_notifications.h): the server's VAPID key, push subscriptions, settings per player,
-    // muted games and a webhook per game.
+    // muted games and a webhook per game. IF NOT EXISTS: new tables only, so a database that
+    // was taken back to an older version by hand (as a test does) migrates again.
     R"sql(
-CREATE TABLE device_tokens(
+CREATE TABLE IF NOT EXISTS device_tokens(
   token_hash TEXT PRIMARY KEY,
   player_id INTEGER NOT NULL REFERENCES players(id),
   created INTEGER NOT NULL) WITHOUT ROWID;
-CREATE INDEX device_tokens_by_player ON device_tokens(player_id);
-CREATE TABLE sign_in_codes(
+CREATE INDEX IF NOT EXISTS device_tokens_by_player ON device_tokens(player_id);
+CREATE TABLE IF NOT EXISTS sign_in_codes(
   code_hash TEXT PRIMARY KEY,
   player_id INTEGER NOT NULL REFERENCES players(id),
   kind TEXT NOT NULL,
   created INTEGER NOT NULL,
   expires INTEGER) WITHOUT ROWID;
-CREATE INDEX sign_in_codes_by_player ON sign_in_codes(player_id);
-CREATE TABLE player_emails(
+CREATE INDEX IF NOT EXISTS sign_in_codes_by_player ON sign_in_codes(player_id);
+CREATE TABLE IF NOT EXISTS player_emails(
   player_id INTEGER PRIMARY KEY REFERENCES players(id),
   address TEXT NOT NULL,
   verified INTEGER NOT NULL DEFAULT 0,
   verify_hash TEXT UNIQUE,
   verify_expires INTEGER,
   created INTEGER NOT NULL);
-CREATE INDEX player_emails_by_address ON player_emails(address);
-CREATE TABLE server_keys(
+CREATE INDEX IF NOT EXISTS player_emails_by_address ON player_emails(address);
+CREATE TABLE IF NOT EXISTS server_keys(
   name TEXT PRIMARY KEY,
   value TEXT NOT NULL,
   created INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE push_subscriptions(
+CREATE TABLE IF NOT EXISTS push_subscriptions(
   endpoint TEXT PRIMARY KEY,
   player_id INTEGER NOT NULL REFERENCES players(id),
   p256dh TEXT NOT NULL,
   auth TEXT NOT NULL,
   created INTEGER NOT NULL) WITHOUT ROWID;
-CREATE INDEX push_subscriptions_by_player ON push_subscriptions(player_id);
-CREATE TABLE notify_settings(
+CREATE INDEX IF NOT EXISTS push_subscriptions_by_player ON push_subscriptions(player_id);
+CREATE TABLE IF NOT EXISTS notify_settings(
   player_id INTEGER PRIMARY KEY REFERENCES players(id),
   push INTEGER NOT NULL DEFAULT 1,
   email INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE game_mutes(
+CREATE TABLE IF NOT EXISTS game_mutes(
   player_id INTEGER NOT NULL REFERENCES players(id),
   game_id INTEGER NOT NULL REFERENCES games(id),
   PRIMARY KEY(player_id, game_id)) WITHOUT ROWID;
-CREATE TABLE game_webhooks(
+CREATE TABLE IF NOT EXISTS game_webhooks(
   game_id INTEGER PRIMARY KEY REFERENCES games(id),
   url TEXT NOT NULL,
   format TEXT NOT NULL,
