@@ -1,8 +1,12 @@
 #include "config.h"
 
 #include <charconv>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 #include "client_address.h"
+#include "email.h"
 
 namespace viktory::server {
 namespace {
@@ -40,7 +44,44 @@ bool add_proxies(const std::string& list, std::vector<std::string>& out) {
   return true;
 }
 
+// "Name <local@domain>" or "local@domain".
+std::optional<std::pair<std::string, std::string>> split_mailbox(const std::string& text) {
+  const auto open = text.rfind('<');
+  if (open == std::string::npos) {
+    if (!notify::is_valid_address(text)) return std::nullopt;
+    return std::make_pair(std::string(), text);
+  }
+  const auto close = text.find('>', open);
+  if (close == std::string::npos || close + 1 != text.size()) return std::nullopt;
+  std::string name = text.substr(0, open);
+  name.erase(name.find_last_not_of(' ') + 1);
+  const std::string address = text.substr(open + 1, close - open - 1);
+  if (!notify::is_valid_address(address)) return std::nullopt;
+  return std::make_pair(name, address);
+}
+
+// Checks the SMTP settings as a whole; an error text, or "" when they are usable.
+std::string check_smtp(const Config& c) {
+  if (c.smtp_url.empty()) return "";
+  try {
+    notify::validate_smtp_url(c.smtp_url);
+  } catch (const std::invalid_argument& e) {
+    return std::string("--smtp-url: ") + e.what();
+  }
+  if (!notify::parse_start_tls(c.smtp_starttls)) {
+    return "--smtp-starttls must be required, opportunistic or off";
+  }
+  if (c.smtp_from.empty() || !split_mailbox(c.smtp_from)) {
+    return "--smtp-url needs --smtp-from, e.g. \"VIKTORY II <turns@example.org>\"";
+  }
+  return "";
+}
+
 }  // namespace
+
+std::optional<std::pair<std::string, std::string>> parse_mailbox(const std::string& text) {
+  return split_mailbox(text);
+}
 
 std::string usage() {
   return R"(viktory-server: the VIKTORY II game server (HTTP + WebSocket on one port)
@@ -69,6 +110,17 @@ Usage: viktory-server [options]
   --frame-timeout N    seconds a WebSocket message may take to arrive once it has begun
                        (default 30)
   --replays-per-minute N   replay pages per client address, burst N (default 120)
+  --smtp-url URL       SMTP relay for e-mail: smtp://host:587 or smtps://host:465
+                       (env VIKTORY_SMTP_URL; default: no e-mail)
+  --smtp-starttls MODE required|opportunistic|off for smtp:// (env VIKTORY_SMTP_STARTTLS,
+                       default required)
+  --smtp-user NAME     login at the relay (env VIKTORY_SMTP_USER); the password comes from
+                       env VIKTORY_SMTP_PASSWORD or the file named by VIKTORY_SMTP_PASSWORD_FILE
+  --smtp-from MAILBOX  sender, e.g. "VIKTORY II <turns@example.org>" (env VIKTORY_SMTP_FROM)
+  --smtp-ca-file FILE  CA bundle for a relay with a private CA (env VIKTORY_SMTP_CA_FILE)
+  --vapid-subject URI  contact for push services, mailto: or https: (env VIKTORY_VAPID_SUBJECT)
+  --allow-private-endpoints   push endpoints and webhooks may be http and private or
+                       loopback addresses (tests and development only, never in production)
   --dev                also serve the developer pages under /dev/ (never in production)
   --help               this text
 
@@ -102,6 +154,25 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
   if (auto v = getenv("VIKTORY_TRUSTED_PROXY")) {
     if (!add_proxies(*v, c.trusted_proxies)) return env_error("VIKTORY_TRUSTED_PROXY");
   }
+  if (auto v = getenv("VIKTORY_SMTP_URL")) c.smtp_url = *v;
+  if (auto v = getenv("VIKTORY_SMTP_STARTTLS")) c.smtp_starttls = *v;
+  if (auto v = getenv("VIKTORY_SMTP_USER")) c.smtp_user = *v;
+  if (auto v = getenv("VIKTORY_SMTP_PASSWORD")) c.smtp_password = *v;
+  if (auto v = getenv("VIKTORY_SMTP_PASSWORD_FILE")) {
+    // Docker and systemd secrets: the password in a file, so it shows in no environment.
+    std::ifstream file(*v);
+    if (!file) return env_error("VIKTORY_SMTP_PASSWORD_FILE (cannot read the file)");
+    std::ostringstream text;
+    text << file.rdbuf();
+    c.smtp_password = text.str();
+    while (!c.smtp_password.empty() &&
+           (c.smtp_password.back() == '\n' || c.smtp_password.back() == '\r')) {
+      c.smtp_password.pop_back();
+    }
+  }
+  if (auto v = getenv("VIKTORY_SMTP_FROM")) c.smtp_from = *v;
+  if (auto v = getenv("VIKTORY_SMTP_CA_FILE")) c.smtp_ca_file = *v;
+  if (auto v = getenv("VIKTORY_VAPID_SUBJECT")) c.vapid_subject = *v;
   bool proxies_from_flags = false;
 
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -147,6 +218,8 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
     } else if (flag == "--dev") {
       c.dev = true;
+    } else if (flag == "--allow-private-endpoints") {
+      c.allow_private_endpoints = true;
     } else if (flag == "--trusted-proxy") {
       v = value();
       // Flags win over the environment: the first flag replaces what the variable said.
@@ -157,7 +230,9 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
         return result;
       }
     } else if (flag == "--bind" || flag == "--db" || flag == "--web-root" ||
-               flag == "--log-level" || flag == "--public-url") {
+               flag == "--log-level" || flag == "--public-url" || flag == "--smtp-url" ||
+               flag == "--smtp-starttls" || flag == "--smtp-user" || flag == "--smtp-from" ||
+               flag == "--smtp-ca-file" || flag == "--vapid-subject") {
       v = value();
       if (!v) {
         result.error = flag + " needs a value";
@@ -168,6 +243,12 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (flag == "--web-root") c.web_root = *v;
       if (flag == "--log-level") c.log_level = *v;
       if (flag == "--public-url") c.public_url = *v;
+      if (flag == "--smtp-url") c.smtp_url = *v;
+      if (flag == "--smtp-starttls") c.smtp_starttls = *v;
+      if (flag == "--smtp-user") c.smtp_user = *v;
+      if (flag == "--smtp-from") c.smtp_from = *v;
+      if (flag == "--smtp-ca-file") c.smtp_ca_file = *v;
+      if (flag == "--vapid-subject") c.vapid_subject = *v;
     } else {
       result.error = "unknown option " + flag;
       return result;
@@ -178,6 +259,10 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
     return result;
   }
   while (!c.public_url.empty() && c.public_url.back() == '/') c.public_url.pop_back();
+  if (std::string smtp_error = check_smtp(c); !smtp_error.empty()) {
+    result.error = smtp_error;
+    return result;
+  }
   result.config = c;
   return result;
 }

@@ -34,6 +34,17 @@ struct Config {
   std::size_t max_queued_bytes_per_address = 32 * 1024 * 1024;  // send queues of one address
   int replays_per_minute = 120;  // replay pages per client address, burst the same
   bool dev = false;              // also serve the developer pages under /dev/
+  // E-mail through the operator's SMTP relay (docs/notifications.md); no e-mail without a URL.
+  std::string smtp_url;
+  std::string smtp_starttls = "required";  // required | opportunistic | off
+  std::string smtp_user;
+  std::string smtp_password;  // from the environment or a file only, never a flag
+  std::string smtp_from;      // "VIKTORY II <turns@example.org>" or "turns@example.org"
+  std::string smtp_ca_file;
+  std::string vapid_subject;  // the operator's contact for push services
+  // Lets push endpoints and webhooks be plain http and private or loopback addresses: for
+  // tests and development only (the address filter guards a real server).
+  bool allow_private_endpoints = false;
 };
 
 struct ParsedConfig {
@@ -46,5 +57,7 @@ using GetEnv = std::function<std::optional<std::string>(const char*)>;
 
 ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& getenv);
 std::string usage();
+// "Name <local@domain>" or "local@domain" as (name, address); nullopt if malformed.
+std::optional<std::pair<std::string, std::string>> parse_mailbox(const std::string& text);
 
 }  // namespace viktory::server

@@ -392,6 +392,7 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
   }
   broadcast_seats();
   broadcast_states();
+  notify_turn(TurnChange::Kind::started);
 }
 
 // ---------------------------------------------------------------- subscriptions
@@ -586,6 +587,7 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   if (finished) commit.finished = result_json(next);
   store_.commit_action(commit);  // durable before anyone hears of it
 
+  const bool decider_changed = commit.current_seat != record_.current_seat;
   const bool delayed_before = spectators_delayed();
   state_ = std::move(next);
   log_.push_back(record);
@@ -617,6 +619,9 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
     broadcast_seats();
     // Fair play: the secret is revealed to everyone once the game is over, however it ended.
     if (auto reveal = reveal_message(store_.db(), record_)) broadcast(make_message(*reveal));
+  }
+  if (finished || decider_changed) {
+    notify_turn(finished ? TurnChange::Kind::finished : TurnChange::Kind::turn);
   }
   return std::nullopt;
 }

@@ -21,6 +21,7 @@
 #include "metrics.h"
 #include "store.h"
 #include "view.h"
+#include "turn_hook.h"
 
 namespace viktory::server {
 
@@ -29,6 +30,7 @@ struct RoomLimits {
   int log_keep = 200;        // actions whose log lines a full view carries
   int chat_keep = 50;        // chat lines a full view carries
   int chat_max_chars = 500;  // per message, in Unicode code points
+  TurnHook on_turn;          // after a commit that changes who must act (turn_notifications.h)
 };
 
 class GameRoom {
@@ -145,6 +147,8 @@ class GameRoom {
   void begin_game(std::vector<SeatRecord> seats);  // all seats filled or early start
   void remember(Step step);
   void set_status(GameStatus status);
+  // Hands who must act now to limits_.on_turn (defined in turn_hook.cpp).
+  void notify_turn(TurnChange::Kind kind);
 
   std::mutex mutex_;
   bool retired_ = false;

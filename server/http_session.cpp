@@ -226,14 +226,23 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
           text_response(http::status::service_unavailable, health.detail + "\n", version, keep));
     }
     if (path == "/metrics") {
-      return send(text_response(http::status::ok, context_.metrics.render(), version, keep,
+      std::string metrics = context_.metrics.render();
+      if (context_.notifier != nullptr) metrics += context_.notifier->render_metrics();
+      return send(text_response(http::status::ok, std::move(metrics), version, keep,
                                 "text/plain; version=0.0.4; charset=utf-8"));
     }
     if (path.substr(0, 5) == "/api/") {
       const std::string_view method(req.method_string().data(), req.method_string().size());
       const auto auth = req[http::field::authorization];
-      ApiResponse api = context_.hub.handle_api(
-          method, target, req.body(), std::string_view(auth.data(), auth.size()), client_of(req));
+      const std::string_view bearer(auth.data(), auth.size());
+      ApiResponse api =
+          context_.accounts != nullptr && Accounts::handles(path)
+              ? context_.accounts->handle_api(method, path, req.body(), bearer, client_of(req))
+          : context_.turns != nullptr && TurnNotifications::handles(path)
+              ? context_.turns->handle_api(method, target, req.body(), bearer)
+          : context_.presence != nullptr && Presence::handles(path)
+              ? context_.presence->handle_api(method, target)
+              : context_.hub.handle_api(method, target, req.body(), bearer, client_of(req));
       auto res = text_response(static_cast<http::status>(api.status), std::move(api.body), version,
                                keep, api.content_type);
       if (api.retry_after_seconds > 0) {

@@ -197,6 +197,9 @@ void Hub::on_open(Client* client, std::string_view address) {
 void Hub::on_close(Client* client) {
   std::lock_guard lock(mutex_);
   lobby_.forget(client);
+  if (auto it = clients_.find(client); it != clients_.end() && it->second.player) {
+    if (options_.presence != nullptr) options_.presence->disconnected(it->second.player->id);
+  }
   clients_.erase(client);
   lobby_.evict_idle();
 }
@@ -452,6 +455,7 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
       return fail("auth_failed", "unknown token");
     }
     state.player = player;
+    if (options_.presence != nullptr) options_.presence->connected(player->id);
     spdlog::debug("signed_in player={}", player->id);
     client->deliver(make_message(json{
         {"type", "welcome"}, {"player_id", std::to_string(player->id)}, {"name", player->name}}));

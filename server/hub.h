@@ -17,6 +17,7 @@
 #include "common.h"
 #include "lobby.h"
 #include "metrics.h"
+#include "presence.h"
 #include "rate_limit.h"
 #include "replay.h"
 #include "store.h"
@@ -46,6 +47,7 @@ struct HubOptions {
   // while it works.
   int health_retry_seconds = 5;
   int health_probe_seconds = 60;
+  Presence* presence = nullptr;  // told of every sign-in and closed connection (presence.h)
 };
 
 // What GET /healthz reports.

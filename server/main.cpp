@@ -10,14 +10,18 @@
 #include <thread>
 #include <vector>
 
+#include "accounts.h"
 #include "config.h"
 #include "connections.h"
+#include "deliveries.h"
 #include "hub.h"
 #include "listener.h"
 #include "metrics.h"
+#include "notifier.h"
 #include "store.h"
 
 namespace net = boost::asio;
+namespace notify = viktory::notify;
 using namespace viktory::server;
 
 int main(int argc, char** argv) {
@@ -58,13 +62,53 @@ int main(int argc, char** argv) {
     hub_options.message_burst = config.message_burst;
     hub_options.signups_per_minute = config.signups_per_minute;
     hub_options.replay.requests_per_minute = config.replays_per_minute;
+    // Notifications and e-mail leave through the notifier's own thread; the game never waits.
+    notify::Notifier notifier;
+    std::shared_ptr<const notify::SmtpSettings> smtp;
+    if (!config.smtp_url.empty()) {
+      auto settings = std::make_shared<notify::SmtpSettings>();
+      settings->url = config.smtp_url;
+      settings->start_tls = *notify::parse_start_tls(config.smtp_starttls);
+      settings->username = config.smtp_user;
+      settings->password = config.smtp_password;
+      const auto from = parse_mailbox(config.smtp_from);  // checked by parse_config
+      settings->from = notify::Mailbox{from->second, from->first};
+      settings->ca_file = config.smtp_ca_file;
+      smtp = settings;
+      spdlog::info("e-mail through {}", notify::redact_url(config.smtp_url));
+      if (config.public_url.empty()) {
+        spdlog::warn("e-mail needs --public-url for its links; no e-mail is sent without it");
+      }
+    }
+    AccountOptions account_options;
+    account_options.public_url = config.public_url;
+    if (smtp) {
+      account_options.send_mail = [&notifier, smtp](const notify::EmailMessage& message) {
+        return notifier.enqueue(notify::email_delivery(smtp, message));
+      };
+    }
+    Accounts accounts(config.db, account_options);
+    TurnNotificationOptions turn_options;
+    turn_options.public_url = config.public_url;
+    turn_options.vapid_subject = config.vapid_subject;
+    turn_options.smtp = smtp;
+    if (config.allow_private_endpoints) {
+      spdlog::warn("--allow-private-endpoints: push endpoints and webhooks are not filtered");
+      turn_options.endpoints = notify::EndpointPolicy::local_testing();
+    }
+    TurnNotifications turns(config.db, notifier, turn_options);
+    // After each commit that changes who must act, the room hands a value over and goes on.
+    hub_options.room.on_turn = [&turns](TurnChange change) { turns.post(std::move(change)); };
+    Presence presence;
+    hub_options.presence = &presence;
     Hub hub(store, metrics, hub_options);
     ConnectionLimiter limiter(config.max_connections_per_address,
                               config.max_queued_bytes_per_address);
     SessionRegistry registry;
     AddressSet trusted_proxies;
     for (const std::string& proxy : config.trusted_proxies) trusted_proxies.add(proxy);
-    ServerContext context{config, hub, metrics, limiter, registry, trusted_proxies};
+    ServerContext context{config,          hub,       metrics, limiter,   registry,
+                          trusted_proxies, &accounts, &turns,  &notifier, &presence};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);
@@ -100,6 +144,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < config.threads; ++i) threads.emplace_back([&] { ioc.run(); });
     ioc.run();
     for (auto& t : threads) t.join();
+    // Deliveries still queued get a few seconds; their callbacks must not outlive `turns`.
+    notifier.shutdown(std::chrono::seconds(5));
     spdlog::info("stopped; closing the database");
   } catch (const std::exception& e) {
     spdlog::critical("fatal: {}", e.what());

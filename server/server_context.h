@@ -2,11 +2,13 @@
 // connection bookkeeping. Owned by main(); outlives every session.
 #pragma once
 
+#include "accounts.h"
 #include "client_address.h"
 #include "config.h"
 #include "connections.h"
 #include "hub.h"
 #include "metrics.h"
+#include "turn_notifications.h"
 
 namespace viktory::server {
 
@@ -17,6 +19,10 @@ struct ServerContext {
   ConnectionLimiter& limiter;
   SessionRegistry& registry;
   const AddressSet& trusted_proxies;
+  Accounts* accounts = nullptr;                // sign-in links, recovery codes, e-mail (accounts.h)
+  TurnNotifications* turns = nullptr;          // push subscriptions, settings, webhooks
+  const notify::Notifier* notifier = nullptr;  // its counters join /metrics
+  const Presence* presence = nullptr;          // GET /api/presence
 };
 
 }  // namespace viktory::server

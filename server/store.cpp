@@ -80,6 +80,59 @@ CREATE TABLE game_secrets(
   secret TEXT NOT NULL,
   salt TEXT NOT NULL);
 )sql",
+    // 4 (accounts.h): a player on several devices (one token per device beside the first one
+    // in players), single-use sign-in links and recovery codes, and an optional e-mail address
+    // verified by a link. Secrets are kept as SHA-256 hashes only. Turn notifications
+    // (turn_notifications.h): the server's VAPID key, push subscriptions, settings per player,
+    // muted games and a webhook per game. IF NOT EXISTS: new tables only, so a database that
+    // was taken back to an older version by hand (as a test does) migrates again.
+    R"sql(
+CREATE TABLE IF NOT EXISTS device_tokens(
+  token_hash TEXT PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  created INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS device_tokens_by_player ON device_tokens(player_id);
+CREATE TABLE IF NOT EXISTS sign_in_codes(
+  code_hash TEXT PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  kind TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  expires INTEGER) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sign_in_codes_by_player ON sign_in_codes(player_id);
+CREATE TABLE IF NOT EXISTS player_emails(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  address TEXT NOT NULL,
+  verified INTEGER NOT NULL DEFAULT 0,
+  verify_hash TEXT UNIQUE,
+  verify_expires INTEGER,
+  created INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS player_emails_by_address ON player_emails(address);
+CREATE TABLE IF NOT EXISTS server_keys(
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  created INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS push_subscriptions(
+  endpoint TEXT PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  p256dh TEXT NOT NULL,
+  auth TEXT NOT NULL,
+  created INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS push_subscriptions_by_player ON push_subscriptions(player_id);
+CREATE TABLE IF NOT EXISTS notify_settings(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  push INTEGER NOT NULL DEFAULT 1,
+  email INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS game_mutes(
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  PRIMARY KEY(player_id, game_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS game_webhooks(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  url TEXT NOT NULL,
+  format TEXT NOT NULL,
+  set_by INTEGER NOT NULL REFERENCES players(id),
+  disabled INTEGER NOT NULL DEFAULT 0);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -228,7 +281,11 @@ PlayerRecord Store::create_player(const std::string& name, const std::string& to
 
 std::optional<PlayerRecord> Store::player_by_token_hash(const std::string& token_hash) {
   const auto guard = db_.lock();
-  Statement s = db_.prepare("SELECT id, name FROM players WHERE token_hash = ?");
+  // A player's first device holds players.token_hash; devices he signed in on later with a
+  // sign-in link or recovery code hold a row of device_tokens (accounts.h).
+  Statement s = db_.prepare(
+      "SELECT id, name FROM players WHERE token_hash = ?1 UNION ALL SELECT p.id, p.name FROM "
+      "device_tokens d JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?1 LIMIT 1");
   s.bind(1, token_hash);
   if (!s.step()) return std::nullopt;
   return PlayerRecord{s.int64(0), s.text(1)};

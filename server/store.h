@@ -106,7 +106,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database

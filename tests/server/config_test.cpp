@@ -97,3 +97,33 @@ TEST(Config, DeveloperPagesAndFrameTimeout) {
 
 }  // namespace
 }  // namespace viktory::server
+
+namespace viktory::server {
+namespace {
+
+TEST(Config, SmtpRelayFromFlagsAndEnvironmentPasswordNeverAFlag) {
+  auto p = parse({"--smtp-url", "smtp://mail.example.org:587", "--smtp-from",
+                  "VIKTORY II <turns@example.org>", "--smtp-user", "turns"},
+                 {{"VIKTORY_SMTP_PASSWORD", "secret"}, {"VIKTORY_SMTP_STARTTLS", "opportunistic"}});
+  ASSERT_TRUE(p.config) << p.error;
+  EXPECT_EQ(p.config->smtp_url, "smtp://mail.example.org:587");
+  EXPECT_EQ(p.config->smtp_user, "turns");
+  EXPECT_EQ(p.config->smtp_password, "secret");
+  EXPECT_EQ(p.config->smtp_starttls, "opportunistic");
+  const auto from = parse_mailbox(p.config->smtp_from);
+  ASSERT_TRUE(from);
+  EXPECT_EQ(from->first, "VIKTORY II");
+  EXPECT_EQ(from->second, "turns@example.org");
+
+  EXPECT_FALSE(parse({"--smtp-password", "x"}).config);  // no such flag: it would show in ps
+  EXPECT_FALSE(parse({"--smtp-url", "http://mail.example.org"}).config);
+  EXPECT_FALSE(parse({"--smtp-url", "smtp://mail.example.org"}).config);  // no sender
+  EXPECT_FALSE(parse({"--smtp-url", "smtp://m.example.org", "--smtp-from", "a@b.org",
+                      "--smtp-starttls", "maybe"})
+                   .config);
+  EXPECT_FALSE(parse({}, {{"VIKTORY_SMTP_PASSWORD_FILE", "/nonexistent/secret"}}).config);
+  EXPECT_TRUE(parse({}).config->smtp_url.empty());  // no relay: no e-mail
+}
+
+}  // namespace
+}  // namespace viktory::server

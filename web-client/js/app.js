@@ -3,6 +3,9 @@
 //   #/game/<id>              a game (waiting room before it starts)
 //   #/join/<id>/<invite>     take a seat with an invitation link, then #/game/<id>
 //   #/replay/<id>            step through a finished game
+//   #/account                sign-in links, recovery code, e-mail (account.js)
+//   #/signin/<code>          sign this browser in with a link made on another device
+//   #/verify-email/<code>    confirm an e-mail address
 
 import { Connection, loadSession, clearSession } from './net.js';
 import { mountWelcome, mountLobby } from './lobby.js';
@@ -10,7 +13,7 @@ import { mountInvite } from './invite.js';
 import { mountGame } from './game.js';
 import { mountReplay } from './replay.js';
 import { h, toast } from './util.js';
-import { confirmDialog } from './dialogs.js';
+import { mountAccount, mountSignIn, mountVerifyEmail, returningPlayerCard, confirmSwitch } from './account.js';
 
 const root = document.getElementById('app');
 const statusPill = document.getElementById('conn-status');
@@ -44,7 +47,7 @@ function startConnection() {
     clearSession();
     ctx.session = null;
     ctx.conn = null;
-    toast('Your session is no longer valid. Please choose a name again.', 'error');
+    toast('This browser is signed out. Sign in with a recovery code or a sign-in link, or choose a name.', 'error');
     route();
   });
   showStatus('connecting', 0);
@@ -70,7 +73,7 @@ function renderMe() {
   meBox.replaceChildren();
   if (!ctx.session) return;
   meBox.append(
-    h('span', { class: 'me-name', title: 'Your display name' }, ctx.session.name),
+    h('a', { class: 'me-name', href: '#/account', title: 'Your account: play on another device, recovery code' }, ctx.session.name),
     h(
       'button',
       {
@@ -78,9 +81,8 @@ function renderMe() {
         class: 'btn btn-small btn-plain',
         title: 'Use another name (your current seats stay with the old name)',
         onclick: async () => {
-          const ok = await confirmDialog('Choose another name?', 'Your seats in running games stay with the current name, and this browser forgets it: there is no way back to them.', { ok: 'Forget me', danger: true });
-          if (!ok) return;
-          clearSession();
+          // Offers a sign-in link or recovery code before this browser forgets the player.
+          if (!(await confirmSwitch(ctx))) return;
           if (ctx.conn) ctx.conn.stop();
           ctx.conn = null;
           ctx.session = null;
@@ -104,6 +106,14 @@ function route() {
   if (parts[0] === 'game' && parts[1] && inviteParam) {
     parts.splice(0, 3, 'join', parts[1], inviteParam);
   }
+  if (parts[0] === 'signin' && parts[1]) {
+    mounted = mountSignIn(root, ctx, parts[1]);
+    return;
+  }
+  if (parts[0] === 'verify-email' && parts[1]) {
+    mounted = mountVerifyEmail(root, ctx, parts[1]);
+    return;
+  }
   if (parts[0] === 'replay' && parts[1]) {
     mounted = mountReplay(root, ctx, parts[1]);
     return;
@@ -113,9 +123,15 @@ function route() {
     showStatus('offline', 0);
     // A visitor from an invitation link sees what he is invited to above the name form.
     mounted = mountWelcome(root, ctx, joining ? { gameId: Number(parts[1]), invite: parts[2] } : null);
+    const nameForm = root.querySelector('.welcome-form');
+    if (nameForm) nameForm.after(returningPlayerCard(ctx));
     return;
   }
   if (!ctx.conn) startConnection();
+  if (parts[0] === 'account') {
+    mounted = mountAccount(root, ctx);
+    return;
+  }
   if (joining) {
     mounted = mountInvite(root, ctx, Number(parts[1]), parts[2]);
     return;

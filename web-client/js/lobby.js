@@ -7,6 +7,7 @@ import { optionFields, optionsText, readOptionFields, wireOptionFields } from '.
 import { saveInvite } from './game.js';
 import { fetchInvite, inviteSummary } from './invite.js';
 import { RunningGames } from './running.js';
+import { fillPresence } from './presence.js';
 
 // The name form, shown when this browser has no session yet.
 // `invitation` ({gameId, invite}): the visitor came from an invitation link; what he is invited
@@ -267,7 +268,7 @@ class Lobby {
       else {
         const cur = g.current_seat;
         const seat = (g.seats || []).find((x) => x.seat === cur);
-        status = h('span', { class: 'tag' }, `${seat && seat.name ? seat.name : seatStyle(cur).name}'s move`);
+        status = h('span', { class: 'tag' }, `${seat && seat.name ? seat.name : seatStyle(cur).name}'s move`, seat && seat.player_id ? h('span', { class: 'presence', dataset: { presencePlayer: String(seat.player_id) } }) : null);
       }
       box.append(
         h(
@@ -279,6 +280,7 @@ class Lobby {
         ),
       );
     }
+    fillPresence(box);
   }
 
   async join(gameId) {

@@ -24,7 +24,8 @@ export function serverBinary() {
 
 // Starts the server; port 0 lets it pick a free port, read back from its "listening on" line.
 // Returns {url, port, pid, stop(), dir, db}.
-export async function startServer({ port = 0, dir } = {}) {
+// `args`: more command-line flags for the server (e.g. an SMTP relay).
+export async function startServer({ port = 0, dir, args = [] } = {}) {
   const bin = serverBinary();
   if (!existsSync(bin)) {
     throw new Error(`server binary not found: ${bin} (build it, or set VIKTORY_SERVER_BIN)`);
@@ -33,7 +34,7 @@ export async function startServer({ port = 0, dir } = {}) {
   const db = path.join(workDir, 'test.db');
   const child = spawn(
     bin,
-    ['--port', String(port), '--bind', '127.0.0.1', '--db', db, '--web-root', path.join(repoRoot, 'web-client'), '--log-level', 'info'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--db', db, '--web-root', path.join(repoRoot, 'web-client'), '--log-level', 'info', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -2,6 +2,7 @@
 
 import { h, seatStyle, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from '../util.js';
 import { victoryText } from '../options.js';
+import { fillPresence } from '../presence.js';
 
 export function renderPlayers(page) {
   const view = page.view;
@@ -40,10 +41,18 @@ export function renderPlayers(page) {
       h(
         'li',
         { class: `player${view.current === seat ? ' current' : ''}${p.eliminated || p.conceded ? ' out' : ''}`, dataset: { seat } },
-        h('div', { class: 'player-head' }, view.current === seat ? h('span', { class: 'turn-arrow', 'aria-hidden': 'true' }, '▶') : h('span', { class: 'turn-arrow' }), page.who(seat), h('span', { class: 'vp', title: 'Victory points: 1 per Town, 2 per City' }, `${p.victory_points} VP`)),
+        h('div', { class: 'player-head' }, view.current === seat ? h('span', { class: 'turn-arrow', 'aria-hidden': 'true' }, '▶') : h('span', { class: 'turn-arrow' }), page.who(seat), presenceSpot(page, seat), h('span', { class: 'vp', title: 'Victory points: 1 per Town, 2 per City' }, `${p.victory_points} VP`)),
         h('div', { class: 'player-sub' }, flags, reserve.length ? h('span', { class: 'reserve' }, 'Reserve: ', reserve) : h('span', { class: 'reserve subtle' }, 'Reserve empty')),
       ),
     );
   }
   panel.append(list);
+  fillPresence(list);
+}
+
+// Online now or last seen (presence.js), for the player in `seat`.
+function presenceSpot(page, seat) {
+  const taken = page.seats && (page.seats.seats || []).find((x) => x.seat === seat);
+  if (!taken || !taken.player_id) return null;
+  return h('span', { class: 'presence', dataset: { presencePlayer: String(taken.player_id) } });
 }

@@ -1,0 +1,406 @@
+#include "accounts.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cctype>
+
+#include "token.h"
+
+namespace viktory::server {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kCodeDigits = 32;  // 128 bits
+constexpr int kMaxPendingLinks = 10;     // sign-in links of one player not used yet
+constexpr std::size_t kMaxAddressLength = 254;
+
+ApiResponse ok(const json& body) { return ApiResponse{200, body.dump()}; }
+
+ApiResponse bad_code() {
+  // One answer for unknown, used and expired codes: nothing to learn from trying.
+  return api_error(404, "bad_code", "this code is unknown, was used already or has expired");
+}
+
+std::optional<json> object_body(std::string_view body) {
+  json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  return j;
+}
+
+std::optional<std::string> string_member(const json& j, const char* name) {
+  auto it = j.find(name);
+  if (it == j.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+Accounts::Accounts(const std::string& db_path, AccountOptions options)
+    : db_(db_path),
+      options_(std::move(options)),
+      redeem_buckets_(options_.redeems_per_minute / 60.0, options_.redeems_per_minute) {}
+
+bool Accounts::handles(std::string_view path) {
+  return path == "/api/account" || path.substr(0, 13) == "/api/account/" ||
+         path == "/api/session/redeem" || path == "/api/session/email-link";
+}
+
+std::string Accounts::normalise_code(std::string_view typed) {
+  std::string out;
+  for (char c : typed) {
+    if (c == '-' || c == ' ') continue;
+    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+std::string Accounts::format_recovery_code(std::string_view hex) {
+  std::string out;
+  for (std::size_t i = 0; i < hex.size(); ++i) {
+    if (i > 0 && i % 4 == 0) out.push_back('-');
+    out.push_back(hex[i]);
+  }
+  return out;
+}
+
+std::optional<Accounts::Player> Accounts::player_for_bearer(std::string_view authorization) {
+  constexpr std::string_view kPrefix = "Bearer ";
+  if (authorization.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  const std::string_view token = authorization.substr(kPrefix.size());
+  if (!looks_like_hex_secret(token, 64)) return std::nullopt;
+  const std::string hash = token_hash(token);
+  Statement s = db_.prepare(
+      "SELECT id, name FROM players WHERE token_hash = ?1 UNION ALL SELECT p.id, p.name FROM "
+      "device_tokens d JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?1 LIMIT 1");
+  s.bind(1, hash);
+  if (!s.step()) return std::nullopt;
+  return Player{s.int64(0), s.text(1), hash};
+}
+
+std::string Accounts::link_to(std::string_view route, std::string_view code) const {
+  if (options_.public_url.empty()) return "";
+  return options_.public_url + "/#/" + std::string(route) + "/" + std::string(code);
+}
+
+json Accounts::account_of(const Player& player) {
+  json out{
+      {"player_id", std::to_string(player.id)},
+      {"name", player.name},
+      {"email", nullptr},
+      {"email_available", static_cast<bool>(options_.send_mail) && !options_.public_url.empty()},
+      {"recovery_code_created", nullptr}};
+  {
+    Statement s = db_.prepare("SELECT address, verified FROM player_emails WHERE player_id = ?");
+    s.bind(1, player.id);
+    if (s.step()) out["email"] = json{{"address", s.text(0)}, {"verified", s.int64(1) != 0}};
+  }
+  {
+    Statement s = db_.prepare(
+        "SELECT created FROM sign_in_codes WHERE player_id = ? AND kind = ? ORDER BY created DESC "
+        "LIMIT 1");
+    s.bind(1, player.id).bind(2, kRecoveryCode);
+    if (s.step()) out["recovery_code_created"] = s.int64(0);
+  }
+  {
+    // The first device (players.token_hash) and every device signed in with a code since.
+    Statement s = db_.prepare("SELECT COUNT(*) FROM device_tokens WHERE player_id = ?");
+    s.bind(1, player.id);
+    s.step();
+    out["devices"] = 1 + s.int64(0);
+  }
+  {
+    Statement s = db_.prepare(
+        "SELECT COUNT(*) FROM sign_in_codes WHERE player_id = ? AND kind != ? AND expires >= ?");
+    s.bind(1, player.id).bind(2, kRecoveryCode).bind(3, options_.now());
+    s.step();
+    out["pending_links"] = s.int64(0);
+  }
+  return out;
+}
+
+std::string Accounts::new_code(std::int64_t player_id, std::string_view kind,
+                               std::optional<std::int64_t> expires) {
+  const std::string code = new_invite_code();  // 128 random bits, 32 hex digits
+  auto insert = db_.prepare(
+      "INSERT INTO sign_in_codes(code_hash, player_id, kind, created, expires) "
+      "VALUES(?, ?, ?, ?, ?)");
+  insert.bind(1, token_hash(code)).bind(2, player_id).bind(3, kind).bind(4, options_.now());
+  if (expires) {
+    insert.bind(5, *expires);
+  } else {
+    insert.bind_null(5);
+  }
+  insert.run();
+  return code;
+}
+
+ApiResponse Accounts::handle_api(std::string_view method, std::string_view path,
+                                 std::string_view body, std::string_view authorization,
+                                 std::string_view address) {
+  std::lock_guard lock(mutex_);
+  try {
+    if (method != "GET" && method != "POST" && method != "DELETE") {
+      return api_error(405, "method", "use GET, POST or DELETE");
+    }
+    std::optional<json> j;
+    if (method != "GET") {
+      j = object_body(body.empty() ? std::string_view("{}") : body);
+      if (!j) return api_error(400, "bad_message", "the body must be a JSON object");
+    }
+    // Without a session.
+    if (path == "/api/session/redeem") {
+      if (method != "POST") return api_error(405, "method", "use POST");
+      return redeem(*j, address);
+    }
+    if (path == "/api/session/email-link") {
+      if (method != "POST") return api_error(405, "method", "use POST");
+      return mail_link(*j, address);
+    }
+    if (path == "/api/account/email/verify") {
+      if (method != "POST") return api_error(405, "method", "use POST");
+      return verify_email(*j, address);
+    }
+
+    const auto player = player_for_bearer(authorization);
+    if (!player) return api_error(401, "auth_failed", "send Authorization: Bearer <token>");
+    if (path == "/api/account") {
+      if (method != "GET") return api_error(405, "method", "use GET");
+      return ok(account_of(*player));
+    }
+    if (path == "/api/account/sign-in-link") {
+      if (method != "POST") return api_error(405, "method", "use POST");
+      const std::int64_t now = options_.now();
+      Transaction tx(db_);
+      db_.prepare("DELETE FROM sign_in_codes WHERE expires IS NOT NULL AND expires < ?")
+          .bind(1, now)
+          .run();
+      Statement count =
+          db_.prepare("SELECT COUNT(*) FROM sign_in_codes WHERE player_id = ? AND kind != ?");
+      count.bind(1, player->id).bind(2, kRecoveryCode);
+      count.step();
+      if (count.int64(0) >= kMaxPendingLinks) {
+        return api_error(429, "too_many_links",
+                         "you have made many sign-in links that were not used; use one of them "
+                         "or wait until they expire");
+      }
+      const std::int64_t expires = now + options_.sign_in_link_ms;
+      const std::string code = new_code(player->id, kLinkCode, expires);
+      tx.commit();
+      spdlog::info("sign_in_link_created player={}", player->id);
+      return ok(json{{"code", code}, {"url", link_to("signin", code)}, {"expires", expires}});
+    }
+    if (path == "/api/account/recovery-code") {
+      if (method == "GET") return api_error(405, "method", "use POST or DELETE");
+      Transaction tx(db_);
+      // One recovery code per player: a new one replaces the old.
+      db_.prepare("DELETE FROM sign_in_codes WHERE player_id = ? AND kind = ?")
+          .bind(1, player->id)
+          .bind(2, kRecoveryCode)
+          .run();
+      json out{{"code", nullptr}};
+      if (method == "POST") {
+        out["code"] = format_recovery_code(new_code(player->id, kRecoveryCode, std::nullopt));
+      }
+      tx.commit();
+      spdlog::info("recovery_code_{} player={}", method == "POST" ? "created" : "deleted",
+                   player->id);
+      return ok(out);
+    }
+    if (path == "/api/account/sign-out-others") {
+      if (method != "POST") return api_error(405, "method", "use POST");
+      return sign_out_others(*player);
+    }
+    if (path == "/api/account/email") {
+      if (method != "POST") return api_error(405, "method", "use POST");
+      return set_email(*player, *j);
+    }
+    return api_error(404, "not_found", "no such path");
+  } catch (const std::exception& e) {
+    spdlog::error("account_request_failed path={} error={}", path, e.what());
+    return api_error(500, "internal", "the server could not handle this request");
+  }
+}
+
+ApiResponse Accounts::redeem(const json& body, std::string_view address) {
+  if (!redeem_buckets_.take(address)) {
+    return api_error(429, "rate_limited", "too many attempts from this address; wait a minute");
+  }
+  const auto typed = string_member(body, "code");
+  if (!typed) return api_error(400, "bad_message", "send {\"code\":\"...\"}");
+  const std::string code = normalise_code(*typed);
+  if (!looks_like_hex_secret(code, kCodeDigits)) return bad_code();
+  const std::int64_t now = options_.now();
+  Transaction tx(db_);
+  Statement find = db_.prepare(
+      "SELECT c.player_id, c.kind, c.expires, p.name FROM sign_in_codes c JOIN players p ON "
+      "p.id = c.player_id WHERE c.code_hash = ?");
+  find.bind(1, token_hash(code));
+  if (!find.step()) return bad_code();
+  const std::int64_t player_id = find.int64(0);
+  const std::string kind = find.text(1);
+  const std::optional<std::int64_t> expires = find.optional_int64(2);
+  const std::string name = find.text(3);
+  // Single use: the code is gone whether it still worked or had expired.
+  db_.prepare("DELETE FROM sign_in_codes WHERE code_hash = ?").bind(1, token_hash(code)).run();
+  if (expires && *expires < now) {
+    tx.commit();
+    return bad_code();
+  }
+  const std::string token = new_token();
+  db_.prepare("INSERT INTO device_tokens(token_hash, player_id, created) VALUES(?, ?, ?)")
+      .bind(1, token_hash(token))
+      .bind(2, player_id)
+      .bind(3, now)
+      .run();
+  tx.commit();
+  spdlog::info("signed_in_with_code player={} kind={}", player_id, kind);
+  return ok(json{{"player_id", std::to_string(player_id)}, {"name", name}, {"token", token}});
+}
+
+ApiResponse Accounts::sign_out_others(const Player& player) {
+  const std::string token = new_token();
+  Transaction tx(db_);
+  db_.prepare("UPDATE players SET token_hash = ? WHERE id = ?")
+      .bind(1, token_hash(token))
+      .bind(2, player.id)
+      .run();
+  db_.prepare("DELETE FROM device_tokens WHERE player_id = ?").bind(1, player.id).run();
+  // A pending sign-in link would let a device back in; the recovery code stays (it is the
+  // player's own way back, written down somewhere).
+  db_.prepare("DELETE FROM sign_in_codes WHERE player_id = ? AND kind != ?")
+      .bind(1, player.id)
+      .bind(2, kRecoveryCode)
+      .run();
+  tx.commit();
+  spdlog::info("signed_out_other_devices player={}", player.id);
+  return ok(
+      json{{"player_id", std::to_string(player.id)}, {"name", player.name}, {"token", token}});
+}
+
+ApiResponse Accounts::set_email(const Player& player, const json& body) {
+  auto it = body.find("address");
+  if (it == body.end() || (!it->is_null() && !it->is_string())) {
+    return api_error(400, "bad_message", "send {\"address\":\"...\"} or {\"address\":null}");
+  }
+  if (it->is_null() || it->get<std::string>().empty()) {
+    db_.prepare("DELETE FROM player_emails WHERE player_id = ?").bind(1, player.id).run();
+    spdlog::info("email_removed player={}", player.id);
+    return ok(account_of(player));
+  }
+  if (!options_.send_mail || options_.public_url.empty()) {
+    return api_error(503, "email_unavailable", "this server does not send e-mail");
+  }
+  const std::string address = lower(it->get<std::string>());
+  if (address.size() > kMaxAddressLength || !notify::is_valid_address(address) ||
+      address.find('.', address.find('@')) == std::string::npos) {
+    return api_error(400, "bad_address", "this is not an e-mail address");
+  }
+  // Each verification mail goes to an address somebody typed: not too many per player.
+  if (!redeem_buckets_.take("mail-player:" + std::to_string(player.id))) {
+    return api_error(429, "rate_limited", "too many e-mails asked for; wait a minute");
+  }
+  const std::string code = new_invite_code();
+  const std::int64_t now = options_.now();
+  db_.prepare(
+         "INSERT INTO player_emails(player_id, address, verified, verify_hash, verify_expires, "
+         "created) VALUES(?1, ?2, 0, ?3, ?4, ?5) ON CONFLICT(player_id) DO UPDATE SET address = "
+         "?2, verified = 0, verify_hash = ?3, verify_expires = ?4, created = ?5")
+      .bind(1, player.id)
+      .bind(2, address)
+      .bind(3, token_hash(code))
+      .bind(4, now + options_.verify_link_ms)
+      .bind(5, now)
+      .run();
+  notify::EmailMessage mail;
+  mail.to = notify::Mailbox{address, ""};
+  mail.subject = "Confirm your e-mail address for VIKTORY II";
+  mail.text = "Hello " + player.name +
+              ",\n\nplease confirm that this is your e-mail address for VIKTORY II by opening "
+              "this link:\n\n" +
+              link_to("verify-email", code) +
+              "\n\nThe link works once, for 48 hours. With a confirmed address you can sign in on "
+              "another device, and get a mail when it is your turn if you want.\n\nIf you did "
+              "not ask for this, ignore this mail: nothing happens.\n";
+  const bool queued = options_.send_mail(mail);
+  spdlog::info("email_verification_sent player={} queued={}", player.id, queued);
+  json out = account_of(player);
+  out["sent"] = queued;
+  return ok(out);
+}
+
+ApiResponse Accounts::verify_email(const json& body, std::string_view address) {
+  if (!redeem_buckets_.take(address)) {
+    return api_error(429, "rate_limited", "too many attempts from this address; wait a minute");
+  }
+  const auto typed = string_member(body, "code");
+  if (!typed) return api_error(400, "bad_message", "send {\"code\":\"...\"}");
+  const std::string code = normalise_code(*typed);
+  if (!looks_like_hex_secret(code, kCodeDigits)) return bad_code();
+  Statement s = db_.prepare(
+      "UPDATE player_emails SET verified = 1, verify_hash = NULL, verify_expires = NULL WHERE "
+      "verify_hash = ? AND verify_expires >= ? RETURNING player_id, address");
+  s.bind(1, token_hash(code)).bind(2, options_.now());
+  if (!s.step()) return bad_code();
+  const std::int64_t player_id = s.int64(0);
+  const std::string verified = s.text(1);
+  while (s.step()) {
+  }
+  spdlog::info("email_verified player={}", player_id);
+  return ok(json{{"address", verified}, {"verified", true}});
+}
+
+ApiResponse Accounts::mail_link(const json& body, std::string_view address) {
+  if (!redeem_buckets_.take(address)) {
+    return api_error(429, "rate_limited", "too many attempts from this address; wait a minute");
+  }
+  const auto typed = string_member(body, "address");
+  if (!typed) return api_error(400, "bad_message", "send {\"address\":\"...\"}");
+  if (!options_.send_mail || options_.public_url.empty()) {
+    return api_error(503, "email_unavailable", "this server does not send e-mail");
+  }
+  const std::string to = lower(*typed);
+  // The same answer whether or not the address belongs to someone: the form tells nobody who
+  // plays here.
+  const ApiResponse answer = ok(json{{"sent", true}});
+  if (to.size() > kMaxAddressLength || !notify::is_valid_address(to)) return answer;
+  if (!redeem_buckets_.take("mail-to:" + to)) return answer;
+  std::vector<std::pair<std::int64_t, std::string>> players;
+  {
+    Statement s = db_.prepare(
+        "SELECT e.player_id, p.name FROM player_emails e JOIN players p ON p.id = e.player_id "
+        "WHERE e.address = ? AND e.verified = 1 ORDER BY e.player_id LIMIT 10");
+    s.bind(1, to);
+    while (s.step()) players.emplace_back(s.int64(0), s.text(1));
+  }
+  if (players.empty()) return answer;
+  const std::int64_t expires = options_.now() + options_.sign_in_link_ms;
+  std::string links;
+  {
+    Transaction tx(db_);
+    for (const auto& [id, name] : players) {
+      links += name + ": " + link_to("signin", new_code(id, kMailedLinkCode, expires)) + "\n";
+    }
+    tx.commit();
+  }
+  notify::EmailMessage mail;
+  mail.to = notify::Mailbox{to, ""};
+  mail.subject = "Sign in to VIKTORY II";
+  mail.text =
+      "Somebody (you, we hope) asked to sign in to VIKTORY II with this address. Open "
+      "this link on the device you want to play on:\n\n" +
+      links +
+      "\nEach link works once, for 24 hours. Your other devices stay signed in.\n\nIf you "
+      "did not ask for this, ignore this mail: nothing happens.\n";
+  options_.send_mail(mail);
+  spdlog::info("sign_in_link_mailed players={}", players.size());
+  return answer;
+}
+
+}  // namespace viktory::server

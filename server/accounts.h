@@ -1,0 +1,89 @@
+// A player's identity across devices: single-use sign-in links, recovery codes, an optional
+// e-mail address verified by a link, and signing other devices out. A guest without any of
+// these keeps playing with the token his first browser holds, as before.
+//
+// Secrets (device tokens, codes, verification links) are 128 or 256 random bits from the
+// operating system and are stored only as SHA-256 hashes; each is told once, when it is made.
+// A code is deleted when it is used (single use); a sign-in link and a verification link
+// expire. Redeeming a code gives the new device a token of its own: the old devices keep
+// working until the player signs them out.
+//
+// Accounts has its own read-write connection to the database (WAL) and its own lock, so none
+// of its requests takes the game logic's lock.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common.h"
+#include "database.h"
+#include "email.h"
+#include "rate_limit.h"
+
+namespace viktory::server {
+
+struct AccountOptions {
+  // The URL players use ("https://viktory.example.org"), for the links in e-mails and the
+  // sign-in link's URL. Empty: the client builds the link from its own address.
+  std::string public_url;
+  std::int64_t sign_in_link_ms = 24LL * 3600 * 1000;  // a sign-in link is valid this long
+  std::int64_t verify_link_ms = 48LL * 3600 * 1000;   // an e-mail verification link
+  // Attempts to redeem a code (or ask for a link by e-mail) per client address.
+  double redeems_per_minute = 10;
+  // Hands a mail to the notifier (never waits for the relay); empty when no SMTP relay is
+  // configured, and then e-mail addresses cannot be added.
+  std::function<bool(const notify::EmailMessage&)> send_mail;
+  // Milliseconds since the epoch; injectable so that tests can let links expire.
+  std::function<std::int64_t()> now = now_ms;
+};
+
+// Kinds of codes in sign_in_codes.kind.
+inline constexpr std::string_view kLinkCode = "link";          // made on a signed-in device
+inline constexpr std::string_view kRecoveryCode = "recovery";  // one per player, no expiry
+inline constexpr std::string_view kMailedLinkCode = "mail";    // sent to a verified address
+
+class Accounts {
+ public:
+  Accounts(const std::string& db_path, AccountOptions options);
+
+  // Whether `path` is one of ours: /api/account and /api/account/..., /api/session/redeem,
+  // /api/session/email-link.
+  static bool handles(std::string_view path);
+
+  ApiResponse handle_api(std::string_view method, std::string_view path, std::string_view body,
+                         std::string_view authorization, std::string_view address);
+
+  // Normalises a code as typed by a person: lower case, without spaces and dashes.
+  static std::string normalise_code(std::string_view typed);
+  // A recovery code for people: 32 hex digits in eight groups of four.
+  static std::string format_recovery_code(std::string_view hex);
+
+ private:
+  struct Player {
+    std::int64_t id = 0;
+    std::string name;
+    std::string token_hash;  // the hash of the token the request came with
+  };
+  std::optional<Player> player_for_bearer(std::string_view authorization);
+  nlohmann::json account_of(const Player& player);
+  std::string new_code(std::int64_t player_id, std::string_view kind,
+                       std::optional<std::int64_t> expires);
+  ApiResponse redeem(const nlohmann::json& body, std::string_view address);
+  ApiResponse mail_link(const nlohmann::json& body, std::string_view address);
+  ApiResponse set_email(const Player& player, const nlohmann::json& body);
+  ApiResponse verify_email(const nlohmann::json& body, std::string_view address);
+  ApiResponse sign_out_others(const Player& player);
+  std::string link_to(std::string_view route, std::string_view code) const;
+
+  std::mutex mutex_;
+  Database db_;
+  AccountOptions options_;
+  AddressBuckets redeem_buckets_;
+};
+
+}  // namespace viktory::server

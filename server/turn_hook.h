@@ -1,0 +1,36 @@
+// The value a game room hands to the turn notifications after an action (or the start of the
+// game) is committed: who must act now, and only facts every seat may know. The room calls the
+// hook under its own lock; the hook only queues the value and returns (turn_notifications.h
+// does the rest on a thread of its own), so a notification never delays a game.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace viktory::server {
+
+struct TurnChange {
+  enum class Kind { turn, started, finished };
+  Kind kind = Kind::turn;
+  std::int64_t game_id = 0;
+  int seq = 0;
+  int turn = 0;   // the engine's Player Turn counter (0 during setup)
+  int round = 0;  // 0 during setup, then 1, 2, ...
+  int decider_seat = -1;
+  std::int64_t decider_player = 0;
+  struct Seat {
+    int seat = 0;
+    std::int64_t player_id = 0;
+    std::string name;
+  };
+  std::vector<Seat> seats;
+  std::vector<int> winners;            // Kind::finished
+  std::set<std::int64_t> on_the_page;  // players who have the game open right now
+};
+
+using TurnHook = std::function<void(TurnChange)>;
+
+}  // namespace viktory::server

@@ -1,0 +1,532 @@
+#include "turn_notifications.h"
+
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+
+#include "token.h"
+#include "vapid.h"
+#include "web_push.h"
+#include "webhook.h"
+
+namespace viktory::server {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kVapidKeyName = "vapid_private_key";
+
+ApiResponse ok(const json& body) { return ApiResponse{200, body.dump()}; }
+
+std::optional<json> object_body(std::string_view body) {
+  json j = json::parse(body.empty() ? std::string_view("{}") : body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  return j;
+}
+
+std::optional<std::int64_t> positive_id(const json& j, const char* name) {
+  auto it = j.find(name);
+  if (it == j.end() || !it->is_number_integer() || it->get<std::int64_t>() <= 0) {
+    return std::nullopt;
+  }
+  return it->get<std::int64_t>();
+}
+
+// Loads the VAPID key, or makes and stores one on the first start.
+notify::VapidKeys load_or_make_vapid(Database& db) {
+  {
+    Statement s = db.prepare("SELECT value FROM server_keys WHERE name = ?");
+    s.bind(1, kVapidKeyName);
+    if (s.step()) return notify::VapidKeys::from_text(s.text(0));
+  }
+  notify::VapidKeys keys = notify::VapidKeys::generate();
+  // INSERT OR IGNORE and read back: two servers starting at once on one file agree on one key.
+  db.prepare("INSERT OR IGNORE INTO server_keys(name, value, created) VALUES(?, ?, ?)")
+      .bind(1, kVapidKeyName)
+      .bind(2, keys.to_text())
+      .bind(3, now_ms())
+      .run();
+  Statement s = db.prepare("SELECT value FROM server_keys WHERE name = ?");
+  s.bind(1, kVapidKeyName);
+  s.step();
+  spdlog::info("vapid_key_created");
+  return notify::VapidKeys::from_text(s.text(0));
+}
+
+std::string name_of(const TurnChange& change, int seat) {
+  for (const auto& s : change.seats) {
+    if (s.seat == seat) return s.name;
+  }
+  return "";
+}
+
+}  // namespace
+
+// Push subscriptions and webhooks the notifier found gone (404/410), for the worker to delete.
+// Shared with the notifier's callbacks, which may outlive this object at shutdown.
+struct TurnNotifications::Gone {
+  std::mutex mutex;
+  std::vector<std::string> endpoints;
+  std::vector<std::int64_t> webhook_games;
+};
+
+TurnNotifications::TurnNotifications(const std::string& db_path, notify::Notifier& notifier,
+                                     TurnNotificationOptions options)
+    : notifier_(notifier),
+      options_(std::move(options)),
+      db_(db_path),
+      gone_(std::make_shared<Gone>()) {
+  std::string subject = options_.vapid_subject;
+  if (subject.empty() && options_.smtp) subject = "mailto:" + options_.smtp->from.address;
+  if (subject.empty()) subject = options_.public_url;
+  if (subject.empty()) subject = "mailto:admin@localhost";
+  push_settings_ = std::make_shared<notify::WebPushSettings>(notify::WebPushSettings{
+      load_or_make_vapid(db_), subject, notify::Timeouts{}, options_.endpoints});
+  auto webhooks = std::make_shared<notify::WebhookSettings>();
+  webhooks->endpoints = options_.endpoints;
+  webhook_settings_ = webhooks;
+  worker_ = std::thread([this] { run(); });
+}
+
+TurnNotifications::~TurnNotifications() {
+  {
+    std::lock_guard lock(queue_mutex_);
+    stopping_ = true;
+  }
+  queue_cv_.notify_all();
+  worker_.join();
+}
+
+std::string TurnNotifications::vapid_public_key() const {
+  return push_settings_->vapid.public_key_base64url();
+}
+
+std::int64_t TurnNotifications::dropped() const {
+  std::lock_guard lock(queue_mutex_);
+  return dropped_;
+}
+
+void TurnNotifications::post(TurnChange change) {
+  {
+    std::lock_guard lock(queue_mutex_);
+    if (queue_.size() >= options_.queue_capacity || stopping_) {
+      ++dropped_;
+      return;
+    }
+    queue_.push_back(std::move(change));
+  }
+  queue_cv_.notify_one();
+}
+
+void TurnNotifications::wait_idle() {
+  std::unique_lock lock(queue_mutex_);
+  idle_cv_.wait(lock, [&] { return queue_.empty() && !busy_; });
+}
+
+void TurnNotifications::run() {
+  std::unique_lock lock(queue_mutex_);
+  for (;;) {
+    // A timed wait so that gone endpoints are dropped even when no game moves.
+    queue_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) {
+      idle_cv_.notify_all();
+      if (stopping_) return;
+      lock.unlock();
+      drop_gone();
+      lock.lock();
+      continue;
+    }
+    TurnChange change = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    try {
+      drop_gone();
+      handle(change);
+    } catch (const std::exception& e) {
+      spdlog::error("turn_notification_failed game={} error={}", change.game_id, e.what());
+    }
+    lock.lock();
+    busy_ = false;
+    if (queue_.empty()) idle_cv_.notify_all();
+  }
+}
+
+void TurnNotifications::drop_gone() {
+  std::vector<std::string> endpoints;
+  std::vector<std::int64_t> games;
+  {
+    std::lock_guard lock(gone_->mutex);
+    endpoints.swap(gone_->endpoints);
+    games.swap(gone_->webhook_games);
+  }
+  if (endpoints.empty() && games.empty()) return;
+  std::lock_guard lock(db_mutex_);
+  for (const std::string& endpoint : endpoints) {
+    db_.prepare("DELETE FROM push_subscriptions WHERE endpoint = ?").bind(1, endpoint).run();
+    spdlog::info("push_subscription_dropped (gone)");
+  }
+  for (std::int64_t game : games) {
+    db_.prepare("UPDATE game_webhooks SET disabled = 1 WHERE game_id = ?").bind(1, game).run();
+    spdlog::info("webhook_disabled game={} (gone)", game);
+  }
+}
+
+std::string TurnNotifications::game_url(std::int64_t game_id) const {
+  return options_.public_url + "/#/game/" + std::to_string(game_id);
+}
+
+bool TurnNotifications::muted(std::int64_t player_id, std::int64_t game_id) {
+  Statement s = db_.prepare("SELECT 1 FROM game_mutes WHERE player_id = ? AND game_id = ?");
+  s.bind(1, player_id).bind(2, game_id);
+  return s.step();
+}
+
+void TurnNotifications::handle(const TurnChange& change) {
+  notify::GameEvent event;
+  event.game_id = change.game_id;
+  event.round = change.round;
+  event.game_url = game_url(change.game_id);
+  switch (change.kind) {
+    case TurnChange::Kind::turn:
+      event.kind = notify::EventKind::your_turn;
+      event.player = name_of(change, change.decider_seat);
+      break;
+    case TurnChange::Kind::started:
+      event.kind = notify::EventKind::game_started;
+      event.player = name_of(change, change.decider_seat);
+      break;
+    case TurnChange::Kind::finished:
+      event.kind = notify::EventKind::game_over;
+      for (int seat : change.winners) event.winners.push_back(name_of(change, seat));
+      break;
+  }
+  if (change.kind == TurnChange::Kind::turn) {
+    if (change.decider_player != 0) {
+      push_to(change.decider_player, event);
+      mail_to(change.decider_player, event, change.turn,
+              change.on_the_page.count(change.decider_player) > 0);
+    }
+  } else {
+    for (const auto& seat : change.seats) push_to(seat.player_id, event);
+    if (change.kind == TurnChange::Kind::started && change.decider_player != 0) {
+      notify::GameEvent yours = event;
+      yours.kind = notify::EventKind::your_turn;
+      mail_to(change.decider_player, yours, change.turn,
+              change.on_the_page.count(change.decider_player) > 0);
+    }
+    if (change.kind == TurnChange::Kind::finished) mail_gate_.forget_game(change.game_id);
+  }
+  webhook_for(event);
+}
+
+void TurnNotifications::push_to(std::int64_t player_id, const notify::GameEvent& event) {
+  std::vector<notify::PushSubscription> subscriptions;
+  {
+    std::lock_guard lock(db_mutex_);
+    Statement setting = db_.prepare("SELECT push FROM notify_settings WHERE player_id = ?");
+    setting.bind(1, player_id);
+    if (setting.step() && setting.int64(0) == 0) return;
+    if (muted(player_id, event.game_id)) return;
+    Statement s =
+        db_.prepare("SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE player_id = ?");
+    s.bind(1, player_id);
+    while (s.step()) subscriptions.push_back({s.text(0), s.text(1), s.text(2)});
+  }
+  notify::PushMessage message;
+  message.payload = notify::push_payload(event);
+  message.topic = notify::push_topic_for(event);
+  message.urgency =
+      event.kind == notify::EventKind::your_turn ? notify::Urgency::high : notify::Urgency::normal;
+  for (const auto& subscription : subscriptions) {
+    std::weak_ptr<Gone> gone = gone_;
+    const std::string endpoint = subscription.endpoint;
+    notifier_.enqueue(notify::push_delivery(push_settings_, subscription, message,
+                                            [gone, endpoint](const notify::DeliveryResult& result) {
+                                              if (result.outcome != notify::Outcome::gone) return;
+                                              if (auto shared = gone.lock()) {
+                                                std::lock_guard lock(shared->mutex);
+                                                shared->endpoints.push_back(endpoint);
+                                              }
+                                            }));
+  }
+}
+
+void TurnNotifications::mail_to(std::int64_t player_id, const notify::GameEvent& event, int turn,
+                                bool on_page) {
+  if (!options_.smtp || options_.public_url.empty()) return;
+  std::string address;
+  {
+    std::lock_guard lock(db_mutex_);
+    Statement setting = db_.prepare("SELECT email FROM notify_settings WHERE player_id = ?");
+    setting.bind(1, player_id);
+    if (!setting.step() || setting.int64(0) == 0) return;  // e-mail is off unless turned on
+    if (muted(player_id, event.game_id)) return;
+    Statement s = db_.prepare(
+        "SELECT e.address, p.name FROM player_emails e JOIN players p ON p.id = e.player_id "
+        "WHERE e.player_id = ? AND e.verified = 1");
+    s.bind(1, player_id);
+    if (!s.step()) return;
+    address = s.text(0);
+  }
+  if (!mail_gate_.admit(player_id, event.game_id, turn, on_page)) return;
+  notifier_.enqueue(notify::email_delivery(options_.smtp,
+                                           notify::email_for(event, notify::Mailbox{address, ""})));
+}
+
+void TurnNotifications::webhook_for(const notify::GameEvent& event) {
+  notify::Webhook hook;
+  {
+    std::lock_guard lock(db_mutex_);
+    Statement s =
+        db_.prepare("SELECT url, format FROM game_webhooks WHERE game_id = ? AND disabled = 0");
+    s.bind(1, event.game_id);
+    if (!s.step()) return;
+    hook.url = s.text(0);
+    hook.format = notify::parse_webhook_format(s.text(1)).value_or(notify::WebhookFormat::json);
+  }
+  std::weak_ptr<Gone> gone = gone_;
+  const std::int64_t game = event.game_id;
+  notifier_.enqueue(notify::webhook_delivery(webhook_settings_, hook,
+                                             notify::webhook_event_for(event),
+                                             [gone, game](const notify::DeliveryResult& result) {
+                                               if (result.outcome != notify::Outcome::gone) return;
+                                               if (auto shared = gone.lock()) {
+                                                 std::lock_guard lock(shared->mutex);
+                                                 shared->webhook_games.push_back(game);
+                                               }
+                                             }));
+}
+
+// ---------------------------------------------------------------- HTTP API
+
+bool TurnNotifications::handles(std::string_view path) {
+  return path.substr(0, 10) == "/api/push/" || path.substr(0, 12) == "/api/notify/";
+}
+
+std::optional<TurnNotifications::Player> TurnNotifications::player_for_bearer(
+    std::string_view authorization) {
+  constexpr std::string_view kPrefix = "Bearer ";
+  if (authorization.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  const std::string_view token = authorization.substr(kPrefix.size());
+  if (!looks_like_hex_secret(token, 64)) return std::nullopt;
+  Statement s = db_.prepare(
+      "SELECT id, name FROM players WHERE token_hash = ?1 UNION ALL SELECT p.id, p.name FROM "
+      "device_tokens d JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?1 LIMIT 1");
+  s.bind(1, token_hash(token));
+  if (!s.step()) return std::nullopt;
+  return Player{s.int64(0), s.text(1)};
+}
+
+json TurnNotifications::settings_of(std::int64_t player_id) {
+  json out{{"push", true},
+           {"email", false},
+           {"email_available", options_.smtp != nullptr && !options_.public_url.empty()},
+           {"email_verified", false},
+           {"push_subscriptions", 0},
+           {"muted", json::array()}};
+  {
+    Statement s = db_.prepare("SELECT push, email FROM notify_settings WHERE player_id = ?");
+    s.bind(1, player_id);
+    if (s.step()) {
+      out["push"] = s.int64(0) != 0;
+      out["email"] = s.int64(1) != 0;
+    }
+  }
+  {
+    Statement s = db_.prepare("SELECT verified FROM player_emails WHERE player_id = ?");
+    s.bind(1, player_id);
+    if (s.step()) out["email_verified"] = s.int64(0) != 0;
+  }
+  {
+    Statement s = db_.prepare("SELECT COUNT(*) FROM push_subscriptions WHERE player_id = ?");
+    s.bind(1, player_id);
+    s.step();
+    out["push_subscriptions"] = s.int64(0);
+  }
+  {
+    Statement s =
+        db_.prepare("SELECT game_id FROM game_mutes WHERE player_id = ? ORDER BY game_id");
+    s.bind(1, player_id);
+    while (s.step()) out["muted"].push_back(s.int64(0));
+  }
+  return out;
+}
+
+ApiResponse TurnNotifications::handle_api(std::string_view method, std::string_view target,
+                                          std::string_view body, std::string_view authorization) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  try {
+    if (path == "/api/push/key") {
+      if (method != "GET") return api_error(405, "method", "use GET");
+      return ok(json{{"public_key", vapid_public_key()}});
+    }
+    std::lock_guard lock(db_mutex_);
+    const auto player = player_for_bearer(authorization);
+    if (!player) return api_error(401, "auth_failed", "send Authorization: Bearer <token>");
+    std::optional<json> j;
+    if (method == "POST" || method == "DELETE") {
+      j = object_body(body);
+      if (!j) return api_error(400, "bad_message", "the body must be a JSON object");
+    } else if (method != "GET") {
+      return api_error(405, "method", "use GET, POST or DELETE");
+    }
+
+    if (path == "/api/push/subscription") {
+      if (method == "DELETE") {
+        const std::string endpoint = j->value("endpoint", "");
+        db_.prepare("DELETE FROM push_subscriptions WHERE endpoint = ? AND player_id = ?")
+            .bind(1, endpoint)
+            .bind(2, player->id)
+            .run();
+        return ok(settings_of(player->id));
+      }
+      if (method != "POST") return api_error(405, "method", "use POST or DELETE");
+      notify::PushSubscription subscription;
+      try {
+        subscription = notify::parse_push_subscription(body);
+        notify::validate_push_endpoint(subscription.endpoint, options_.endpoints);
+      } catch (const std::invalid_argument& e) {
+        return api_error(400, "bad_subscription", e.what());
+      }
+      if (subscription.endpoint.size() > 2048) {
+        return api_error(400, "bad_subscription", "subscription: endpoint too long");
+      }
+      Transaction tx(db_);
+      // The endpoint belongs to one browser: a new owner takes it over.
+      db_.prepare(
+             "INSERT INTO push_subscriptions(endpoint, player_id, p256dh, auth, created) "
+             "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(endpoint) DO UPDATE SET player_id = ?2, "
+             "p256dh = ?3, auth = ?4, created = ?5")
+          .bind(1, subscription.endpoint)
+          .bind(2, player->id)
+          .bind(3, subscription.p256dh)
+          .bind(4, subscription.auth)
+          .bind(5, now_ms())
+          .run();
+      // Old browsers beyond the limit go, oldest first.
+      db_.prepare(
+             "DELETE FROM push_subscriptions WHERE player_id = ?1 AND endpoint NOT IN (SELECT "
+             "endpoint FROM push_subscriptions WHERE player_id = ?1 ORDER BY created DESC LIMIT "
+             "?2)")
+          .bind(1, player->id)
+          .bind(2, options_.max_subscriptions_per_player)
+          .run();
+      tx.commit();
+      spdlog::info("push_subscription_added player={}", player->id);
+      return ok(settings_of(player->id));
+    }
+    if (path == "/api/notify/settings") {
+      if (method == "GET") return ok(settings_of(player->id));
+      if (method != "POST") return api_error(405, "method", "use GET or POST");
+      json current = settings_of(player->id);
+      for (const char* name : {"push", "email"}) {
+        if (!j->contains(name)) continue;
+        if (!(*j)[name].is_boolean()) {
+          return api_error(400, "bad_message", std::string(name) + " must be true or false");
+        }
+        current[name] = (*j)[name];
+      }
+      db_.prepare(
+             "INSERT INTO notify_settings(player_id, push, email) VALUES(?1, ?2, ?3) ON "
+             "CONFLICT(player_id) DO UPDATE SET push = ?2, email = ?3")
+          .bind(1, player->id)
+          .bind(2, current["push"].get<bool>() ? 1 : 0)
+          .bind(3, current["email"].get<bool>() ? 1 : 0)
+          .run();
+      return ok(settings_of(player->id));
+    }
+    if (path == "/api/notify/mute") {
+      if (method != "POST") return api_error(405, "method", "use POST");
+      const auto game = positive_id(*j, "game_id");
+      if (!game || !j->contains("muted") || !(*j)["muted"].is_boolean()) {
+        return api_error(400, "bad_message", "send {\"game_id\":N,\"muted\":true|false}");
+      }
+      Statement seated = db_.prepare("SELECT 1 FROM seats WHERE game_id = ? AND player_id = ?");
+      seated.bind(1, *game).bind(2, player->id);
+      if (!seated.step()) return api_error(404, "not_found", "no such game of yours");
+      if ((*j)["muted"].get<bool>()) {
+        db_.prepare("INSERT OR IGNORE INTO game_mutes(player_id, game_id) VALUES(?, ?)")
+            .bind(1, player->id)
+            .bind(2, *game)
+            .run();
+      } else {
+        db_.prepare("DELETE FROM game_mutes WHERE player_id = ? AND game_id = ?")
+            .bind(1, player->id)
+            .bind(2, *game)
+            .run();
+      }
+      return ok(settings_of(player->id));
+    }
+    if (path == "/api/notify/webhook") {
+      if (method == "GET") {
+        // Seated players see whether there is one and its format, never its URL (a Discord
+        // or Slack hook URL lets anyone post to the chat).
+        std::int64_t game = 0;
+        const auto q = target.find("game_id=");
+        if (q != std::string_view::npos) {
+          const std::string_view digits = target.substr(q + 8);
+          std::from_chars(digits.data(), digits.data() + digits.size(), game);
+        }
+        Statement seated = db_.prepare("SELECT 1 FROM seats WHERE game_id = ? AND player_id = ?");
+        seated.bind(1, game).bind(2, player->id);
+        if (!seated.step()) return api_error(404, "not_found", "no such game of yours");
+        Statement s = db_.prepare("SELECT format, disabled FROM game_webhooks WHERE game_id = ?");
+        s.bind(1, game);
+        if (!s.step()) return ok(json{{"game_id", game}, {"webhook", nullptr}});
+        return ok(json{{"game_id", game},
+                       {"webhook", {{"format", s.text(0)}, {"disabled", s.int64(1) != 0}}}});
+      }
+      if (method != "POST") return api_error(405, "method", "use GET or POST");
+      return set_webhook(*player, *j);
+    }
+    return api_error(404, "not_found", "no such path");
+  } catch (const std::exception& e) {
+    spdlog::error("notify_request_failed path={} error={}", path, e.what());
+    return api_error(500, "internal", "the server could not handle this request");
+  }
+}
+
+ApiResponse TurnNotifications::set_webhook(const Player& player, const json& body) {
+  const auto game = positive_id(body, "game_id");
+  if (!game)
+    return api_error(400, "bad_message", "send {\"game_id\":N,\"url\":...,\"format\":...}");
+  Statement creator = db_.prepare("SELECT creator, status FROM games WHERE id = ?");
+  creator.bind(1, *game);
+  if (!creator.step() || creator.text(1) == "cancelled") {
+    return api_error(404, "not_found", "no such game");
+  }
+  if (creator.int64(0) != player.id) {
+    return api_error(403, "not_creator", "only the game's creator sets its webhook");
+  }
+  auto url = body.find("url");
+  if (url == body.end() || url->is_null() ||
+      (url->is_string() && url->get<std::string>().empty())) {
+    db_.prepare("DELETE FROM game_webhooks WHERE game_id = ?").bind(1, *game).run();
+    return ok(json{{"game_id", *game}, {"webhook", nullptr}});
+  }
+  if (!url->is_string() || url->get<std::string>().size() > 2048) {
+    return api_error(400, "bad_webhook", "url must be a string of at most 2048 characters");
+  }
+  const auto format = notify::parse_webhook_format(body.value("format", "json"));
+  if (!format) return api_error(400, "bad_webhook", "format must be discord, slack or json");
+  try {
+    notify::validate_webhook_url(url->get<std::string>(), options_.endpoints);
+  } catch (const std::invalid_argument& e) {
+    return api_error(400, "bad_webhook", e.what());
+  }
+  db_.prepare(
+         "INSERT INTO game_webhooks(game_id, url, format, set_by, disabled) VALUES(?1, ?2, ?3, "
+         "?4, 0) ON CONFLICT(game_id) DO UPDATE SET url = ?2, format = ?3, set_by = ?4, "
+         "disabled = 0")
+      .bind(1, *game)
+      .bind(2, url->get<std::string>())
+      .bind(3, notify::to_string(*format))
+      .bind(4, player.id)
+      .run();
+  spdlog::info("webhook_set game={} format={}", *game, notify::to_string(*format));
+  return ok(json{{"game_id", *game},
+                 {"webhook", {{"format", notify::to_string(*format)}, {"disabled", false}}}});
+}
+
+}  // namespace viktory::server

@@ -1,0 +1,110 @@
+// Turn notifications wired into the game: who is told what, and how, when a game room commits
+// an action that changes who must act (turn_hook.h). The room only queues a TurnChange; a
+// thread of this class reads the players' settings, subscriptions and addresses from the
+// database and hands deliveries to the notifier (server/notify/), which does the network on
+// its own thread with retries. A slow database, relay or endpoint never delays a game.
+//
+// What goes out:
+// - the player who must act now (his Player Turn, or a decision out of turn such as
+//   casualties): a Web Push message to every browser he subscribed (unless he turned push off
+//   or muted the game), and an e-mail if he turned e-mail on, has a verified address and does
+//   not have the game open (at most one per game per turn: notify::TurnMailGate);
+// - at the start and the end of a game: a push to every seated player;
+// - the game's webhook (set by its creator): every change of whose turn it is, the start and
+//   the end.
+// Only public facts leave (notification_text.h): game number, round, seat names, winners.
+//
+// The VAPID key pair is made on the first start and kept in the database (server_keys).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "common.h"
+#include "database.h"
+#include "deliveries.h"
+#include "mail_gate.h"
+#include "notification_text.h"
+#include "notifier.h"
+#include "turn_hook.h"
+
+namespace viktory::server {
+
+struct TurnNotificationOptions {
+  std::string public_url;     // links in notifications; empty: relative links (no e-mail)
+  std::string vapid_subject;  // empty: mailto: the sender, else the public URL
+  std::shared_ptr<const notify::SmtpSettings> smtp;  // null: no e-mail
+  // Push endpoints and webhooks: https to public addresses only, unless set (tests).
+  notify::EndpointPolicy endpoints;
+  std::size_t queue_capacity = 1000;  // turn changes waiting; more are dropped (and counted)
+  int max_subscriptions_per_player = 10;
+};
+
+class TurnNotifications {
+ public:
+  // Opens its own connection to the (migrated) database and loads or makes the VAPID key.
+  TurnNotifications(const std::string& db_path, notify::Notifier& notifier,
+                    TurnNotificationOptions options);
+  ~TurnNotifications();
+  TurnNotifications(const TurnNotifications&) = delete;
+  TurnNotifications& operator=(const TurnNotifications&) = delete;
+
+  // From a game room, under its lock: queues and returns.
+  void post(TurnChange change);
+
+  // /api/push/... and /api/notify/...
+  static bool handles(std::string_view path);
+  ApiResponse handle_api(std::string_view method, std::string_view target, std::string_view body,
+                         std::string_view authorization);
+
+  std::string vapid_public_key() const;
+  // Blocks until every queued turn change was handed to the notifier (for tests).
+  void wait_idle();
+  std::int64_t dropped() const;
+
+ private:
+  struct Gone;
+  struct Player {
+    std::int64_t id = 0;
+    std::string name;
+  };
+  std::optional<Player> player_for_bearer(std::string_view authorization);
+  nlohmann::json settings_of(std::int64_t player_id);
+  ApiResponse set_webhook(const Player& player, const nlohmann::json& body);
+  void run();
+  void handle(const TurnChange& change);
+  void drop_gone();
+  bool muted(std::int64_t player_id, std::int64_t game_id);
+  void push_to(std::int64_t player_id, const notify::GameEvent& event);
+  void mail_to(std::int64_t player_id, const notify::GameEvent& event, int turn, bool on_page);
+  void webhook_for(const notify::GameEvent& event);
+  std::string game_url(std::int64_t game_id) const;
+
+  notify::Notifier& notifier_;
+  TurnNotificationOptions options_;
+  std::mutex db_mutex_;  // the connection: API requests and the worker
+  Database db_;
+  std::shared_ptr<const notify::WebPushSettings> push_settings_;
+  std::shared_ptr<const notify::WebhookSettings> webhook_settings_;
+  std::shared_ptr<Gone> gone_;  // endpoints the notifier found gone, shared with its callbacks
+  notify::TurnMailGate mail_gate_;
+
+  mutable std::mutex queue_mutex_;
+  std::condition_variable queue_cv_;
+  std::condition_variable idle_cv_;
+  std::deque<TurnChange> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::int64_t dropped_ = 0;
+  std::thread worker_;
+};
+
+}  // namespace viktory::server

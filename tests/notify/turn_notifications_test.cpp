@@ -1,0 +1,342 @@
+// Turn notifications wired into games (server/turn_notifications.h), end to end on loopback:
+// real game rooms over a real SQLite file hand their turn changes to TurnNotifications, which
+// delivers through the notifier to the local Web Push service (web-push-testing decrypts the
+// message), an SMTP sink and an HTTP webhook receiver.
+#include "turn_notifications.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+
+#include "game.h"
+#include "lobby.h"
+#include "support/loopback_server.h"
+#include "test_support.h"
+#include "token.h"
+
+#ifndef VIKTORY_PUSH_SERVICE_DIR
+#error "VIKTORY_PUSH_SERVICE_DIR must name tests/notify/push-service"
+#endif
+
+namespace viktory::server {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+using notify::testing::ChildProcess;
+using notify::testing::HttpReceiver;
+using notify::testing::post_json;
+using notify::testing::SmtpSink;
+using notify::testing::SmtpSinkOptions;
+using testing::TempDir;
+
+class TurnNotificationsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const std::filesystem::path dir = VIKTORY_PUSH_SERVICE_DIR;
+    if (!std::filesystem::exists(dir / "node_modules" / "web-push-testing")) {
+      setup_error_ = "the local push service is not installed: run `npm ci` in " + dir.string();
+      return;
+    }
+    process_ = new ChildProcess({"node", "start.js"}, dir.string());
+    const auto output = process_->wait_for_output("\n", 30s);
+    if (!output || output->find("listening ") == std::string::npos) {
+      setup_error_ = "push service did not start: " + process_->output();
+      return;
+    }
+    port_ = std::stoi(output->substr(output->find("listening ") + 10));
+  }
+  static void TearDownTestSuite() {
+    delete process_;
+    process_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_TRUE(setup_error_.empty()) << setup_error_;
+    store = std::make_unique<Store>(path);
+    auto smtp = std::make_shared<notify::SmtpSettings>();
+    smtp->url = "smtp://127.0.0.1:" + std::to_string(sink.port());
+    smtp->start_tls = notify::StartTls::off;
+    smtp->from = {"turns@viktory.example.org", "VIKTORY II"};
+    TurnNotificationOptions options;
+    options.public_url = "https://viktory.example.org";
+    options.smtp = smtp;
+    options.endpoints = notify::EndpointPolicy::local_testing();
+    turns = std::make_unique<TurnNotifications>(path, notifier, options);
+    RoomLimits limits;
+    limits.on_turn = [this](TurnChange change) { turns->post(std::move(change)); };
+    lobby = std::make_unique<Lobby>(*store, metrics, limits);
+    alice = store->create_player("Alice", token_hash(alice_token), 1);
+    bob = store->create_player("Bob", token_hash(bob_token), 1);
+  }
+  void TearDown() override {
+    lobby.reset();
+    if (turns) turns->wait_idle();
+    notifier.shutdown(5s);
+  }
+
+  static std::string service_url(const std::string& path) {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+  // A browser's subscription at the push service with our public key, stored for `token`.
+  std::string subscribe(const std::string& token) {
+    const auto [status, body] =
+        post_json(service_url("/subscribe"),
+                  json{{"applicationServerKey", turns->vapid_public_key()}}.dump());
+    EXPECT_EQ(status, 200) << body;
+    const json data = json::parse(body)["data"];
+    const ApiResponse r = api("POST", "/api/push/subscription", data, token);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return data["clientHash"];
+  }
+  std::vector<json> pushes(const std::string& client_hash) {
+    const auto [status, body] =
+        post_json(service_url("/get-notifications"), json{{"clientHash", client_hash}}.dump());
+    std::vector<json> out;
+    if (status != 200) ADD_FAILURE() << status << " " << body;
+    if (status != 200) return out;
+    const json parsed = json::parse(body);
+    for (const auto& m : parsed["data"]["messages"])
+      out.push_back(json::parse(m.get<std::string>()));
+    return out;
+  }
+  // Polls the push service (it has no way to wait) until `count` messages arrived.
+  std::vector<json> wait_for_pushes(const std::string& client_hash, std::size_t count) {
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    for (;;) {
+      const std::vector<json> got = pushes(client_hash);
+      if (got.size() >= count || std::chrono::steady_clock::now() > deadline) return got;
+      std::this_thread::sleep_for(50ms);
+    }
+  }
+  bool wait_for_mails(std::size_t count) {
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (sink.mails().size() < count) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(20ms);
+    }
+    return true;
+  }
+  ApiResponse api(std::string_view method, std::string_view target, const json& body,
+                  const std::string& token) {
+    return turns->handle_api(method, target, body.is_null() ? "" : body.dump(),
+                             token.empty() ? "" : "Bearer " + token);
+  }
+  void verified_email(const PlayerRecord& player, const std::string& address) {
+    store->db()
+        .prepare(
+            "INSERT INTO player_emails(player_id, address, verified, created) VALUES(?, ?, 1, 1)")
+        .bind(1, player.id)
+        .bind(2, address)
+        .run();
+  }
+
+  GameRoom* two_player_game() {
+    CreateRequest req;
+    req.options.players = 2;
+    std::string invite;
+    auto created = lobby->create(alice, req, &invite);
+    GameRoom* room = std::get<GameRoom*>(created);
+    EXPECT_FALSE(room->join(bob, std::nullopt, ""));
+    EXPECT_EQ(room->status(), GameStatus::kRunning);
+    return room;
+  }
+  std::int64_t player_of_seat(GameRoom* room, int seat) {
+    for (const auto& s : room->record().seats) {
+      if (s.seat == seat) return s.player_id;
+    }
+    return 0;
+  }
+  // Random legal actions (never a concession) until the decider is `player`.
+  void play_until_decider(GameRoom* room, std::int64_t player) {
+    std::mt19937 rng(7);
+    for (int i = 0; i < 2000; ++i) {
+      const int seat = room->record().current_seat;
+      if (player_of_seat(room, seat) == player && i > 0) return;
+      std::vector<Action> moves;
+      for (const Action& a : legal_actions(*room->state(), seat)) {
+        if (a.kind != ActionKind::kConcede) moves.push_back(a);
+      }
+      ASSERT_FALSE(moves.empty());
+      const Action a = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
+      ASSERT_FALSE(room->act(player_of_seat(room, seat), room->seq(), a));
+    }
+    FAIL() << "the decider never became player " << player;
+  }
+
+  static inline ChildProcess* process_ = nullptr;
+  static inline int port_ = 0;
+  static inline std::string setup_error_;
+
+  TempDir dir;
+  std::string path = dir.file("turns.db");
+  SmtpSink sink{SmtpSinkOptions{}};
+  HttpReceiver hook_receiver;
+  notify::Notifier notifier{notify::NotifierOptions{}};
+  Metrics metrics;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<TurnNotifications> turns;
+  std::unique_ptr<Lobby> lobby;
+  std::string alice_token = new_token();
+  std::string bob_token = new_token();
+  PlayerRecord alice;
+  PlayerRecord bob;
+};
+
+TEST_F(TurnNotificationsTest, TheVapidKeyIsMadeOnceAndKeptInTheDatabase) {
+  const std::string key = turns->vapid_public_key();
+  EXPECT_EQ(key.size(), 87u);
+  TurnNotifications again(path, notifier, TurnNotificationOptions{});
+  EXPECT_EQ(again.vapid_public_key(), key);
+  const ApiResponse r = api("GET", "/api/push/key", nullptr, "");
+  EXPECT_EQ(json::parse(r.body)["public_key"], key);
+}
+
+TEST_F(TurnNotificationsTest, WhenTheTurnPassesThePlayerGetsAPushAMailAndTheGroupAWebhook) {
+  const std::string bob_browser = subscribe(bob_token);
+  verified_email(bob, "bob@example.org");
+  ASSERT_EQ(api("POST", "/api/notify/settings", json{{"email", true}}, bob_token).status, 200);
+  GameRoom* room = two_player_game();
+  const ApiResponse hook =
+      api("POST", "/api/notify/webhook",
+          json{{"game_id", room->id()}, {"url", hook_receiver.url("/chat")}, {"format", "slack"}},
+          alice_token);
+  ASSERT_EQ(hook.status, 200) << hook.body;
+
+  // The start: a push "has started" to Bob (his browser), the webhook says who moves first.
+  turns->wait_idle();
+  if (player_of_seat(room, room->record().current_seat) == bob.id) {
+    play_until_decider(room, alice.id);
+  }
+  play_until_decider(room, bob.id);
+  turns->wait_idle();
+
+  const auto got = wait_for_pushes(bob_browser, 2);
+  const auto stats = notifier.stats()[notify::Channel::push];
+  ASSERT_GE(got.size(), 2u) << "accepted " << stats.accepted << " delivered " << stats.delivered
+                            << " failed " << stats.failed << " gone " << stats.gone;
+  // Deliveries run side by side, so the push service may get them in any order.
+  const auto of_kind = [&](const char* kind) {
+    return std::find_if(got.begin(), got.end(), [&](const json& m) { return m["kind"] == kind; });
+  };
+  ASSERT_NE(of_kind("game_started"), got.end());
+  ASSERT_NE(of_kind("your_turn"), got.end());
+  const json& turn = *of_kind("your_turn");
+  EXPECT_EQ(turn["game"], room->id());
+  EXPECT_EQ(turn["url"], "https://viktory.example.org/#/game/" + std::to_string(room->id()));
+  EXPECT_EQ(turn["tag"], "viktory-game-" + std::to_string(room->id()));
+  // Nothing but public facts: no terrain, units or seed words in the payload.
+  EXPECT_EQ(turn.size(), 6u) << turn.dump();
+
+  ASSERT_TRUE(wait_for_mails(1));
+  const auto mail = sink.mails().front();
+  EXPECT_EQ(mail.recipients.front(), "TO:<bob@example.org>");
+  EXPECT_NE(mail.data.find("Subject: Your turn in Game " + std::to_string(room->id())),
+            std::string::npos)
+      << mail.data;
+
+  ASSERT_TRUE(hook_receiver.wait_for(2, 20s));
+  const auto requests = hook_receiver.requests();
+  // The notifier runs transfers side by side: the chat may get them in any order.
+  bool started_said = false;
+  bool bobs_turn_said = false;
+  for (const auto& r : requests) {
+    EXPECT_EQ(r.target, "/chat");
+    const std::string text = json::parse(r.body)["text"];
+    started_said |= text.find("has started") != std::string::npos;
+    bobs_turn_said |= text.find("Bob's turn") != std::string::npos;
+  }
+  EXPECT_TRUE(started_said);
+  EXPECT_TRUE(bobs_turn_said);
+}
+
+TEST_F(TurnNotificationsTest, NoMailWhileTheGameIsOpenOrMutedAndAtMostOnePerTurn) {
+  GameRoom* room = two_player_game();
+  turns->wait_idle();  // the start is told before Bob turns e-mail on
+  verified_email(bob, "bob@example.org");
+  api("POST", "/api/notify/settings", json{{"email", true}}, bob_token);
+  testing::Recorder bobs_page;
+  room->watch(&bobs_page, bob.id);  // Bob has the game open
+  if (player_of_seat(room, room->record().current_seat) == bob.id) {
+    play_until_decider(room, alice.id);
+  }
+  play_until_decider(room, bob.id);
+  turns->wait_idle();
+  room->unwatch(&bobs_page);
+
+  // Muted: nothing either.
+  ASSERT_EQ(
+      api("POST", "/api/notify/mute", json{{"game_id", room->id()}, {"muted", true}}, bob_token)
+          .status,
+      200);
+  play_until_decider(room, alice.id);
+  play_until_decider(room, bob.id);
+  turns->wait_idle();
+  notifier.shutdown(10s);  // everything queued has been tried
+  EXPECT_TRUE(sink.mails().empty());
+  EXPECT_EQ(notifier.stats()[notify::Channel::email].accepted, 0);
+}
+
+TEST_F(TurnNotificationsTest, AnExpiredSubscriptionIsDropped) {
+  const std::string bob_browser = subscribe(bob_token);
+  EXPECT_EQ(json::parse(
+                api("GET", "/api/notify/settings", nullptr, bob_token).body)["push_subscriptions"],
+            1);
+  ASSERT_EQ(post_json(service_url("/expire-subscription/" + bob_browser), "{}").first, 200);
+  GameRoom* room = two_player_game();  // "has started" to Bob: gone
+  (void)room;
+  turns->wait_idle();
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (json::parse(
+             api("GET", "/api/notify/settings", nullptr, bob_token).body)["push_subscriptions"] !=
+             0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(json::parse(
+                api("GET", "/api/notify/settings", nullptr, bob_token).body)["push_subscriptions"],
+            0);
+  EXPECT_EQ(notifier.stats()[notify::Channel::push].gone, 1);
+}
+
+TEST_F(TurnNotificationsTest, SettingsAndWebhooksRefuseBadInput) {
+  GameRoom* room = two_player_game();
+  const json game{{"game_id", room->id()}};
+  EXPECT_EQ(api("GET", "/api/notify/settings", nullptr, "").status, 401);
+  EXPECT_EQ(api("POST", "/api/push/subscription", json{{"endpoint", "x"}}, bob_token).status, 400);
+  EXPECT_EQ(api("POST", "/api/notify/settings", json{{"push", "yes"}}, bob_token).status, 400);
+  EXPECT_EQ(
+      api("POST", "/api/notify/mute", json{{"game_id", room->id() + 1}, {"muted", true}}, bob_token)
+          .status,
+      404);
+  // Only the creator sets the webhook, and only to an https URL of the right format.
+  json hook{{"game_id", room->id()}, {"url", hook_receiver.url("/x")}, {"format", "json"}};
+  EXPECT_EQ(api("POST", "/api/notify/webhook", hook, bob_token).status, 403);
+  hook["format"] = "telegram";
+  EXPECT_EQ(api("POST", "/api/notify/webhook", hook, alice_token).status, 400);
+  hook["format"] = "discord";
+  hook["url"] = "ftp://example.org/hook";
+  EXPECT_EQ(api("POST", "/api/notify/webhook", hook, alice_token).status, 400);
+  // Seated players see that there is none; the URL is never shown.
+  const ApiResponse seen =
+      api("GET", "/api/notify/webhook?game_id=" + std::to_string(room->id()), nullptr, bob_token);
+  EXPECT_EQ(json::parse(seen.body)["webhook"], nullptr);
+  const json settings = json::parse(api("GET", "/api/notify/settings", nullptr, bob_token).body);
+  EXPECT_EQ(settings["push"], true);
+  EXPECT_EQ(settings["email"], false);
+  EXPECT_EQ(settings["muted"], json::array());
+}
+
+TEST_F(TurnNotificationsTest, WithoutTestingPolicyLoopbackEndpointsAreRefused) {
+  TurnNotifications strict(path, notifier, TurnNotificationOptions{});
+  const std::string body =
+      json{{"endpoint", "http://127.0.0.1:9/push"}, {"keys", {{"p256dh", "x"}, {"auth", "y"}}}}
+          .dump();
+  EXPECT_EQ(strict.handle_api("POST", "/api/push/subscription", body, "Bearer " + bob_token).status,
+            400);
+}
+
+}  // namespace
+}  // namespace viktory::server
