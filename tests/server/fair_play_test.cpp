@@ -293,7 +293,8 @@ TEST_F(FairPlay, AGameStoredBeforeFairPlayLoadsReplaysAndIsNotVerifiable) {
   EXPECT_TRUE(a->history().back().find("\"commitment\":null") != std::string::npos);
   concede(game_id, 0);
   a->wait_for([](const json& m) {
-    return m["type"] == "game.update" && m["view"]["phase"] == "game_over";
+    // Updates carry view deltas: the seats message tells that the game is over.
+    return m["type"] == "game.seats" && m.value("status", "") == "finished";
   });
   const HttpReply replay = http_request(
       server->port(), "GET", "/api/games/" + std::to_string(game_id) + "/replay", "", alice.token);
