@@ -51,9 +51,58 @@ struct Client {
   int seat = -1;  // in the current game; -1 for the spectator
 };
 
+// Answers to the requests that compute from a seat's position (game.reach, game.preview_battle)
+// go through the same byte checks as views; these count what was asked and answered.
+struct SideRequests {
+  int reach_answers = 0;  // with at least one hex
+  int previews = 0;       // battle.preview answers
+};
+
+// The decider asks how far one of the units he may move can go, and what a Battle on a hex of
+// another player's units that he knows would look like. Every answer lands in his history.
+void ask_side_requests(WsClient& ws, std::int64_t game_id, const Seen& mine, std::mt19937& rng,
+                       SideRequests& counts) {
+  std::vector<int> movable;
+  for (const json& a : mine.legal) {
+    if (a["kind"] == "move" && a.contains("unit")) movable.push_back(a["unit"]);
+  }
+  if (movable.empty()) return;
+  const int unit = movable[std::uniform_int_distribution<std::size_t>(0, movable.size() - 1)(rng)];
+  ws.send(json{{"type", "game.reach"}, {"game_id", game_id}, {"unit", unit}});
+  const json reach = ws.wait_for([](const json& m) {
+    return m.value("type", "") == "game.reach" || m.value("type", "") == "error";
+  });
+  ASSERT_EQ(reach["type"], "game.reach") << reach.dump();
+  if (!reach["hexes"].empty()) ++counts.reach_answers;
+
+  std::set<int> known;
+  for (const json& h : mine.view["hexes"]) {
+    if (h["known"].get<bool>()) known.insert(h["hex"].get<int>());
+  }
+  std::vector<int> targets;
+  for (const json& u : mine.view["units"]) {
+    const int hex = u["hex"];
+    if (u["owner"] != mine.seat && hex >= 0 && known.count(hex)) targets.push_back(hex);
+  }
+  if (targets.empty()) return;
+  const int hex = targets[std::uniform_int_distribution<std::size_t>(0, targets.size() - 1)(rng)];
+  ws.send(
+      json{{"type", "game.preview_battle"}, {"game_id", game_id}, {"hex", hex}, {"units", {unit}}});
+  const json preview = ws.wait_for([](const json& m) {
+    return m.value("type", "") == "battle.preview" || m.value("type", "") == "error";
+  });
+  if (preview["type"] == "battle.preview") {
+    ++counts.previews;
+    EXPECT_EQ(preview["hex"], hex);
+  } else {
+    // Only "nothing to fight" may be refused: the hex is one he knows.
+    EXPECT_EQ(preview["code"], "no_battle") << preview.dump();
+  }
+}
+
 // Plays one game with random legal actions for the decider; returns its id.
 std::int64_t play_random_game(std::vector<Client>& players, Client& spectator, const GamePlan& plan,
-                              int max_actions, std::mt19937& rng) {
+                              int max_actions, std::mt19937& rng, SideRequests& side) {
   std::vector<WsClient*> clients;
   for (Client& c : players) clients.push_back(c.ws.get());
   std::vector<Seen> seen;
@@ -72,6 +121,7 @@ std::int64_t play_random_game(std::vector<Client>& players, Client& spectator, c
       if (a["kind"] != "concede") options.push_back(a);
     }
     if (options.empty()) break;
+    if (i % 6 == 0) ask_side_requests(*clients[who], id, seen[who], rng, side);
     const json pick =
         options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
     act_and_wait(*clients[who], id, pick, watchers, seen, who);
@@ -240,6 +290,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     std::vector<int> clients;  // indexes into `everyone`, by seat
   };
   std::vector<Played> played;
+  SideRequests side;
   for (const GamePlan& plan : plans) {
     std::vector<Client> seated;
     std::vector<int> indexes;
@@ -249,7 +300,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
       indexes.push_back(idx);
       seated.push_back(Client{everyone[idx].account, std::move(everyone[idx].ws), s});
     }
-    const std::int64_t id = play_random_game(seated, spectator, plan, max_actions, rng);
+    const std::int64_t id = play_random_game(seated, spectator, plan, max_actions, rng, side);
     for (std::size_t s = 0; s < seated.size(); ++s) {
       everyone[indexes[s]].ws = std::move(seated[s].ws);
     }
@@ -293,6 +344,9 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   // reveals without it for those who do not (independent exploration).
   EXPECT_GT(events["tile_revealed"], 0);
   EXPECT_GT(events["tile_revealed/hidden"], 0);
+  // The position-computed answers were asked for and are part of the byte scan below.
+  EXPECT_GT(side.reach_answers, 5) << "too few game.reach answers";
+  EXPECT_GT(side.previews, 5) << "too few game.preview_battle answers";
 
   // Not a single received byte spells the seed or a generator word. Every substring of every
   // run of letters, digits and '-' with a secret's length is looked up (fast, and exhaustive:
@@ -336,7 +390,8 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   }
   std::cout << "leak check: " << played.size() << " games, " << messages << " messages, " << hexes
             << " known hexes checked, " << views << " views and " << deltas
-            << " deltas compared with the viewer's own\n";
+            << " deltas compared with the viewer's own, " << side.reach_answers
+            << " reach answers, " << side.previews << " battle previews\n";
   for (auto& [kind, n] : events) std::cout << "  events " << kind << ": " << n << "\n";
 }
 
