@@ -141,15 +141,68 @@ std::optional<ApiResponse> Replays::look_up(std::int64_t game_id, std::string_vi
   return std::nullopt;
 }
 
-ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, std::string>& query,
-                            std::string_view authorization, std::string_view address) {
+std::optional<ApiResponse> Replays::take_request(std::string_view address) {
+  std::lock_guard lock(cache_mutex_);
+  if (buckets_.take(address)) return std::nullopt;
+  metrics_.count_error("rate_limited");
+  return api_error(429, "rate_limited", "too many replay requests from this address");
+}
+
+std::optional<ApiResponse> Replays::find_finished(
+    std::int64_t game_id, std::string_view authorization, const std::string& invite,
+    const std::string& not_finished, std::optional<GameRecord>& record, std::int64_t& player_id) {
+  if (auto error = look_up(game_id, authorization, record, player_id)) return error;
+  // A private game without its invite answers exactly like a game that does not exist.
+  if (!record || record->status == GameStatus::kCancelled ||
+      !GameRoom::may_view(*record, player_id, invite)) {
+    return api_error(404, "not_found", "no such game");
+  }
+  if (record->status != GameStatus::kFinished) {
+    return api_error(409, "not_finished", not_finished);
+  }
+  return std::nullopt;
+}
+
+ApiResponse Replays::cached_or_built(const std::string& key, std::int64_t game_id, const char* what,
+                                     const std::function<std::string(Store&)>& build) {
   {
     std::lock_guard lock(cache_mutex_);
-    if (!buckets_.take(address)) {
-      metrics_.count_error("rate_limited");
-      return api_error(429, "rate_limited", "too many replay requests from this address");
+    if (Page page = cached(key)) {
+      ++metrics_.replay_cache_hits;
+      return ApiResponse{200, *page};
     }
   }
+  std::unique_lock building(build_mutex_, std::try_to_lock);
+  if (!building.owns_lock()) {
+    metrics_.count_error("busy");
+    ApiResponse busy = api_error(503, "busy", "another replay page is being built; try again");
+    busy.retry_after_seconds = 1;
+    return busy;
+  }
+  try {
+    if (!builder_) builder_.emplace(db_path_, Store::ReadOnly{});
+    Page page;
+    try {
+      page = std::make_shared<const std::string>(build(*builder_));
+    } catch (const DamagedGame& e) {
+      spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
+      return api_error(503, "game_damaged", "this game's stored data is damaged");
+    }
+    {
+      std::lock_guard lock(cache_mutex_);
+      remember(key, page);
+    }
+    return ApiResponse{200, *page};
+  } catch (const std::exception& e) {
+    spdlog::error("{}_failed game={} error=\"{}\"", what, game_id, e.what());
+    builder_.reset();  // a fresh connection next time
+    return api_error(500, "internal", std::string("the server could not build this ") + what);
+  }
+}
+
+ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, std::string>& query,
+                            std::string_view authorization, std::string_view address) {
+  if (auto refused = take_request(address)) return *refused;
   const std::optional<int> seat_wanted = query_int(query, "seat");
   const std::optional<int> from_wanted = query_int(query, "from");
   const std::optional<int> to_wanted = query_int(query, "to");
@@ -157,14 +210,9 @@ ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, st
 
   std::optional<GameRecord> record;
   std::int64_t player_id = 0;
-  if (auto error = look_up(game_id, authorization, record, player_id)) return *error;
-  // A private game without its invite answers exactly like a game that does not exist.
-  if (!record || record->status == GameStatus::kCancelled ||
-      !GameRoom::may_view(*record, player_id, invite)) {
-    return api_error(404, "not_found", "no such game");
-  }
-  if (record->status != GameStatus::kFinished) {
-    return api_error(409, "not_finished", "replays exist only for finished games");
+  if (auto error = find_finished(game_id, authorization, invite,
+                                 "replays exist only for finished games", record, player_id)) {
+    return *error;
   }
   int viewer = kSpectator;
   if (seat_wanted) {
@@ -183,103 +231,32 @@ ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, st
 
   const std::string key = std::to_string(game_id) + "/" + std::to_string(viewer) + "/" +
                           std::to_string(from) + "/" + std::to_string(to);
-  {
-    std::lock_guard lock(cache_mutex_);
-    if (Page page = cached(key)) {
-      ++metrics_.replay_cache_hits;
-      return ApiResponse{200, *page};
-    }
-  }
-  std::unique_lock build(build_mutex_, std::try_to_lock);
-  if (!build.owns_lock()) {
-    metrics_.count_error("busy");
-    ApiResponse busy = api_error(503, "busy", "another replay page is being built; try again");
-    busy.retry_after_seconds = 1;
-    return busy;
-  }
-  try {
-    if (!builder_) builder_.emplace(db_path_, Store::ReadOnly{});
+  return cached_or_built(key, game_id, "replay", [&](Store& store) {
     if (on_build_for_tests) on_build_for_tests();
-    Page page;
-    try {
-      page = std::make_shared<const std::string>(
-          build_page(*builder_, *record, viewer, from, to)
-              .dump(-1, ' ', false, json::error_handler_t::replace));
-    } catch (const DamagedGame& e) {
-      spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
-      return api_error(503, "game_damaged", "this game's stored data is damaged");
-    }
+    std::string page = build_page(store, *record, viewer, from, to)
+                           .dump(-1, ' ', false, json::error_handler_t::replace);
     ++metrics_.replay_pages_built;
-    {
-      std::lock_guard lock(cache_mutex_);
-      remember(key, page);
-    }
-    return ApiResponse{200, *page};
-  } catch (const std::exception& e) {
-    spdlog::error("replay_failed game={} error=\"{}\"", game_id, e.what());
-    builder_.reset();  // a fresh connection next time
-    return api_error(500, "internal", "the server could not build this replay");
-  }
+    return page;
+  });
 }
 
 ApiResponse Replays::handle_record(std::int64_t game_id,
                                    const std::map<std::string, std::string>& query,
                                    std::string_view authorization, std::string_view address) {
-  {
-    std::lock_guard lock(cache_mutex_);
-    if (!buckets_.take(address)) {
-      metrics_.count_error("rate_limited");
-      return api_error(429, "rate_limited", "too many replay requests from this address");
-    }
-  }
+  if (auto refused = take_request(address)) return *refused;
   const std::string invite = query.count("invite") ? query.at("invite") : std::string();
   std::optional<GameRecord> record;
   std::int64_t player_id = 0;
-  if (auto error = look_up(game_id, authorization, record, player_id)) return *error;
-  if (!record || record->status == GameStatus::kCancelled ||
-      !GameRoom::may_view(*record, player_id, invite)) {
-    return api_error(404, "not_found", "no such game");
-  }
   // The record holds every tile and the secret: nobody gets it before the end.
-  if (record->status != GameStatus::kFinished) {
-    return api_error(409, "not_finished", "a game's record is available once the game is over");
+  if (auto error =
+          find_finished(game_id, authorization, invite,
+                        "a game's record is available once the game is over", record, player_id)) {
+    return *error;
   }
-  const std::string key = "record/" + std::to_string(game_id);
-  {
-    std::lock_guard lock(cache_mutex_);
-    if (Page page = cached(key)) {
-      ++metrics_.replay_cache_hits;
-      return ApiResponse{200, *page};
-    }
-  }
-  std::unique_lock build(build_mutex_, std::try_to_lock);
-  if (!build.owns_lock()) {
-    metrics_.count_error("busy");
-    ApiResponse busy = api_error(503, "busy", "another replay page is being built; try again");
-    busy.retry_after_seconds = 1;
-    return busy;
-  }
-  try {
-    if (!builder_) builder_.emplace(db_path_, Store::ReadOnly{});
-    Page page;
-    try {
-      page = std::make_shared<const std::string>(
-          protocol::record_to_json(export_game_record(*builder_, *record))
-              .dump(2, ' ', false, json::error_handler_t::replace));
-    } catch (const DamagedGame& e) {
-      spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
-      return api_error(503, "game_damaged", "this game's stored data is damaged");
-    }
-    {
-      std::lock_guard lock(cache_mutex_);
-      remember(key, page);
-    }
-    return ApiResponse{200, *page};
-  } catch (const std::exception& e) {
-    spdlog::error("record_failed game={} error=\"{}\"", game_id, e.what());
-    builder_.reset();  // a fresh connection next time
-    return api_error(500, "internal", "the server could not build this record");
-  }
+  return cached_or_built("record/" + std::to_string(game_id), game_id, "record", [&](Store& store) {
+    return protocol::record_to_json(export_game_record(store, *record))
+        .dump(2, ' ', false, json::error_handler_t::replace);
+  });
 }
 
 }  // namespace viktory::server

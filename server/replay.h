@@ -59,6 +59,19 @@ class Replays {
                                      std::optional<GameRecord>& record, std::int64_t& player_id);
   Page cached(const std::string& key);
   void remember(const std::string& key, Page page);
+  // 429 when the address has used up its replay requests.
+  std::optional<ApiResponse> take_request(std::string_view address);
+  // The game when the requester may see it (404 for a missing, cancelled or private game
+  // without its invite: all answer alike) and it is finished (409 with `not_finished`).
+  std::optional<ApiResponse> find_finished(std::int64_t game_id, std::string_view authorization,
+                                           const std::string& invite,
+                                           const std::string& not_finished,
+                                           std::optional<GameRecord>& record,
+                                           std::int64_t& player_id);
+  // The cached body under `key`, or one built now by `build` on the builder connection (503
+  // busy when another build runs, 503 for a damaged game, 500 naming `what` otherwise).
+  ApiResponse cached_or_built(const std::string& key, std::int64_t game_id, const char* what,
+                              const std::function<std::string(Store&)>& build);
 
   std::string db_path_;
   Metrics& metrics_;
