@@ -5,18 +5,16 @@
 // log lines that outline their hexes, rules help, settings kept, sounds, "City" when a City
 // falls. Screenshots of each go to docs/screenshots/ with `npm run screenshots`.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer,
-  launchBrowser,
-  newPlayer,
   signIn,
   gameState,
   waitForGameState,
   clickHex,
   loadPosition,
   screenshotPath,
+  useTable,
 } from './lib/harness.js';
 
 let server;
@@ -25,17 +23,13 @@ let alice; // seat 0, Red
 let bob; // seat 1, Yellow
 let gameId;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  alice = await newPlayer(browser, server);
-  bob = await newPlayer(browser, server);
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useTable(
+  ['Alice', 'Bob'],
+  (table) => {
+    ({ server, browser } = table);
+    [alice, bob] = table.players;
+  },
+);
 
 // Red: a Mountain City Capital (E3) and a Forest City (G2); Infantry in E3, Artillery next to
 // a Yellow Infantry (E4, E5), a Frigate on F1 with an Infantry aboard. Around C2, where Red may

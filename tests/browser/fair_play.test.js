@@ -4,10 +4,10 @@
 // it with verifier.wasm (and the witness): verified. A record that was tampered with (served
 // in place of the server's, or chosen as a file) fails with the reason in words.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startServer, launchBrowser, newPlayer, signIn, waitForGameState, screenshotPath } from './lib/harness.js';
+import { waitForGameState, screenshotPath, useTable } from './lib/harness.js';
 import { playUntil } from './lib/bot.js';
 
 let server;
@@ -15,19 +15,13 @@ let browser;
 let alice;
 let bob;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  alice = await newPlayer(browser, server);
-  bob = await newPlayer(browser, server);
-  await signIn(alice, 'Alice');
-  await signIn(bob, 'Bob');
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useTable(
+  ['Alice', 'Bob'],
+  (table) => {
+    ({ server, browser } = table);
+    [alice, bob] = table.players;
+  }, { signedIn: true },
+);
 
 const verdict = async (page) => {
   await page.waitForSelector('#verify-status[data-verdict]', { timeout: 30000 });

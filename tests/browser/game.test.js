@@ -2,17 +2,15 @@
 // build, move and fight a battle through the page, see each other's moves live, chat, concede
 // and replay the finished game. Screenshots of the main screens go to docs/screenshots/.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer,
-  launchBrowser,
-  newPlayer,
   signIn,
   gameState,
   waitForGameState,
   clickHex,
   screenshotPath,
+  useTable,
 } from './lib/harness.js';
 import { playUntil, pickAction } from './lib/bot.js';
 
@@ -22,17 +20,13 @@ let alice;
 let bob;
 let gameId;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  alice = await newPlayer(browser, server);
-  bob = await newPlayer(browser, server);
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useTable(
+  ['Alice', 'Bob'],
+  (table) => {
+    ({ server, browser } = table);
+    [alice, bob] = table.players;
+  },
+);
 
 const byDecider = async () => {
   const [a, b] = await Promise.all([gameState(alice.page), gameState(bob.page)]);

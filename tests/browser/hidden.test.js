@@ -1,9 +1,9 @@
 // Hidden information: under independent exploration a player's page never holds the terrain of
 // a hex he has not seen — not in the DOM, not in any WebSocket frame it received.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, signIn, gameState, waitForGameState } from './lib/harness.js';
+import { signIn, waitForGameState, useTable } from './lib/harness.js';
 import { playUntil } from './lib/bot.js';
 
 const TERRAINS = ['water', 'plains', 'grassland', 'forest', 'mountain'];
@@ -13,17 +13,13 @@ let browser;
 let alice;
 let bob;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  alice = await newPlayer(browser, server);
-  bob = await newPlayer(browser, server);
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useTable(
+  ['Alice', 'Bob'],
+  (table) => {
+    ({ server, browser } = table);
+    [alice, bob] = table.players;
+  },
+);
 
 // Every (hex, terrain) pair found anywhere in a player's frames: hexes of views and
 // tile_revealed events alike.

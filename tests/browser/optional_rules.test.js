@@ -6,9 +6,16 @@
 // reinforcement [15.62]; Exploration Balancing [15.3]. Each from a position written as a
 // scenario (lib/harness.js loadPosition). Screenshots: battle.png, average.png, options.png...
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, signIn, gameState, waitForGameState, clickHex, loadPosition, screenshotPath } from './lib/harness.js';
+import {
+  gameState,
+  waitForGameState,
+  clickHex,
+  loadPosition,
+  screenshotPath,
+  useTable,
+} from './lib/harness.js';
 
 let server;
 let browser;
@@ -16,21 +23,13 @@ let alice; // seat 0, Red
 let bob; // seat 1, Yellow
 let carol; // seat 2, Blue (three-player games)
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  alice = await newPlayer(browser, server);
-  bob = await newPlayer(browser, server);
-  carol = await newPlayer(browser, server);
-  await signIn(alice, 'Alice');
-  await signIn(bob, 'Bob');
-  await signIn(carol, 'Carol');
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useTable(
+  ['Alice', 'Bob', 'Carol'],
+  (table) => {
+    ({ server, browser } = table);
+    [alice, bob, carol] = table.players;
+  }, { signedIn: true },
+);
 
 const hexOf = (state, label) => state.view.hexes.find((x) => x.label === label).hex;
 const seqAbove = (page, n) => waitForGameState(page, (s, k) => s.seq > k, n);

@@ -2,9 +2,9 @@
 // and a rematch at game over: same options, a new private game, its invitation passed on in
 // the finished game's chat and taken from there by the other player.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, signIn, gameState, waitForGameState, screenshotPath } from './lib/harness.js';
+import { gameState, waitForGameState, screenshotPath, useTable } from './lib/harness.js';
 
 let server;
 let browser;
@@ -13,21 +13,13 @@ let bob;
 let carol;
 let gameId;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  alice = await newPlayer(browser, server);
-  bob = await newPlayer(browser, server);
-  carol = await newPlayer(browser, server);
-  await signIn(alice, 'Alice');
-  await signIn(bob, 'Bob');
-  await signIn(carol, 'Carol');
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useTable(
+  ['Alice', 'Bob', 'Carol'],
+  (table) => {
+    ({ server, browser } = table);
+    [alice, bob, carol] = table.players;
+  }, { signedIn: true },
+);
 
 test('a running public game is listed under "Games to watch" and opens as a spectator', async () => {
   await alice.page.check('#victory-doomsday');

@@ -2,9 +2,9 @@
 // the players' pages never receive; the creator of a private game makes a new invitation link,
 // after which the old one leads nowhere.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, signIn, waitForGameState } from './lib/harness.js';
+import { waitForGameState, useTable } from './lib/harness.js';
 
 let server;
 let browser;
@@ -12,21 +12,13 @@ let alice;
 let bob;
 let carol;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  alice = await newPlayer(browser, server);
-  bob = await newPlayer(browser, server);
-  carol = await newPlayer(browser, server);
-  await signIn(alice, 'Alice');
-  await signIn(bob, 'Bob');
-  await signIn(carol, 'Carol');
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+useTable(
+  ['Alice', 'Bob', 'Carol'],
+  (table) => {
+    ({ server, browser } = table);
+    [alice, bob, carol] = table.players;
+  }, { signedIn: true },
+);
 
 const chatTexts = (player) => player.frames.filter((f) => f.type === 'chat').map((f) => f.text);
 

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,6 +25,10 @@ export function serverBinary() {
 
 // Starts the server; port 0 lets it pick a free port, read back from its "listening on" line.
 // Returns {url, port, pid, stop(), dir, db}.
+// Servers started by this test file and not stopped yet (a test may restart its server, see
+// loadPosition): useTable's teardown stops whatever is still running.
+const runningServers = new Set();
+
 // `args`: more command-line flags for the server (e.g. an SMTP relay).
 export async function startServer({ port = 0, dir, args = [] } = {}) {
   const bin = serverBinary();
@@ -58,6 +63,7 @@ export async function startServer({ port = 0, dir, args = [] } = {}) {
     db,
     output: () => output,
     async stop({ keepDir = false } = {}) {
+      runningServers.delete(server);
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         process.kill(child.pid, 'SIGTERM');
@@ -70,6 +76,7 @@ export async function startServer({ port = 0, dir, args = [] } = {}) {
       if (!keepDir) rmSync(workDir, { recursive: true, force: true });
     },
   };
+  runningServers.add(server);
   return server;
 }
 
@@ -155,6 +162,29 @@ export function ensureScreenshotDir() {
 
 export function screenshotPath(name) {
   return path.join(ensureScreenshotDir(), name);
+}
+
+// The usual table of a test file: before its tests, a server, a browser and one page per name
+// (signed in under that name when `signedIn`); after them, the browser and every server still
+// running (also one a test restarted) are closed. `onReady` gets { server, browser, players }
+// once everything is up.
+export function useTable(names, onReady, { signedIn = false } = {}) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const players = [];
+    for (const name of names) players.push(await newPlayer(browser, server));
+    if (signedIn) {
+      for (let i = 0; i < names.length; i += 1) await signIn(players[i], names[i]);
+    }
+    onReady({ server, browser, players });
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    for (const running of [...runningServers]) await running.stop();
+  });
 }
 
 // Signs in through the name form.
