@@ -48,6 +48,10 @@ struct Options {
   int timeout_seconds = 120;
   unsigned seed = 1;
   int server_pid = 0;  // whose CPU time (utime+stime from /proc) the window is charged with
+  // Each bot waits this long (uniformly 0.5x to 1.5x, so games do not move in lockstep) before
+  // it sends its action: players who think, for latency at a given rate rather than under
+  // saturation. The latency is measured from the send, not from the start of the wait.
+  int think_ms = 0;
 };
 
 // CPU seconds (user + system) the process has used so far; 0 without a pid.
@@ -129,6 +133,7 @@ class Bot : public std::enable_shared_from_this<Bot> {
                     [self = shared_from_this()](beast::error_code) {});
   }
   int index() const { return index_; }
+  auto executor() { return ws_.get_executor(); }
 
  private:
   void read();
@@ -157,6 +162,7 @@ class Game {
 
  private:
   void act(Bot& bot, const json& update);
+  void send_action(Bot& bot, int seq, const json& pick);
   void finish() {
     if (done) return;
     done = true;
@@ -181,6 +187,7 @@ class Game {
   };
   std::map<int, Pending> pending_;  // by the seq of the update we wait for
   int sent_ = 0;
+  bool thinking_ = false;  // an action is chosen and waits for its think time
 };
 
 void Bot::start(int port) {
@@ -292,7 +299,7 @@ void Game::on_message(Bot& bot, const std::string& text) {
       pending_.erase(it);
     }
     if (view["phase"] == "game_over" || sent_ >= options_.actions) {
-      if (pending_.empty()) finish();
+      if (pending_.empty() && !thinking_) finish();
       return;
     }
     if (view["decider"] == seat_of_bot_[bot.index()]) act(bot, m);
@@ -310,10 +317,26 @@ void Game::act(Bot& bot, const json& update) {
   }
   const json pick =
       options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng_)];
-  pending_[int(update["seq"]) + 1] = Pending{Clock::now(), 0};
-  ++sent_;
-  bot.send(json{
-      {"type", "game.action"}, {"game_id", game_id_}, {"seq", update["seq"]}, {"action", pick}});
+  const int seq = update["seq"];
+  ++sent_;  // counted at once, so an update arriving while he thinks does not end the game early
+  if (options_.think_ms <= 0) {
+    send_action(bot, seq, pick);
+    return;
+  }
+  const int wait_ms =
+      std::uniform_int_distribution<int>(options_.think_ms / 2, options_.think_ms * 3 / 2)(rng_);
+  thinking_ = true;
+  auto timer =
+      std::make_shared<net::steady_timer>(bot.executor(), std::chrono::milliseconds(wait_ms));
+  timer->async_wait([this, timer, self = bot.shared_from_this(), seq, pick](beast::error_code ec) {
+    if (!ec && !done) send_action(*self, seq, pick);
+  });
+}
+
+void Game::send_action(Bot& bot, int seq, const json& pick) {
+  thinking_ = false;
+  pending_[seq + 1] = Pending{Clock::now(), 0};
+  bot.send(json{{"type", "game.action"}, {"game_id", game_id_}, {"seq", seq}, {"action", pick}});
 }
 
 double percentile(std::vector<double> v, double p) {
@@ -332,6 +355,8 @@ int usage(int code) {
                "  --timeout S    stop after S seconds whatever happens (default 120, at most 600)\n"
                "  --seed N       bots' random seed (default 1)\n"
                "  --server-pid N the server's process: its CPU time over the run is reported\n"
+               "  --think-ms N   each bot thinks about N ms (0.5N..1.5N) before acting (default\n"
+               "                 0: at once, which saturates the server and measures queueing)\n"
                "Start the server with --max-connections-per-address >= games * players,\n"
                "--signups-per-minute >= games * players and --rate-limit 100000.\n";
   return code;
@@ -360,6 +385,8 @@ int main(int argc, char** argv) {
       o.seed = static_cast<unsigned>(v);
     else if (flag == "--server-pid")
       o.server_pid = v;
+    else if (flag == "--think-ms")
+      o.think_ms = std::clamp(v, 0, 60000);
     else
       return usage(2);
   }
