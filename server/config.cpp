@@ -69,6 +69,9 @@ Usage: viktory-server [options]
   --frame-timeout N    seconds a WebSocket message may take to arrive once it has begun
                        (default 30)
   --replays-per-minute N   replay pages per client address, burst N (default 120)
+  --computer-threads N worker threads for computer players (default 1)
+  --computer-budget-ms N   milliseconds per decision of a computer player of the search
+                       level (default 300)
   --dev                also serve the developer pages under /dev/ (never in production)
   --help               this text
 
@@ -145,6 +148,10 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 3600, c.frame_timeout_seconds)) return result;
     } else if (flag == "--replays-per-minute") {
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
+    } else if (flag == "--computer-threads") {
+      if (!int_flag(1, 64, c.computer_threads)) return result;
+    } else if (flag == "--computer-budget-ms") {
+      if (!int_flag(1, 600000, c.computer_budget_ms)) return result;
     } else if (flag == "--dev") {
       c.dev = true;
     } else if (flag == "--trusted-proxy") {

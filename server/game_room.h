@@ -28,6 +28,16 @@ struct RoomLimits {
   int chat_max_chars = 500;  // per message, in Unicode code points
 };
 
+class GameRoom;
+
+// Told after every change of a running game's state (seat_controllers.h): the start, each
+// committed action, an undo, a load. Called under the Hub's lock; must be cheap.
+class RoomObserver {
+ public:
+  virtual ~RoomObserver() = default;
+  virtual void on_room_changed(GameRoom& room) = 0;
+};
+
 class GameRoom {
  public:
   // A freshly created open game (already in the store).
@@ -44,6 +54,8 @@ class GameRoom {
   GameStatus status() const { return record_.status; }
   int seq() const { return record_.seq; }
   const GameState* state() const { return state_ ? &*state_ : nullptr; }
+  const std::vector<ActionRecord>& actions() const { return log_; }
+  void set_observer(RoomObserver* observer) { observer_ = observer; }
   std::optional<int> seat_of(std::int64_t player_id) const;
   // Private games are visible to seated players and to holders of the invite code (compared
   // by hash, in constant time). To anyone else they do not exist.
@@ -57,6 +69,11 @@ class GameRoom {
   Outcome join(const PlayerRecord& player, std::optional<int> seat, const std::string& invite);
   Outcome leave(std::int64_t player_id);
   Outcome start(std::int64_t player_id);  // the creator starts early with >= 2 seated
+  // Starts the game when every seat is taken (a game created with computer seats only).
+  void start_if_full();
+  // A computer of `level` plays this seat from now on (an expelled player's; the caller
+  // stores it).
+  void take_over_seat(int seat, const std::string& level);
   // A new invite code for a private game (the creator only); the old one stops working.
   Outcome new_invite(std::int64_t player_id, std::string& code);
 
@@ -131,6 +148,9 @@ class GameRoom {
   void begin_game(std::vector<SeatRecord> seats);  // all seats filled or early start
   void remember(Step step);
   void set_status(GameStatus status);
+  void changed() {
+    if (observer_ != nullptr) observer_->on_room_changed(*this);
+  }
 
   Store& store_;
   Metrics& metrics_;
@@ -147,6 +167,7 @@ class GameRoom {
   // SpectatorMode::kDelayed: the position spectators see, and its seq.
   std::optional<GameState> delayed_;
   int delayed_seq_ = 0;
+  RoomObserver* observer_ = nullptr;
 };
 
 }  // namespace viktory::server

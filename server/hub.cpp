@@ -180,7 +180,61 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
       signup_buckets_(options_.signups_per_minute / 60.0, 2 * options_.signups_per_minute),
       address_buckets_(options_.address_factor * options_.messages_per_second,
                        options_.address_factor * options_.message_burst),
-      last_probe_(std::chrono::steady_clock::now()) {}
+      last_probe_(std::chrono::steady_clock::now()) {
+  clocks_ = std::make_unique<GameClocks>(
+      store_, options_.clock != nullptr ? *options_.clock : system_clock_);
+  clocks_->set_reminder([](std::int64_t game_id, int seat, std::int64_t deadline) {
+    spdlog::info("clock_reminder game={} seat={} deadline={}", game_id, seat, deadline);
+  });
+  seats_ = std::make_unique<SeatControllers>(
+      options_.computers, [this](const ComputerDecision& d) { apply_computer_decision(d); });
+  std::lock_guard lock(mutex_);
+  lobby_.add_observer(seats_.get());
+  lobby_.add_observer(clocks_.get());
+  // After a restart, computers whose decision it is play on: loading the room schedules it.
+  for (const std::int64_t game_id : store_.running_games_with_computers()) lobby_.room(game_id);
+}
+
+std::int64_t Hub::sweep_clocks() {
+  std::lock_guard lock(mutex_);
+  try {
+    return clocks_->sweep(lobby_);
+  } catch (const std::exception& e) {
+    spdlog::error("clock_sweep_failed error=\"{}\"", e.what());
+    return 0;
+  }
+}
+
+void Hub::on_clock_due(std::function<void(std::int64_t)> f) {
+  std::lock_guard lock(mutex_);
+  clocks_->set_due_changed(std::move(f));
+}
+
+void Hub::set_clock_reminder(GameClocks::Reminder reminder) {
+  std::lock_guard lock(mutex_);
+  clocks_->set_reminder(std::move(reminder));
+}
+
+void Hub::apply_computer_decision(const ComputerDecision& decision) {
+  std::lock_guard lock(mutex_);
+  if (lobby_.unavailable(decision.game_id)) return;
+  try {
+    GameRoom* room = lobby_.room(decision.game_id);
+    if (room == nullptr || room->seq() != decision.seq) return;  // stale: the game moved on
+    if (auto refused = room->act(decision.player_id, decision.seq, decision.action)) {
+      spdlog::error("computer_refused game={} seq={} code={}", decision.game_id, decision.seq,
+                    refused->code);
+    }
+  } catch (const DbError& e) {
+    if (e.storage_failure()) {
+      storage_failed(decision.game_id, e);
+    } else {
+      spdlog::error("computer_failed game={} error=\"{}\"", decision.game_id, e.what());
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("computer_failed game={} error=\"{}\"", decision.game_id, e.what());
+  }
+}
 
 void Hub::on_open(Client* client, std::string_view address) {
   std::lock_guard lock(mutex_);
@@ -362,6 +416,7 @@ Outcome Hub::watch(Client* client, ClientState& state, GameRoom* room) {
   }
   state.watched.insert(room->id());
   room->watch(client, state.player ? state.player->id : 0);
+  clocks_->send(room->id(), client);
   return std::nullopt;
 }
 
@@ -430,6 +485,26 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     if (!sp) return fail("bad_options", "spectators must be \"live\", \"none\" or \"delayed\"");
     req.is_private = bool_field(msg, "private", false);
     req.seat = optional_small_int(msg, "seat").value_or(0);
+    req.creator_plays = bool_field(msg, "play", true);
+    ClockOptions clock;
+    try {
+      clock = clock_options_from_json(msg.value("clock", json(nullptr)));
+    } catch (const std::invalid_argument& e) {
+      return fail("bad_options", e.what());
+    }
+    if (msg.contains("computers") && !msg["computers"].is_null()) {
+      const json& computers = msg["computers"];
+      if (!computers.is_array() || computers.size() > kMaxPlayers) {
+        return fail("bad_message", "field 'computers' must be a list of {seat, level}");
+      }
+      for (const json& c : computers) {
+        if (!c.is_object()) return fail("bad_message", "field 'computers' holds {seat, level}");
+        const int seat = small_int_field(c, "seat");
+        if (!req.computers.emplace(seat, string_field(c, "level")).second) {
+          return fail("bad_seat", "a seat is named twice in 'computers'");
+        }
+      }
+    }
     req.spectators = *sp;
     req.spectator_delay = optional_small_int(msg, "spectator_delay").value_or(0);
     if (static_cast<int>(state.watched.size()) >= options_.max_watched_games) {
@@ -439,6 +514,7 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     auto created = lobby_.create(me, req, &invite);
     if (auto* f = std::get_if<Failure>(&created)) return *f;
     GameRoom* room = std::get<GameRoom*>(created);
+    clocks_->create(*room, clock);
     json reply{{"type", "game.created"}, {"game_id", room->id()}};
     if (room->record().is_private) {
       // The only time the code is told: the server keeps its hash only.
@@ -454,9 +530,9 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     return std::nullopt;
   }
 
-  static const std::set<std::string> kGameTypes = {"game.join",  "game.leave",   "game.start",
-                                                   "game.watch", "game.unwatch", "game.action",
-                                                   "game.undo",  "chat.send",    "game.invite"};
+  static const std::set<std::string> kGameTypes = {
+      "game.join", "game.leave", "game.start",  "game.watch",     "game.unwatch",   "game.action",
+      "game.undo", "chat.send",  "game.invite", "game.skip_turn", "game.vote_expel"};
   if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
   const std::int64_t game_id = int_field(msg, "game_id");
   try {
@@ -490,6 +566,7 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
     }
     state.watched.insert(room->id());  // a seat is always watched, whatever the limit
     room->watch(client, me.id);
+    clocks_->send(room->id(), client);
     lobby_.changed();
     return std::nullopt;
   }
@@ -544,6 +621,10 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
     return outcome;
   }
   if (type == "chat.send") return room->chat(me, string_field(msg, "text"));
+  if (type == "game.skip_turn") return clocks_->skip_turn(*room, me.id);
+  if (type == "game.vote_expel") {
+    return clocks_->vote_expel(*room, me.id, small_int_field(msg, "seat"));
+  }
   return fail("unknown_type", "unknown message type");
 }
 
@@ -560,6 +641,13 @@ json Hub::my_games(std::int64_t player_id) {
     json g = GameRoom::summary_of(stored);
     g["your_seat"] = seat ? json(*seat) : json(nullptr);
     g["your_turn"] = running && seat && stored.current_seat == *seat;
+    if (const json clock = running ? clocks_->clock_json(stored.id) : json(nullptr);
+        !clock.is_null()) {
+      g["clock"] = json{{"seat", clock["seat"]},
+                        {"deadline", clock["deadline"]},
+                        {"stage", clock["stage"]},
+                        {"now", clock["now"]}};
+    }
     games.push_back(std::move(g));
   }
   for (auto& [id, why] : damaged) spdlog::error("game_damaged game={} reason=\"{}\"", id, why);

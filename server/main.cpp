@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "clock_sweeper.h"
 #include "config.h"
 #include "connections.h"
 #include "hub.h"
@@ -56,6 +57,8 @@ int main(int argc, char** argv) {
     hub_options.message_burst = config.message_burst;
     hub_options.signups_per_minute = config.signups_per_minute;
     hub_options.replay.requests_per_minute = config.replays_per_minute;
+    hub_options.computers.threads = config.computer_threads;
+    hub_options.computers.search_budget = std::chrono::milliseconds(config.computer_budget_ms);
     Hub hub(store, metrics, hub_options);
     ConnectionLimiter limiter(config.max_connections_per_address,
                               config.max_queued_bytes_per_address);
@@ -69,6 +72,8 @@ int main(int argc, char** argv) {
     Listener listener(
         ioc, net::ip::tcp::endpoint(address, static_cast<unsigned short>(config.port)), context);
     listener.start();
+    ClockSweeper sweeper(ioc, hub);
+    sweeper.start();
     spdlog::info("database {} (schema {})", config.db, store.schema_version());
     spdlog::info("serving {}{}", config.web_root, config.dev ? " (with the developer pages)" : "");
     if (!config.trusted_proxies.empty()) {
@@ -84,6 +89,7 @@ int main(int argc, char** argv) {
       if (ec) return;
       spdlog::info("signal {}: shutting down", signal);
       listener.stop();
+      sweeper.stop();
       deadline.expires_after(std::chrono::seconds(5));
       deadline.async_wait([&](boost::system::error_code timer_ec) {
         if (!timer_ec) {

@@ -52,6 +52,8 @@ struct SeatRecord {
   int seat = 0;
   std::int64_t player_id = 0;
   std::string name;
+  // A computer player's level (ai::to_string), empty for a human (seat_controllers.h).
+  std::string computer;
   friend bool operator==(const SeatRecord&, const SeatRecord&) = default;
 };
 
@@ -101,7 +103,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 4;
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
   // can be written: throws DbError otherwise.
@@ -138,6 +140,9 @@ class Store {
   using DamagedList = std::vector<std::pair<std::int64_t, std::string>>;
   std::vector<GameRecord> games_with_status(GameStatus status, DamagedList* damaged = nullptr);
   std::vector<GameRecord> games_of_player(std::int64_t player_id, DamagedList* damaged = nullptr);
+
+  // Running games with a computer seat (resumed at start-up).
+  std::vector<std::int64_t> running_games_with_computers();
 
   void commit_action(const ActionCommit& commit);
   // Removes the last action (seq) and any snapshot after the state it leaves.

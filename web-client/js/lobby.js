@@ -5,6 +5,8 @@ import { api, saveSession } from './net.js';
 import { h, seatStyle, toast, timeAgo, VICTORY_NAME, TILE_MIX_NAME } from './util.js';
 import { saveInvite } from './game.js';
 import { fetchInvite, inviteSummary } from './invite.js';
+import { seatKindFields } from './seat_kinds.js';
+import { clockFields, durationText, timeLeft } from './clock_options.js';
 
 // The name form, shown when this browser has no session yet.
 // `invitation` ({gameId, invite}): the visitor came from an invitation link; what he is invited
@@ -157,6 +159,8 @@ class Lobby {
       );
     const error = h('p', { class: 'form-error', role: 'alert' });
     const button = h('button', { type: 'submit', class: 'btn btn-primary', id: 'create-game' }, 'Create game');
+    const kinds = seatKindFields(() => Number(form.querySelector('#seats').value));
+    const clock = clockFields();
     const form = h(
       'form',
       {
@@ -174,6 +178,9 @@ class Lobby {
             spectators: f.spectators.value,
           };
           if (payload.spectators === 'delayed') payload.spectator_delay = 2;
+          const computers = kinds.computers();
+          if (computers.length) payload.computers = computers;
+          if (clock.value()) payload.clock = clock.value();
           button.disabled = true;
           error.textContent = '';
           try {
@@ -190,6 +197,8 @@ class Lobby {
       },
       h('h2', {}, 'New game'),
       select('seats', 'Players', [2, 3, 4, 5, 6].map((n) => [String(n), `${n} players`]), '2'),
+      kinds.element,
+      clock.element,
       select('victory', 'How to win', Object.entries(VICTORY_NAME), 'standard'),
       h('p', { class: 'field-help', id: 'victory-help' }, 'Standard: the last player standing wins.'),
       select('tile_mix', 'Map tiles', Object.entries(TILE_MIX_NAME), 'standard'),
@@ -214,6 +223,8 @@ class Lobby {
       race: 'Race: the first empire worth 20 points at the start of its turn wins.',
       doomsday: 'Doomsday Clock: after the first City is captured, a die roll each turn may end the game.',
     };
+    kinds.render();
+    form.querySelector('#seats').addEventListener('change', () => kinds.render());
     form.querySelector('#victory').addEventListener('change', (ev) => {
       form.querySelector('#victory-help').textContent = help[ev.target.value] || '';
     });
@@ -266,11 +277,13 @@ class Lobby {
         const seat = (g.seats || []).find((x) => x.seat === cur);
         status = h('span', { class: 'tag' }, `${seat && seat.name ? seat.name : seatStyle(cur).name}'s move`);
       }
+      const clockTag = myGameClockTag(g);
       box.append(
         h(
           'a',
           { class: `game-row link${g.your_turn ? ' your-turn' : ''}`, href: g.status === 'finished' ? `#/game/${g.game_id}` : `#/game/${g.game_id}`, dataset: { gameId: g.game_id } },
           h('div', { class: 'game-row-main' }, h('b', {}, `Game ${g.game_id}`), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · you are ${seatStyle(g.your_seat).name}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => x.name).filter(Boolean).join(' vs ')}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · last move ${timeAgo(g.last_move_at)}` : ''}`)),
+          clockTag,
           g.seats ? seatDots(g.seats) : null,
           status,
         ),
@@ -293,13 +306,21 @@ function optionsText(o) {
   return `${o.players} players · ${VICTORY_NAME[o.victory] || o.victory} · ${TILE_MIX_NAME[o.tile_mix] || o.tile_mix}${o.independent_exploration ? ' · independent exploration' : ''}`;
 }
 
+// Time left on the clock of one of my running games (the lobby list), or nothing.
+function myGameClockTag(g) {
+  const c = g.clock;
+  if (!c || c.deadline === null || c.deadline === undefined) return null;
+  if (c.stage === 'overdue') return h('span', { class: 'tag tag-warn clock-left' }, 'over time');
+  return h('span', { class: 'tag clock-left' }, `${durationText(timeLeft({ ...c, received_at: Date.now() }))} left`);
+}
+
 function seatDots(seats) {
   return h(
     'span',
     { class: 'seat-dots', 'aria-label': `${seats.filter((x) => x.player_id).length} of ${seats.length} seats taken` },
     seats.map((x) => {
       const st = seatStyle(x.seat);
-      return h('span', { class: `swatch${x.player_id ? '' : ' empty'}`, title: `${st.name}: ${x.name || 'free'}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
+      return h('span', { class: `swatch${x.player_id ? '' : ' empty'}${x.computer ? ' computer' : ''}`, title: `${st.name}: ${x.name || 'free'}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
     }),
   );
 }

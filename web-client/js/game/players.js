@@ -1,5 +1,7 @@
 // The players panel: turn order, whose turn, victory points, Reserves.
 
+import { computerLevel, computerTag } from '../seat_kinds.js';
+import { renderClock } from './clock.js';
 import { h, seatStyle, UNIT_LETTER, UNIT_NAME, UNIT_TYPES, VICTORY_NAME } from '../util.js';
 
 export function renderPlayers(page) {
@@ -18,6 +20,8 @@ export function renderPlayers(page) {
     if (!p) continue;
     const st = seatStyle(seat);
     const flags = [];
+    const level = computerLevel(page.seats, seat);
+    if (level) flags.push(computerTag(level));
     if (view.current === seat && view.phase !== 'game_over') flags.push(h('span', { class: 'tag tag-turn' }, 'turn'));
     if (view.decider === seat && view.decider !== view.current) flags.push(h('span', { class: 'tag tag-decide' }, 'deciding'));
     if (p.eliminated) flags.push(h('span', { class: 'tag tag-out' }, 'eliminated'));
@@ -38,4 +42,5 @@ export function renderPlayers(page) {
     );
   }
   panel.append(list);
+  renderClock(page, panel);
 }
