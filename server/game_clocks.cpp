@@ -116,8 +116,7 @@ void GameClocks::send(std::int64_t game_id, Subscriber* subscriber) {
       json{{"type", "game.clock"}, {"game_id", game_id}, {"clock", std::move(clock)}}));
 }
 
-void GameClocks::tell(GameRoom& room, const Entry& e, const std::string& line) {
-  (void)e;
+void GameClocks::tell(GameRoom& room, const std::string& line) {
   spdlog::info("clock game={} {}", room.id(), line);
   room.broadcast(make_message(json{{"type", "game.clock"},
                                    {"game_id", room.id()},
@@ -135,10 +134,8 @@ void GameClocks::on_room_changed(GameRoom& room) {
   int seat = SeatControllers::seat_to_act(room);
   // A computer has no clock: it decides within its own budget.
   if (seat >= 0 && SeatControllers::computer_level(room, seat)) seat = -1;
-  const int before = e->state.seat;
   if (!clock_on_change(e->options, e->state, seat, clock_.now_ms())) return;
   save(room.id(), *e);
-  (void)before;
   room.broadcast(make_message(
       json{{"type", "game.clock"}, {"game_id", room.id()}, {"clock", clock_json(room.id())}}));
 }
@@ -175,7 +172,7 @@ std::int64_t GameClocks::sweep(Lobby& lobby) {
     while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
     save(game_id, *e);
     if (room != nullptr) {
-      for (const std::string& line : lines) tell(*room, *e, line);
+      for (const std::string& line : lines) tell(*room, line);
     }
   }
   Statement next = store_.db().prepare("SELECT min(due) FROM game_clocks WHERE due > 0");
@@ -232,7 +229,7 @@ Outcome GameClocks::skip_turn(GameRoom& room, std::int64_t player_id) {
   e->log.push_back(json{{"at", clock_.now_ms()}, {"text", line}});
   while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
   save(room.id(), *e);
-  tell(room, *e, line);
+  tell(room, line);
   return std::nullopt;
 }
 
@@ -284,7 +281,7 @@ Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat)
   }
   while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
   save(room.id(), *e);
-  for (const std::string& line : lines) tell(room, *e, line);
+  for (const std::string& line : lines) tell(room, line);
   if (!expel) return std::nullopt;
   if (e->options.expel_to == ExpelTo::kComputer) {
     std::int64_t seat_player = 0;
@@ -302,7 +299,10 @@ Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat)
     room.take_over_seat(seat, kTakeoverLevel);
     return std::nullopt;
   }
-  return act_for(room, seat, Action{.kind = ActionKind::kConcede, .player = seat});
+  Action concede;
+  concede.kind = ActionKind::kConcede;
+  concede.player = seat;
+  return act_for(room, seat, concede);
 }
 
 }  // namespace viktory::server

@@ -57,7 +57,7 @@ class GameClocks : public RoomObserver {
   };
   Entry* entry(std::int64_t game_id);
   void save(std::int64_t game_id, const Entry& e);
-  void tell(GameRoom& room, const Entry& e, const std::string& line);
+  void tell(GameRoom& room, const std::string& line);
   Outcome act_for(GameRoom& room, int seat, const Action& action);
 
   Store& store_;
