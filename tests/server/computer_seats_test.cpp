@@ -107,6 +107,7 @@ TEST_F(ComputerSeats, ThreeComputersPlayToTheEndOnTheirOwnAndResumeAfterAKill) {
                      {"play", false},
                      {"independent_exploration", true},
                      {"tile_mix", "land_rich"},
+                     {"victory", "shorter"},  // [5.3] ends when the first Capital falls
                      {"computers", json::array({{{"seat", 0}, {"level", "heuristic"}},
                                                 {{"seat", 1}, {"level", "heuristic"}},
                                                 {{"seat", 2}, {"level", "heuristic"}}})}});
