@@ -121,6 +121,9 @@ Usage: viktory-server [options]
   --vapid-subject URI  contact for push services, mailto: or https: (env VIKTORY_VAPID_SUBJECT)
   --allow-private-endpoints   push endpoints and webhooks may be http and private or
                        loopback addresses (tests and development only, never in production)
+  --computer-threads N worker threads for computer players (default 1)
+  --computer-budget-ms N   milliseconds per decision of a computer player of the search
+                       level (default 300)
   --dev                also serve the developer pages under /dev/ (never in production)
   --help               this text
 
@@ -216,6 +219,10 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 3600, c.frame_timeout_seconds)) return result;
     } else if (flag == "--replays-per-minute") {
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
+    } else if (flag == "--computer-threads") {
+      if (!int_flag(1, 64, c.computer_threads)) return result;
+    } else if (flag == "--computer-budget-ms") {
+      if (!int_flag(1, 600000, c.computer_budget_ms)) return result;
     } else if (flag == "--dev") {
       c.dev = true;
     } else if (flag == "--allow-private-endpoints") {

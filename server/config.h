@@ -34,6 +34,8 @@ struct Config {
   std::size_t max_queued_bytes_per_address = 32 * 1024 * 1024;  // send queues of one address
   int replays_per_minute = 120;  // replay pages per client address, burst the same
   bool dev = false;              // also serve the developer pages under /dev/
+  int computer_threads = 1;      // workers for computer players' decisions
+  int computer_budget_ms = 300;  // time per decision of the search level
   // E-mail through the operator's SMTP relay (docs/notifications.md); no e-mail without a URL.
   std::string smtp_url;
   std::string smtp_starttls = "required";  // required | opportunistic | off

@@ -293,7 +293,7 @@ Outcome GameRoom::join(const PlayerRecord& player, std::optional<int> seat,
     seat = static_cast<int>(free - taken.begin());
   }
   std::vector<SeatRecord> next = record_.seats;
-  next.push_back(SeatRecord{*seat, player.id, player.name});
+  next.push_back(SeatRecord{*seat, player.id, player.name, ""});
   std::sort(next.begin(), next.end(), [](auto& a, auto& b) { return a.seat < b.seat; });
   if (static_cast<int>(next.size()) == seats) {
     // The last seat and the start are one transaction: never a full game that did not start.
@@ -393,6 +393,22 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
   broadcast_seats();
   broadcast_states();
   notify_turn(TurnChange::Kind::started);
+  changed();
+}
+
+void GameRoom::take_over_seat(int seat, const std::string& level) {
+  for (SeatRecord& s : record_.seats) {
+    if (s.seat == seat) s.computer = level;
+  }
+  broadcast_seats();
+  changed();
+}
+
+void GameRoom::start_if_full() {
+  if (record_.status == GameStatus::kOpen &&
+      static_cast<int>(record_.seats.size()) == record_.options.players) {
+    begin_game(record_.seats);
+  }
 }
 
 // ---------------------------------------------------------------- subscriptions
@@ -623,6 +639,7 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   if (finished || decider_changed) {
     notify_turn(finished ? TurnChange::Kind::finished : TurnChange::Kind::turn);
   }
+  changed();
   return std::nullopt;
 }
 
@@ -677,6 +694,7 @@ Outcome GameRoom::undo(std::int64_t player_id, int client_seq) {
   ++metrics_.undos;
   spdlog::debug("undo game={} seq={} seat={}", record_.id, record_.seq, *seat);
   broadcast_states();
+  changed();
   return std::nullopt;
 }
 
@@ -714,11 +732,16 @@ Outcome GameRoom::chat(const PlayerRecord& player, const std::string& text) {
 json GameRoom::seats_json(const GameRecord& record) {
   json seats = json::array();
   for (int i = 0; i < record.options.players; ++i) {
-    json seat{{"seat", i}, {"color", seat_color(i)}, {"player_id", nullptr}, {"name", nullptr}};
+    json seat{{"seat", i},
+              {"color", seat_color(i)},
+              {"player_id", nullptr},
+              {"name", nullptr},
+              {"computer", nullptr}};
     for (const SeatRecord& s : record.seats) {
       if (s.seat == i) {
         seat["player_id"] = player_id_json(s.player_id);
         seat["name"] = s.name;
+        if (!s.computer.empty()) seat["computer"] = s.computer;
       }
     }
     seats.push_back(std::move(seat));

@@ -20,8 +20,8 @@
 #include "game.h"
 #include "metrics.h"
 #include "store.h"
-#include "view.h"
 #include "turn_hook.h"
+#include "view.h"
 
 namespace viktory::server {
 
@@ -31,6 +31,17 @@ struct RoomLimits {
   int chat_keep = 50;        // chat lines a full view carries
   int chat_max_chars = 500;  // per message, in Unicode code points
   TurnHook on_turn;          // after a commit that changes who must act (turn_notifications.h)
+};
+
+class GameRoom;
+
+// Told after every change of a running game's state (seat_controllers.h, game_clocks.h): the
+// start, each committed action, an undo, a seat taken over, a load. Called under the room's
+// mutex (maybe without the Hub's); must be cheap and must not call the Lobby or the Hub.
+class RoomObserver {
+ public:
+  virtual ~RoomObserver() = default;
+  virtual void on_room_changed(GameRoom& room) = 0;
 };
 
 class GameRoom {
@@ -49,6 +60,8 @@ class GameRoom {
   GameStatus status() const { return record_.status; }
   int seq() const { return record_.seq; }
   const GameState* state() const { return state_ ? &*state_ : nullptr; }
+  const std::vector<ActionRecord>& actions() const { return log_; }
+  void set_observer(RoomObserver* observer) { observer_ = observer; }
   std::optional<int> seat_of(std::int64_t player_id) const;
   // Private games are visible to seated players and to holders of the invite code (compared
   // by hash, in constant time). To anyone else they do not exist.
@@ -62,6 +75,11 @@ class GameRoom {
   Outcome join(const PlayerRecord& player, std::optional<int> seat, const std::string& invite);
   Outcome leave(std::int64_t player_id);
   Outcome start(std::int64_t player_id);  // the creator starts early with >= 2 seated
+  // Starts the game when every seat is taken (a game created with computer seats only).
+  void start_if_full();
+  // A computer of `level` plays this seat from now on (an expelled player's; the caller
+  // stores it); an empty level gives it back to its human.
+  void take_over_seat(int seat, const std::string& level);
   // A new invite code for a private game (the creator only); the old one stops working.
   Outcome new_invite(std::int64_t player_id, std::string& code);
 
@@ -85,6 +103,9 @@ class GameRoom {
   Outcome undo(std::int64_t player_id, int client_seq);
   bool can_undo(int seat) const;
   Outcome chat(const PlayerRecord& player, const std::string& text);
+
+  // What the turn notifications are told (turn_hook.h), now (defined in turn_hook.cpp).
+  TurnChange turn_change(TurnChange::Kind kind) const;
 
   // Sends the full state (game.state) to one subscriber.
   void send_state(Subscriber* subscriber, std::int64_t player_id);
@@ -149,6 +170,9 @@ class GameRoom {
   void set_status(GameStatus status);
   // Hands who must act now to limits_.on_turn (defined in turn_hook.cpp).
   void notify_turn(TurnChange::Kind kind);
+  void changed() {
+    if (observer_ != nullptr) observer_->on_room_changed(*this);
+  }
 
   std::mutex mutex_;
   bool retired_ = false;
@@ -167,6 +191,7 @@ class GameRoom {
   // SpectatorMode::kDelayed: the position spectators see, and its seq.
   std::optional<GameState> delayed_;
   int delayed_seq_ = 0;
+  RoomObserver* observer_ = nullptr;
 };
 
 }  // namespace viktory::server

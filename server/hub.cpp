@@ -183,7 +183,90 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
       signup_buckets_(options_.signups_per_minute / 60.0, 2 * options_.signups_per_minute),
       address_buckets_(options_.address_factor * options_.messages_per_second,
                        options_.address_factor * options_.message_burst),
-      last_probe_(std::chrono::steady_clock::now()) {}
+      last_probe_(std::chrono::steady_clock::now()) {
+  clocks_ = std::make_unique<GameClocks>(
+      store_, options_.clock != nullptr ? *options_.clock : system_clock_);
+  // A clock's reminder goes out the way turns do: the turn notifications (push, e-mail,
+  // webhook, per the player's settings), which only queue it here.
+  if (options_.room.on_turn) clocks_->set_reminder(options_.room.on_turn);
+  seats_ = std::make_unique<SeatControllers>(
+      options_.computers, [this](const ComputerDecision& d) { apply_computer_decision(d); });
+  std::lock_guard lock(mutex_);
+  lobby_.add_observer(seats_.get());
+  lobby_.add_observer(clocks_.get());
+  // After a restart, computers whose decision it is play on: loading the room schedules it.
+  for (const std::int64_t game_id : store_.running_games_with_computers()) lobby_.room(game_id);
+}
+
+std::int64_t Hub::sweep_clocks() {
+  // Like a request: the Hub's lock only to find each room, then that room's lock alone.
+  try {
+    for (const std::int64_t game_id : clocks_->due_games()) {
+      std::unique_lock hub_lock(mutex_);
+      std::shared_ptr<GameRoom> room =
+          lobby_.unavailable(game_id) ? nullptr : lobby_.shared_room(game_id);
+      hub_lock.unlock();
+      if (room == nullptr) {
+        clocks_->sweep_game(game_id, nullptr);  // a damaged game: its clock steps on alone
+        continue;
+      }
+      std::lock_guard room_lock(room->mutex());
+      clocks_->sweep_game(game_id, room.get());
+    }
+    return clocks_->next_due();
+  } catch (const std::exception& e) {
+    spdlog::error("clock_sweep_failed error=\"{}\"", e.what());
+    return 0;
+  }
+}
+
+void Hub::on_clock_due(std::function<void(std::int64_t)> f) {
+  clocks_->set_due_changed(std::move(f));
+}
+
+void Hub::set_clock_reminder(GameClocks::Reminder reminder) {
+  clocks_->set_reminder(std::move(reminder));
+}
+
+void Hub::apply_computer_decision(const ComputerDecision& decision) {
+  // The path of a player's game.action (Hub::act): the Hub's lock only to find the room, the
+  // room's lock for the rest; committed by the writer thread, then told.
+  std::unique_lock hub_lock(mutex_);
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    Outcome outcome;
+    try {
+      if (lobby_.unavailable(decision.game_id)) return;
+      std::shared_ptr<GameRoom> room = lobby_.shared_room(decision.game_id);
+      if (room == nullptr) return;
+      std::unique_lock room_lock(room->mutex());
+      hub_lock.unlock();
+      // Stale: the game moved on, or the seat changed hands, since the job was made (both
+      // set the cancel flag under this lock).
+      if (decision.cancel && decision.cancel->load()) return;
+      if (room->seq() != decision.seq) return;
+      outcome = room->act(decision.player_id, decision.seq, decision.action);
+    } catch (const DbError& e) {
+      if (!hub_lock.owns_lock()) hub_lock.lock();
+      if (e.storage_failure()) {
+        storage_failed(decision.game_id, e);
+      } else {
+        spdlog::error("computer_failed game={} error=\"{}\"", decision.game_id, e.what());
+      }
+      return;
+    } catch (const std::exception& e) {
+      spdlog::error("computer_failed game={} error=\"{}\"", decision.game_id, e.what());
+      return;
+    }
+    if (!outcome) return;
+    if (outcome->code == "retired") {  // the Lobby dropped that room meanwhile: look again
+      hub_lock.lock();
+      continue;
+    }
+    spdlog::error("computer_refused game={} seq={} code={}", decision.game_id, decision.seq,
+                  outcome->code);
+    return;
+  }
+}
 
 void Hub::on_open(Client* client, std::string_view address) {
   std::lock_guard lock(mutex_);
@@ -431,6 +514,7 @@ Outcome Hub::watch(Client* client, ClientState& state, GameRoom* room) {
   }
   state.watched.insert(room->id());
   room->watch(client, state.player ? state.player->id : 0);
+  clocks_->send(room->id(), client);
   return std::nullopt;
 }
 
@@ -505,6 +589,26 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     if (!sp) return fail("bad_options", "spectators must be \"live\", \"none\" or \"delayed\"");
     req.is_private = bool_field(msg, "private", false);
     req.seat = optional_small_int(msg, "seat").value_or(0);
+    req.creator_plays = bool_field(msg, "play", true);
+    ClockOptions clock;
+    try {
+      clock = clock_options_from_json(msg.value("clock", json(nullptr)));
+    } catch (const std::invalid_argument& e) {
+      return fail("bad_options", e.what());
+    }
+    if (msg.contains("computers") && !msg["computers"].is_null()) {
+      const json& computers = msg["computers"];
+      if (!computers.is_array() || computers.size() > kMaxPlayers) {
+        return fail("bad_message", "field 'computers' must be a list of {seat, level}");
+      }
+      for (const json& c : computers) {
+        if (!c.is_object()) return fail("bad_message", "field 'computers' holds {seat, level}");
+        const int seat = small_int_field(c, "seat");
+        if (!req.computers.emplace(seat, string_field(c, "level")).second) {
+          return fail("bad_seat", "a seat is named twice in 'computers'");
+        }
+      }
+    }
     req.spectators = *sp;
     req.spectator_delay = optional_small_int(msg, "spectator_delay").value_or(0);
     if (static_cast<int>(state.watched.size()) >= options_.max_watched_games) {
@@ -523,6 +627,7 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     client->deliver(make_message(reply));
     {
       std::lock_guard room_lock(room->mutex());
+      clocks_->create(*room, clock);
       watch(client, state, room);
     }
     lobby_.changed();
@@ -533,9 +638,9 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
   }
 
   static const std::set<std::string> kGameTypes = {
-      "game.join",    "game.leave",          "game.start", "game.watch",
-      "game.unwatch", "game.action",         "game.undo",  "chat.send",
-      "game.invite",  "game.preview_battle", "game.reach"};
+      "game.join",   "game.leave",     "game.start",      "game.watch",    "game.unwatch",
+      "game.action", "game.undo",      "chat.send",       "game.invite",   "game.preview_battle",
+      "game.reach",  "game.skip_turn", "game.vote_expel", "game.take_back"};
   if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
   const std::int64_t game_id = int_field(msg, "game_id");
   try {
@@ -575,6 +680,7 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
     }
     state.watched.insert(room->id());  // a seat is always watched, whatever the limit
     room->watch(client, me.id);
+    clocks_->send(room->id(), client);
     room_lock.unlock();
     lobby_.changed();
     return std::nullopt;
@@ -634,6 +740,11 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
   if (type == "chat.send") return room->chat(me, string_field(msg, "text"));
   if (type == "game.preview_battle") return preview_battle(client, *room, me.id, msg);
   if (type == "game.reach") return reach(client, *room, me.id, msg);
+  if (type == "game.skip_turn") return clocks_->skip_turn(*room, me.id);
+  if (type == "game.vote_expel") {
+    return clocks_->vote_expel(*room, me.id, small_int_field(msg, "seat"));
+  }
+  if (type == "game.take_back") return clocks_->take_back(*room, me.id);
   return fail("unknown_type", "unknown message type");
 }
 
@@ -677,6 +788,13 @@ json Hub::my_games(std::int64_t player_id) {
     json g = GameRoom::summary_of(stored);
     g["your_seat"] = seat ? json(*seat) : json(nullptr);
     g["your_turn"] = running && seat && stored.current_seat == *seat;
+    if (const json clock = running ? clocks_->clock_json(stored.id) : json(nullptr);
+        !clock.is_null()) {
+      g["clock"] = json{{"seat", clock["seat"]},
+                        {"deadline", clock["deadline"]},
+                        {"stage", clock["stage"]},
+                        {"now", clock["now"]}};
+    }
     games.push_back(std::move(g));
   }
   for (auto& [id, why] : damaged) spdlog::error("game_damaged game={} reason=\"{}\"", id, why);

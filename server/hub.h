@@ -15,11 +15,13 @@
 #include <string_view>
 
 #include "common.h"
+#include "game_clocks.h"
 #include "lobby.h"
 #include "metrics.h"
 #include "presence.h"
 #include "rate_limit.h"
 #include "replay.h"
+#include "seat_controllers.h"
 #include "store.h"
 
 namespace viktory::server {
@@ -48,6 +50,8 @@ struct HubOptions {
   int health_retry_seconds = 5;
   int health_probe_seconds = 60;
   Presence* presence = nullptr;  // told of every sign-in and closed connection (presence.h)
+  ComputerOptions computers;     // computer seats' workers and budget (seat_controllers.h)
+  Clock* clock = nullptr;        // the clocks' time (game_clock.h); nullptr: the system clock
 };
 
 // What GET /healthz reports.
@@ -77,6 +81,15 @@ class Hub {
   Health health();
 
   Replays& replays() { return replays_; }
+  // Clocks (game_clocks.h): acts on due reminders and deadlines; returns when the next one is
+  // due (ms since the epoch, 0: nothing). The sweeper's timer calls it.
+  std::int64_t sweep_clocks();
+  // Told when something new becomes due (the sweeper re-arms); nullptr to stop.
+  void on_clock_due(std::function<void(std::int64_t)> f);
+  // The reminder hook of the clocks; by default `room.on_turn` (the turn notifications).
+  void set_clock_reminder(GameClocks::Reminder reminder);
+  // Computer decisions applied so far (tests).
+  std::int64_t computer_decisions() const { return seats_->decisions(); }
 
  private:
   struct ClientState {
@@ -106,6 +119,9 @@ class Hub {
   nlohmann::json my_games(std::int64_t player_id);
   std::optional<PlayerRecord> player_for_bearer(std::string_view authorization);
   std::string invite_url(std::int64_t game_id, const std::string& code) const;
+  // A computer seat's decision, from a worker (no lock held): applied like a player's
+  // game.action (the Hub's lock to find the room, then the room's alone); stale ones dropped.
+  void apply_computer_decision(const ComputerDecision& decision);
 
   std::mutex mutex_;
   Store& store_;
@@ -120,6 +136,10 @@ class Hub {
   bool storage_ok_ = true;
   std::string storage_problem_;
   std::chrono::steady_clock::time_point last_probe_;
+  SystemClock system_clock_;
+  std::unique_ptr<GameClocks> clocks_;
+  // Last: destroyed first, so its workers stop before what they call into goes away.
+  std::unique_ptr<SeatControllers> seats_;
 };
 
 }  // namespace viktory::server

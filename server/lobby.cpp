@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
+#include "bot.h"
 #include "token.h"
 
 namespace viktory::server {
@@ -15,7 +18,10 @@ Lobby::Lobby(Store& store, Metrics& metrics, RoomLimits limits)
   Store::DamagedList damaged;
   for (GameRecord& g : store_.games_with_status(GameStatus::kOpen, &damaged)) {
     const std::int64_t id = g.id;
-    rooms_.emplace(id, std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_));
+    auto& room =
+        rooms_.emplace(id, std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_))
+            .first->second;
+    room->set_observer(&observers_);
   }
   for (auto& [id, why] : damaged) {
     spdlog::error("game_damaged game={} reason=\"{}\"", id, why);
@@ -29,6 +35,21 @@ std::variant<GameRoom*, Failure> Lobby::create(const PlayerRecord& creator,
     return fail("bad_options", "a game has 2 to 6 seats");
   }
   if (req.seat < 0 || req.seat >= req.options.players) return fail("bad_seat", "no such seat");
+  for (const auto& [seat, level] : req.computers) {
+    if (seat < 0 || seat >= req.options.players) return fail("bad_seat", "no such seat");
+    if (req.creator_plays && seat == req.seat) {
+      return fail("bad_seat", "the creator's seat cannot be a computer's");
+    }
+    if (!ai::level_from_string(level)) {
+      return fail("bad_options", "a computer's level is \"random\", \"heuristic\" or \"search\"");
+    }
+  }
+  if (!req.creator_plays && static_cast<int>(req.computers.size()) != req.options.players) {
+    return fail("bad_options", "a creator who does not play fills every seat with computers");
+  }
+  if (!req.creator_plays && req.spectators == SpectatorMode::kNone) {
+    return fail("bad_options", "a creator who does not play watches: spectators cannot be none");
+  }
   const bool delayed = req.spectators == SpectatorMode::kDelayed;
   if (delayed ? req.spectator_delay < 1 || req.spectator_delay > kMaxSpectatorDelay
               : req.spectator_delay != 0) {
@@ -48,12 +69,24 @@ std::variant<GameRoom*, Failure> Lobby::create(const PlayerRecord& creator,
     g.invite_hash = invite_hash(code);
     if (invite_code != nullptr) *invite_code = code;
   }
-  g.seats.push_back(SeatRecord{req.seat, creator.id, creator.name});
+  if (req.creator_plays) g.seats.push_back(SeatRecord{req.seat, creator.id, creator.name, ""});
+  for (const auto& [seat, level] : req.computers) {
+    // A player of its own per seat, whom nobody can sign in as (nobody knows its token).
+    const PlayerRecord computer =
+        store_.create_player("Computer (" + level + ")", token_hash(new_token()), g.created);
+    g.seats.push_back(SeatRecord{seat, computer.id, computer.name, level});
+  }
+  std::sort(g.seats.begin(), g.seats.end(), [](auto& a, auto& b) { return a.seat < b.seat; });
   store_.create_game(g);
   ++metrics_.games_created;
   const std::int64_t id = g.id;
   auto [it, inserted] =
       rooms_.emplace(id, std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_));
+  it->second->set_observer(&observers_);
+  {
+    std::lock_guard lock(it->second->mutex());
+    it->second->start_if_full();  // every seat a computer's but the creator's
+  }
   return it->second.get();
 }
 
@@ -71,7 +104,13 @@ GameRoom* Lobby::room(std::int64_t game_id) {
     return nullptr;
   }
   if (!loaded) return nullptr;
-  return rooms_.emplace(game_id, std::move(loaded)).first->second.get();
+  GameRoom* room = rooms_.emplace(game_id, std::move(loaded)).first->second.get();
+  room->set_observer(&observers_);
+  {
+    std::lock_guard lock(room->mutex());
+    observers_.on_room_changed(*room);  // e.g. a computer's turn, a clock
+  }
+  return room;
 }
 
 std::shared_ptr<GameRoom> Lobby::shared_room(std::int64_t game_id) {

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "common.h"
 #include "game_room.h"
@@ -26,11 +27,19 @@ struct CreateRequest {
   int seat = 0;  // the creator's seat
   SpectatorMode spectators = SpectatorMode::kLive;
   int spectator_delay = 0;  // turns, 1..kMaxSpectatorDelay for SpectatorMode::kDelayed
+  // Seats played by computer players (seat -> level, ai::to_string); the game starts when
+  // the human seats are taken. Without `creator_plays` every seat must be a computer's and
+  // the creator watches.
+  std::map<int, std::string> computers;
+  bool creator_plays = true;
 };
 
 class Lobby {
  public:
   Lobby(Store& store, Metrics& metrics, RoomLimits limits);
+
+  // Told of every change of every room from now on (seat controllers, clocks), in order.
+  void add_observer(RoomObserver* observer) { observers_.list.push_back(observer); }
 
   // Creates an open game with the creator seated. Returns the room or why not. A private
   // game's invite code goes to `invite_code` (only its hash is stored).
@@ -74,6 +83,13 @@ class Lobby {
   std::set<std::int64_t> unavailable_;
   std::set<Subscriber*> subscribers_;
   std::string last_sent_;
+  struct Observers : RoomObserver {
+    std::vector<RoomObserver*> list;
+    void on_room_changed(GameRoom& room) override {
+      for (RoomObserver* o : list) o->on_room_changed(room);
+    }
+  };
+  Observers observers_;
 };
 
 }  // namespace viktory::server

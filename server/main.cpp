@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "accounts.h"
+#include "clock_sweeper.h"
 #include "config.h"
 #include "connections.h"
 #include "deliveries.h"
@@ -101,6 +102,8 @@ int main(int argc, char** argv) {
     hub_options.room.on_turn = [&turns](TurnChange change) { turns.post(std::move(change)); };
     Presence presence;
     hub_options.presence = &presence;
+    hub_options.computers.threads = config.computer_threads;
+    hub_options.computers.search_budget = std::chrono::milliseconds(config.computer_budget_ms);
     Hub hub(store, metrics, hub_options);
     ConnectionLimiter limiter(config.max_connections_per_address,
                               config.max_queued_bytes_per_address);
@@ -115,6 +118,8 @@ int main(int argc, char** argv) {
     Listener listener(
         ioc, net::ip::tcp::endpoint(address, static_cast<unsigned short>(config.port)), context);
     listener.start();
+    ClockSweeper sweeper(ioc, hub);
+    sweeper.start();
     spdlog::info("database {} (schema {})", config.db, store.schema_version());
     spdlog::info("serving {}{}", config.web_root, config.dev ? " (with the developer pages)" : "");
     if (!config.trusted_proxies.empty()) {
@@ -130,6 +135,7 @@ int main(int argc, char** argv) {
       if (ec) return;
       spdlog::info("signal {}: shutting down", signal);
       listener.stop();
+      sweeper.stop();
       deadline.expires_after(std::chrono::seconds(5));
       deadline.async_wait([&](boost::system::error_code timer_ec) {
         if (!timer_ec) {

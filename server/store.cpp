@@ -133,6 +133,29 @@ CREATE TABLE IF NOT EXISTS game_webhooks(
   set_by INTEGER NOT NULL REFERENCES players(id),
   disabled INTEGER NOT NULL DEFAULT 0);
 )sql",
+    // 5 (seats): who controls a seat other than its player: a computer player chosen at
+    // creation (kind 'computer') or one that took an expelled player's seat ('takeover'), with
+    // the level of docs/ai.md. Keyed by player, so seat renumbering at the start
+    // does not matter.
+    R"sql(
+CREATE TABLE IF NOT EXISTS seat_controllers(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  kind TEXT NOT NULL,
+  level TEXT NOT NULL,
+  PRIMARY KEY(game_id, player_id)) WITHOUT ROWID;
+)sql",
+    // 6 (seats): game clocks (game_clock.h): the creator's options, the clock's state with
+    // absolute times, its lines of the game log, and when something is next due (the sweeper).
+    R"sql(
+CREATE TABLE IF NOT EXISTS game_clocks(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  options TEXT NOT NULL,
+  state TEXT NOT NULL,
+  log TEXT NOT NULL,
+  due INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS game_clocks_by_due ON game_clocks(due);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -328,6 +351,15 @@ void Store::replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& s
         .bind(3, seat.player_id)
         .bind(4, now)
         .run();
+    if (!seat.computer.empty()) {
+      db_.prepare(
+             "INSERT OR REPLACE INTO seat_controllers(game_id, player_id, kind, level) "
+             "VALUES(?, ?, 'computer', ?)")
+          .bind(1, game_id)
+          .bind(2, seat.player_id)
+          .bind(3, seat.computer)
+          .run();
+    }
   }
 }
 
@@ -411,12 +443,14 @@ std::vector<GameRecord> Store::read_games(Statement& s, DamagedList* damaged) {
 
 void Store::load_seats(GameRecord& game) {
   Statement s = db_.prepare(
-      "SELECT s.seat, s.player_id, p.name FROM seats s JOIN players p ON p.id = s.player_id "
-      "WHERE s.game_id = ? ORDER BY s.seat");
+      "SELECT s.seat, s.player_id, p.name, c.level FROM seats s JOIN players p ON p.id = "
+      "s.player_id LEFT JOIN seat_controllers c ON c.game_id = s.game_id AND c.player_id = "
+      "s.player_id WHERE s.game_id = ? ORDER BY s.seat");
   s.bind(1, game.id);
   game.seats.clear();
   while (s.step()) {
-    game.seats.push_back(SeatRecord{static_cast<int>(s.int64(0)), s.int64(1), s.text(2)});
+    game.seats.push_back(SeatRecord{static_cast<int>(s.int64(0)), s.int64(1), s.text(2),
+                                    s.is_null(3) ? std::string() : s.text(3)});
   }
 }
 
@@ -444,6 +478,16 @@ std::vector<GameRecord> Store::games_of_player(std::int64_t player_id, DamagedLi
       "WHERE g.id IN (SELECT game_id FROM seats WHERE player_id = ?) ORDER BY g.id DESC");
   s.bind(1, player_id);
   return read_games(s, damaged);
+}
+
+std::vector<std::int64_t> Store::running_games_with_computers() {
+  const auto guard = db_.lock();
+  Statement s = db_.prepare(
+      "SELECT DISTINCT g.id FROM games g JOIN seat_controllers c ON c.game_id = g.id "
+      "WHERE g.status = 'running' ORDER BY g.id");
+  std::vector<std::int64_t> out;
+  while (s.step()) out.push_back(s.int64(0));
+  return out;
 }
 
 // The writer thread of group commit and the commits waiting for it.

@@ -54,6 +54,8 @@ struct SeatRecord {
   int seat = 0;
   std::int64_t player_id = 0;
   std::string name;
+  // A computer player's level (ai::to_string), empty for a human (seat_controllers.h).
+  std::string computer;
   friend bool operator==(const SeatRecord&, const SeatRecord&) = default;
 };
 
@@ -106,7 +108,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 6;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
@@ -144,6 +146,9 @@ class Store {
   using DamagedList = std::vector<std::pair<std::int64_t, std::string>>;
   std::vector<GameRecord> games_with_status(GameStatus status, DamagedList* damaged = nullptr);
   std::vector<GameRecord> games_of_player(std::int64_t player_id, DamagedList* damaged = nullptr);
+
+  // Running games with a computer seat (resumed at start-up).
+  std::vector<std::int64_t> running_games_with_computers();
 
   // Durable when it returns (its COMMIT was fsynced), or throws. With group commit started, it
   // waits for the writer thread, which writes every action queued meanwhile (of any game) in

@@ -6,7 +6,12 @@ namespace viktory::server {
 
 void GameRoom::notify_turn(TurnChange::Kind kind) {
   if (!limits_.on_turn || !state_) return;
+  limits_.on_turn(turn_change(kind));
+}
+
+TurnChange GameRoom::turn_change(TurnChange::Kind kind) const {
   TurnChange change;
+  if (!state_) return change;
   change.kind = kind;
   change.game_id = record_.id;
   change.seq = record_.seq;
@@ -22,7 +27,7 @@ void GameRoom::notify_turn(TurnChange::Kind kind) {
   for (const auto& [subscriber, player] : subscribers_) {
     if (player != 0) change.on_the_page.insert(player);
   }
-  limits_.on_turn(std::move(change));
+  return change;
 }
 
 }  // namespace viktory::server

@@ -13,7 +13,8 @@
 namespace viktory::server {
 
 struct TurnChange {
-  enum class Kind { turn, started, finished };
+  // reminder: the decider's clock runs out soon (game_clocks.h); `deadline` and `time_left`.
+  enum class Kind { turn, started, finished, reminder };
   Kind kind = Kind::turn;
   std::int64_t game_id = 0;
   int seq = 0;
@@ -28,6 +29,8 @@ struct TurnChange {
   };
   std::vector<Seat> seats;
   std::vector<int> winners;            // Kind::finished
+  std::int64_t deadline = 0;           // Kind::reminder: ms since the epoch
+  std::string time_left;               // Kind::reminder: for people, "6 hours"
   std::set<std::int64_t> on_the_page;  // players who have the game open right now
 };
 

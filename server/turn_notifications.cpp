@@ -200,8 +200,22 @@ void TurnNotifications::handle(const TurnChange& change) {
       event.kind = notify::EventKind::game_over;
       for (int seat : change.winners) event.winners.push_back(name_of(change, seat));
       break;
+    case TurnChange::Kind::reminder:
+      event.kind = notify::EventKind::time_running_out;
+      event.player = name_of(change, change.decider_seat);
+      event.time_left = change.time_left;
+      break;
   }
-  if (change.kind == TurnChange::Kind::turn) {
+  if (change.kind == TurnChange::Kind::reminder) {
+    // A clock's reminder (game_clocks.h): once per turn of the clock, so not through the turn
+    // mail gate; no e-mail while he has the game open (he sees the clock there).
+    if (change.decider_player != 0) {
+      push_to(change.decider_player, event);
+      if (change.on_the_page.count(change.decider_player) == 0) {
+        mail_to(change.decider_player, event, change.turn, false, /*gated=*/false);
+      }
+    }
+  } else if (change.kind == TurnChange::Kind::turn) {
     if (change.decider_player != 0) {
       push_to(change.decider_player, event);
       mail_to(change.decider_player, event, change.turn,
@@ -236,8 +250,10 @@ void TurnNotifications::push_to(std::int64_t player_id, const notify::GameEvent&
   notify::PushMessage message;
   message.payload = notify::push_payload(event);
   message.topic = notify::push_topic_for(event);
-  message.urgency =
-      event.kind == notify::EventKind::your_turn ? notify::Urgency::high : notify::Urgency::normal;
+  message.urgency = event.kind == notify::EventKind::your_turn ||
+                            event.kind == notify::EventKind::time_running_out
+                        ? notify::Urgency::high
+                        : notify::Urgency::normal;
   for (const auto& subscription : subscriptions) {
     std::weak_ptr<Gone> gone = gone_;
     const std::string endpoint = subscription.endpoint;
@@ -253,7 +269,7 @@ void TurnNotifications::push_to(std::int64_t player_id, const notify::GameEvent&
 }
 
 void TurnNotifications::mail_to(std::int64_t player_id, const notify::GameEvent& event, int turn,
-                                bool on_page) {
+                                bool on_page, bool gated) {
   if (!options_.smtp || options_.public_url.empty()) return;
   std::string address;
   {
@@ -269,7 +285,7 @@ void TurnNotifications::mail_to(std::int64_t player_id, const notify::GameEvent&
     if (!s.step()) return;
     address = s.text(0);
   }
-  if (!mail_gate_.admit(player_id, event.game_id, turn, on_page)) return;
+  if (gated && !mail_gate_.admit(player_id, event.game_id, turn, on_page)) return;
   notifier_.enqueue(notify::email_delivery(options_.smtp,
                                            notify::email_for(event, notify::Mailbox{address, ""})));
 }

@@ -11,7 +11,10 @@
 //   not have the game open (at most one per game per turn: notify::TurnMailGate);
 // - at the start and the end of a game: a push to every seated player;
 // - the game's webhook (set by its creator): every change of whose turn it is, the start and
-//   the end.
+//   the end;
+// - a clock's reminder (game_clocks.h, kind `reminder`): "your time runs out" to the player who
+//   must act, by push and (if he turned it on and is not on the game page) e-mail, and to the
+//   webhook.
 // Only public facts leave (notification_text.h): game number, round, seat names, winners.
 //
 // The VAPID key pair is made on the first start and kept in the database (server_keys).
@@ -84,7 +87,8 @@ class TurnNotifications {
   void drop_gone();
   bool muted(std::int64_t player_id, std::int64_t game_id);
   void push_to(std::int64_t player_id, const notify::GameEvent& event);
-  void mail_to(std::int64_t player_id, const notify::GameEvent& event, int turn, bool on_page);
+  void mail_to(std::int64_t player_id, const notify::GameEvent& event, int turn, bool on_page,
+               bool gated = true);
   void webhook_for(const notify::GameEvent& event);
   std::string game_url(std::int64_t game_id) const;
 

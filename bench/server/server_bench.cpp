@@ -51,7 +51,7 @@ struct StoredGame {
     record.created = 1;
     record.creator = players[0];
     for (int p = 0; p < 4; ++p)
-      record.seats.push_back(SeatRecord{p, players[p].id, players[p].name});
+      record.seats.push_back(SeatRecord{p, players[p].id, players[p].name, ""});
     store->create_game(record);
     record.seed = 20251122;
     store->start_game(record);

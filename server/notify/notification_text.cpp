@@ -42,6 +42,8 @@ const char* to_string(EventKind kind) {
       return "game_started";
     case EventKind::game_over:
       return "game_over";
+    case EventKind::time_running_out:
+      return "time_running_out";
   }
   return "your_turn";
 }
@@ -56,6 +58,10 @@ NotificationText personal_text(const GameEvent& event) {
               event.player.empty() ? "Every seat is taken." : event.player + " moves first."};
     case EventKind::game_over:
       return {game_name(event) + " is over", result_sentence(event)};
+    case EventKind::time_running_out:
+      return {"Your time runs out in " + game_name(event),
+              (event.time_left.empty() ? "Little time" : event.time_left) +
+                  " left to move; after that the other players may skip your turn."};
   }
   return {};
 }
@@ -72,6 +78,10 @@ std::string group_text(const GameEvent& event) {
       break;
     case EventKind::game_over:
       text = game_name(event) + " is over. " + result_sentence(event);
+      break;
+    case EventKind::time_running_out:
+      text = event.player + "'s time runs out in " + game_name(event) +
+             (event.time_left.empty() ? "." : ": " + event.time_left + " left.");
       break;
   }
   if (!event.game_url.empty()) text += " " + event.game_url;

@@ -14,9 +14,10 @@
 namespace viktory::notify {
 
 enum class EventKind {
-  your_turn,     // to the player whose Player Turn (or decision) it now is
-  game_started,  // the last seat was taken
-  game_over,     // the game ended (winners, or none when every player left)
+  your_turn,         // to the player whose Player Turn (or decision) it now is
+  game_started,      // the last seat was taken
+  game_over,         // the game ended (winners, or none when every player left)
+  time_running_out,  // to the player who must act: his clock's deadline is near (reminder)
 };
 const char* to_string(EventKind kind);
 
@@ -26,6 +27,7 @@ struct GameEvent {
   int round = 0;                     // 0: not mentioned
   std::string player;                // whose turn it is (your_turn) or who moves first
   std::vector<std::string> winners;  // game_over
+  std::string time_left;             // time_running_out: "6 hours"
   std::string game_url;              // link that opens the game
 };
 

@@ -8,9 +8,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <random>
+#include <tuple>
 
 #include "game.h"
+#include "game_clocks.h"
 #include "lobby.h"
 #include "support/loopback_server.h"
 #include "test_support.h"
@@ -133,12 +136,15 @@ class TurnNotificationsTest : public ::testing::Test {
         .run();
   }
 
-  GameRoom* two_player_game() {
+  // `before_start` runs while the game is still open (e.g. to set its webhook, so that the
+  // start is told to it whatever the notification thread's timing).
+  GameRoom* two_player_game(const std::function<void(GameRoom&)>& before_start = {}) {
     CreateRequest req;
     req.options.players = 2;
     std::string invite;
     auto created = lobby->create(alice, req, &invite);
     GameRoom* room = std::get<GameRoom*>(created);
+    if (before_start) before_start(*room);
     EXPECT_FALSE(room->join(bob, std::nullopt, ""));
     EXPECT_EQ(room->status(), GameStatus::kRunning);
     return room;
@@ -198,12 +204,13 @@ TEST_F(TurnNotificationsTest, WhenTheTurnPassesThePlayerGetsAPushAMailAndTheGrou
   const std::string bob_browser = subscribe(bob_token);
   verified_email(bob, "bob@example.org");
   ASSERT_EQ(api("POST", "/api/notify/settings", json{{"email", true}}, bob_token).status, 200);
-  GameRoom* room = two_player_game();
-  const ApiResponse hook =
-      api("POST", "/api/notify/webhook",
-          json{{"game_id", room->id()}, {"url", hook_receiver.url("/chat")}, {"format", "slack"}},
-          alice_token);
-  ASSERT_EQ(hook.status, 200) << hook.body;
+  GameRoom* room = two_player_game([&](GameRoom& open) {
+    const ApiResponse hook =
+        api("POST", "/api/notify/webhook",
+            json{{"game_id", open.id()}, {"url", hook_receiver.url("/chat")}, {"format", "slack"}},
+            alice_token);
+    ASSERT_EQ(hook.status, 200) << hook.body;
+  });
 
   // The start: a push "has started" to Bob (his browser), the webhook says who moves first.
   turns->wait_idle();
@@ -336,6 +343,68 @@ TEST_F(TurnNotificationsTest, WithoutTestingPolicyLoopbackEndpointsAreRefused) {
           .dump();
   EXPECT_EQ(strict.handle_api("POST", "/api/push/subscription", body, "Bearer " + bob_token).status,
             400);
+}
+
+// A clock's reminder (server/game_clocks.h) leaves through the same notifier as a turn: "your
+// time runs out in Game N" to the player who must act, by push and e-mail per his settings,
+// and to the game's webhook. The clock is a fake one: no waiting for a day.
+TEST_F(TurnNotificationsTest, AClocksReminderReachesThePlayerByPushMailAndWebhook) {
+  struct FakeClock : Clock {
+    std::int64_t now_ms() override { return now; }
+    std::int64_t now = 1'800'000'000'000;
+  } clock;
+  GameClocks clocks(*store, clock);
+  clocks.set_reminder([this](TurnChange change) { turns->post(std::move(change)); });
+  lobby->add_observer(&clocks);
+  const std::string alice_browser = subscribe(alice_token);
+  const std::string bob_browser = subscribe(bob_token);
+  for (const auto& [player, token, address] : {std::tuple{alice, alice_token, "alice@example.org"},
+                                               std::tuple{bob, bob_token, "bob@example.org"}}) {
+    verified_email(player, address);
+    ASSERT_EQ(api("POST", "/api/notify/settings", json{{"email", true}}, token).status, 200);
+  }
+  GameRoom* room = two_player_game();
+  clocks.create(*room, clock_options_from_json(json{{"per_move_seconds", 86400}}));
+  ASSERT_EQ(
+      api("POST", "/api/notify/webhook",
+          json{{"game_id", room->id()}, {"url", hook_receiver.url("/chat")}, {"format", "slack"}},
+          alice_token)
+          .status,
+      200);
+  turns->wait_idle();
+  const std::int64_t late = player_of_seat(room, room->record().current_seat);
+  const std::string late_name = late == alice.id ? "Alice" : "Bob";
+  const std::size_t mails_before = sink.mails().size();
+
+  clock.now += 86400 * 1000 * 3 / 4;  // a quarter of the day left: the reminder is due
+  EXPECT_EQ(clocks.due_games(), std::vector<std::int64_t>{room->id()});
+  clocks.sweep_game(room->id(), room);
+  EXPECT_TRUE(clocks.due_games().empty());
+  turns->wait_idle();
+
+  const std::string game = "Game " + std::to_string(room->id());
+  const auto got = wait_for_pushes(late == alice.id ? alice_browser : bob_browser, 2);
+  const auto reminder = std::find_if(got.begin(), got.end(),
+                                     [](const json& m) { return m["kind"] == "time_running_out"; });
+  ASSERT_NE(reminder, got.end());
+  EXPECT_EQ((*reminder)["title"], "Your time runs out in " + game);
+  EXPECT_NE((*reminder)["body"].get<std::string>().find("6 hours left"), std::string::npos);
+  // Only the player who must act is reminded.
+  for (const json& m : pushes(late == alice.id ? bob_browser : alice_browser)) {
+    EXPECT_NE(m["kind"], "time_running_out");
+  }
+
+  ASSERT_TRUE(wait_for_mails(mails_before + 1));
+  bool mailed = false;
+  for (const auto& mail : sink.mails()) {
+    mailed |= mail.data.find("Subject: Your time runs out in " + game) != std::string::npos;
+  }
+  EXPECT_TRUE(mailed);
+  ASSERT_TRUE(hook_receiver.wait_for(1, 20s));
+  EXPECT_NE(json::parse(hook_receiver.requests().back().body)["text"].get<std::string>().find(
+                late_name + "'s time runs out in " + game),
+            std::string::npos);
+  lobby.reset();  // before `clocks`, which it tells of changes
 }
 
 }  // namespace

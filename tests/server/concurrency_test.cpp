@@ -29,7 +29,7 @@ std::int64_t running_game(Store& store, const PlayerRecord& a, const PlayerRecor
   g.options.players = 2;
   g.created = 1;
   g.creator = a;
-  g.seats = {SeatRecord{0, a.id, a.name}, SeatRecord{1, b.id, b.name}};
+  g.seats = {SeatRecord{0, a.id, a.name, ""}, SeatRecord{1, b.id, b.name, ""}};
   store.create_game(g);
   g.status = GameStatus::kRunning;
   store.start_game(g);

@@ -16,7 +16,7 @@ GameRecord open_game(const PlayerRecord& creator, int seats) {
   g.options.players = seats;
   g.created = 1000;
   g.creator = creator;
-  g.seats.push_back(SeatRecord{0, creator.id, creator.name});
+  g.seats.push_back(SeatRecord{0, creator.id, creator.name, ""});
   return g;
 }
 
@@ -71,7 +71,7 @@ TEST(Store, GamesSeatsAndStatus) {
   GameRecord g = open_game(alice, 3);
   const std::int64_t id = store.create_game(g);
   EXPECT_GT(id, 0);
-  store.replace_seats(id, {{0, alice.id, "Alice"}, {2, bob.id, "Bob"}}, 2);
+  store.replace_seats(id, {{0, alice.id, "Alice", ""}, {2, bob.id, "Bob", ""}}, 2);
   auto loaded = store.game(id);
   ASSERT_TRUE(loaded);
   EXPECT_EQ(loaded->status, GameStatus::kOpen);

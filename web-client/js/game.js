@@ -16,6 +16,7 @@ import { describeAction, resultText } from './game/text.js';
 import { renderPrompt } from './game/prompt.js';
 import { renderActions, landingFrigates } from './game/actions.js';
 import { renderPlayers } from './game/players.js';
+import { tickClock } from './game/clock.js';
 import { renderSelection } from './game/selection.js';
 import { renderBattle } from './game/battle.js';
 import { renderDecision } from './game/decisions.js';
@@ -81,6 +82,13 @@ class GamePage {
       this.render();
     });
     this.on(this.channel, 'chat', () => renderChat(this));
+    this.clock = this.channel.clock || null;
+    this.on(this.channel, 'clock', (e) => {
+      this.clock = e.detail.clock;
+      if (this.state) renderPlayers(this);
+    });
+    const clockTimer = setInterval(() => tickClock(this), 1000);
+    this.listeners.push(() => clearInterval(clockTimer));
     this.on(this.channel, 'notice', (e) => {
       if (e.detail.code === 'game_unavailable') {
         this.fatal = e.detail.message;

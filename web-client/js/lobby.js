@@ -8,6 +8,8 @@ import { saveInvite } from './game.js';
 import { fetchInvite, inviteSummary } from './invite.js';
 import { RunningGames } from './running.js';
 import { fillPresence } from './presence.js';
+import { seatKindFields } from './seat_kinds.js';
+import { clockFields, durationText, timeLeft } from './clock_options.js';
 
 // The name form, shown when this browser has no session yet.
 // `invitation` ({gameId, invite}): the visitor came from an invitation link; what he is invited
@@ -170,6 +172,8 @@ class Lobby {
       );
     const error = h('p', { class: 'form-error', role: 'alert' });
     const button = h('button', { type: 'submit', class: 'btn btn-primary', id: 'create-game' }, 'Create game');
+    const kinds = seatKindFields(() => Number(form.querySelector('#seats').value));
+    const clock = clockFields();
     const form = h(
       'form',
       {
@@ -187,6 +191,9 @@ class Lobby {
             spectators: f.spectators.value,
           };
           if (payload.spectators === 'delayed') payload.spectator_delay = 2;
+          const computers = kinds.computers();
+          if (computers.length) payload.computers = computers;
+          if (clock.value()) payload.clock = clock.value();
           button.disabled = true;
           error.textContent = '';
           try {
@@ -203,6 +210,8 @@ class Lobby {
       },
       h('h2', {}, 'New game'),
       select('seats', 'Players', [2, 3, 4, 5, 6].map((n) => [String(n), `${n} players`]), '2'),
+      kinds.element,
+      clock.element,
       optionFields(),
       select('tile_mix', 'Map tiles', Object.entries(TILE_MIX_NAME), 'standard'),
       h('label', { class: 'check', for: 'independent_exploration' }, h('input', { type: 'checkbox', id: 'independent_exploration', name: 'independent_exploration' }), h('span', {}, 'Independent exploration: each player sees only the tiles he revealed himself')),
@@ -221,6 +230,8 @@ class Lobby {
       error,
     );
     wireOptionFields(form);
+    kinds.render();
+    form.querySelector('#seats').addEventListener('change', () => kinds.render());
     return form;
   }
 
@@ -260,7 +271,11 @@ class Lobby {
       return;
     }
     const rank = (g) => (g.your_turn ? 0 : g.status === 'running' ? 1 : g.status === 'open' ? 2 : 3);
-    for (const g of games.slice().sort((a, b) => rank(a) - rank(b) || (b.last_move_at || 0) - (a.last_move_at || 0))) {
+    // "Your move" games first, the one whose clock runs out soonest at the top (games without a
+    // clock after those with one), then the others by their last move.
+    const deadline = (g) => (g.your_turn && g.clock && typeof g.clock.deadline === 'number' ? g.clock.deadline : Infinity);
+    const order = (a, b) => rank(a) - rank(b) || (deadline(a) === deadline(b) ? 0 : deadline(a) < deadline(b) ? -1 : 1) || (b.last_move_at || 0) - (a.last_move_at || 0);
+    for (const g of games.slice().sort(order)) {
       let status;
       if (g.status === 'open') status = h('span', { class: 'tag' }, 'waiting for players');
       else if (g.status === 'finished') status = h('span', { class: 'tag' }, 'finished');
@@ -270,11 +285,13 @@ class Lobby {
         const seat = (g.seats || []).find((x) => x.seat === cur);
         status = h('span', { class: 'tag' }, `${seat && seat.name ? seat.name : seatStyle(cur).name}'s move`, seat && seat.player_id ? h('span', { class: 'presence', dataset: { presencePlayer: String(seat.player_id) } }) : null);
       }
+      const clockTag = myGameClockTag(g);
       box.append(
         h(
           'a',
           { class: `game-row link${g.your_turn ? ' your-turn' : ''}`, href: g.status === 'finished' ? `#/game/${g.game_id}` : `#/game/${g.game_id}`, dataset: { gameId: g.game_id } },
           h('div', { class: 'game-row-main' }, h('b', {}, `Game ${g.game_id}`), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · you are ${seatStyle(g.your_seat).name}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => x.name).filter(Boolean).join(' vs ')}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · last move ${timeAgo(g.last_move_at)}` : ''}`)),
+          clockTag,
           g.seats ? seatDots(g.seats) : null,
           status,
         ),
@@ -293,13 +310,26 @@ class Lobby {
   }
 }
 
+// Time left on the clock of one of my running games (the lobby list), or nothing: mine when it
+// is my move, else the clock of whoever must act.
+function myGameClockTag(g) {
+  const c = g.clock;
+  if (!c || c.deadline === null || c.deadline === undefined) return null;
+  const mine = g.your_seat !== null && g.your_seat !== undefined && c.seat === g.your_seat;
+  const whose = mine ? '' : `${seatStyle(c.seat).name}: `;
+  if (c.stage === 'overdue') return h('span', { class: 'tag tag-warn clock-left', dataset: { seat: c.seat } }, `${whose}over time`);
+  const urgent = mine && (c.stage === 'reminded' || c.stage === 'overdue');
+  const left = durationText(timeLeft({ ...c, received_at: Date.now() }));
+  return h('span', { class: `tag clock-left${urgent ? ' tag-warn' : ''}`, dataset: { seat: c.seat }, title: mine ? 'Time left for your move' : 'Time left for their move' }, `${whose}${left} left`);
+}
+
 function seatDots(seats) {
   return h(
     'span',
     { class: 'seat-dots', 'aria-label': `${seats.filter((x) => x.player_id).length} of ${seats.length} seats taken` },
     seats.map((x) => {
       const st = seatStyle(x.seat);
-      return h('span', { class: `swatch${x.player_id ? '' : ' empty'}`, title: `${st.name}: ${x.name || 'free'}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
+      return h('span', { class: `swatch${x.player_id ? '' : ' empty'}${x.computer ? ' computer' : ''}`, title: `${st.name}: ${x.name || 'free'}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
     }),
   );
 }

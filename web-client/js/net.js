@@ -460,6 +460,11 @@ export class GameChannel extends EventTarget {
         // Fair play: the game is over and its secret is public (./fair_play.js).
         this.emit('reveal', msg);
         break;
+      case 'game.clock':
+        // The game's clock (seats/clocks): deadline, stage, skips, its log lines.
+        this.clock = { ...msg.clock, received_at: Date.now() };
+        this.emit('clock', { clock: this.clock, line: msg.line });
+        break;
       case 'game.notice':
         // The server had to reload the game (or cannot show it for now): say so.
         this.emit('notice', msg);

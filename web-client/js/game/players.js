@@ -3,6 +3,8 @@
 import { h, seatStyle, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from '../util.js';
 import { victoryText } from '../options.js';
 import { fillPresence } from '../presence.js';
+import { computerLevel, computerTag } from '../seat_kinds.js';
+import { renderClock, seatClock } from './clock.js';
 
 export function renderPlayers(page) {
   const view = page.view;
@@ -23,6 +25,10 @@ export function renderPlayers(page) {
     if (!p) continue;
     const st = seatStyle(seat);
     const flags = [];
+    const level = computerLevel(page.seats, seat);
+    if (level) flags.push(computerTag(level));
+    const time = seatClock(page, seat);
+    if (time) flags.push(time);
     if (view.current === seat && view.phase !== 'game_over') flags.push(h('span', { class: 'tag tag-turn' }, 'turn'));
     if (view.decider === seat && view.decider !== view.current) flags.push(h('span', { class: 'tag tag-decide' }, 'deciding'));
     if (p.eliminated) flags.push(h('span', { class: 'tag tag-out' }, 'eliminated'));
@@ -48,11 +54,12 @@ export function renderPlayers(page) {
   }
   panel.append(list);
   fillPresence(list);
+  renderClock(page, panel);
 }
 
 // Online now or last seen (presence.js), for the player in `seat`.
 function presenceSpot(page, seat) {
   const taken = page.seats && (page.seats.seats || []).find((x) => x.seat === seat);
-  if (!taken || !taken.player_id) return null;
+  if (!taken || !taken.player_id || taken.computer) return null;  // a computer is always there
   return h('span', { class: 'presence', dataset: { presencePlayer: String(taken.player_id) } });
 }

@@ -1,6 +1,7 @@
-// A rematch at game over: a new private game with the same number of seats, the same options
-// and the same spectator setting; its invitation link goes into this game's chat, where the
-// other players' pages show it as a button. (The server keeps only the invitation's hash, so
+// A rematch at game over: a new private game with the same number of seats, the same options,
+// the same spectator setting, the same computer seats (with their levels) and the same clock;
+// its invitation link goes into this game's chat, where the other players' pages show it as a
+// button. (The server keeps only the invitation's hash, so
 // the link travels the way players would pass it on themselves.)
 
 import { h, toast } from '../util.js';
@@ -14,6 +15,7 @@ export async function rematch(page) {
   delete payload.players;
   if (page.seats && page.seats.spectators) payload.spectators = page.seats.spectators;
   if (payload.spectators === 'delayed') payload.spectator_delay = page.seats.spectator_delay || 2;
+  Object.assign(payload, rematchSeatsAndClock(page));
   try {
     const { seen } = await page.ctx.conn.request('game.create', payload);
     const created = seen.filter((m) => m.type === 'game.created').pop();
@@ -25,6 +27,21 @@ export async function rematch(page) {
   } catch (err) {
     toast(err.message || String(err), 'error');
   }
+}
+
+// The computer seats chosen at creation keep their seat and level (a seat a computer took over
+// from an expelled player is a person's again), the creator keeps his seat, and the clock its
+// options.
+export function rematchSeatsAndClock(page) {
+  const out = {};
+  const seats = (page.seats && page.seats.seats) || [];
+  const clockSeats = (page.clock && page.clock.seats) || [];
+  const takenOver = (seat) => !!(clockSeats[seat] && clockSeats[seat].expelled);
+  const computers = seats.filter((x) => x.computer && !takenOver(x.seat)).map((x) => ({ seat: x.seat, level: x.computer }));
+  if (computers.length) out.computers = computers;
+  if (page.mySeat !== null && page.mySeat !== undefined) out.seat = page.mySeat;
+  if (page.clock && page.clock.options && page.clock.options.per_move_seconds) out.clock = { ...page.clock.options };
+  return out;
 }
 
 export function rematchButton(page, className = 'btn') {

@@ -1,0 +1,379 @@
+#include "game_clocks.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "bot.h"
+#include "game.h"
+#include "seat_controllers.h"
+#include "view.h"
+
+namespace viktory::server {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kLogKeep = 50;  // clock lines kept per game
+constexpr int kMaxSkipActions = 500;  // a skipped turn ends within this many actions
+constexpr const char* kTakeoverLevel = "heuristic";
+
+std::string colour(int seat) {
+  std::string c = seat_color(seat);
+  if (!c.empty()) c[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(c[0])));
+  return c;
+}
+
+bool in_game(const GameRoom& room, int seat) {
+  const GameState* s = room.state();
+  return s != nullptr && seat >= 0 && seat < static_cast<int>(s->players.size()) &&
+         s->players[static_cast<std::size_t>(seat)].in_game();
+}
+
+}  // namespace
+
+GameClocks::GameClocks(Store& store, Clock& clock) : store_(store), clock_(clock) {}
+
+GameClocks::Entry* GameClocks::entry(std::int64_t game_id) {
+  auto it = cache_.find(game_id);
+  if (it == cache_.end()) {
+    std::optional<Entry> loaded;
+    const auto db_lock = store_.db().lock();
+    Statement s =
+        store_.db().prepare("SELECT options, state, log FROM game_clocks WHERE game_id = ?");
+    s.bind(1, game_id);
+    if (s.step()) {
+      try {
+        Entry e;
+        e.options = clock_options_from_json(json::parse(s.text(0)));
+        const json state = json::parse(s.text(1));
+        if (!state.is_null()) e.state = clock_state_from_json(state);
+        for (json& line : json::parse(s.text(2))) e.log.push_back(std::move(line));
+        loaded = std::move(e);
+      } catch (const std::exception& error) {
+        spdlog::error("clock_damaged game={} error=\"{}\"", game_id, error.what());
+      }
+    }
+    it = cache_.emplace(game_id, std::move(loaded)).first;
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+void GameClocks::save(std::int64_t game_id, const Entry& e) {
+  {
+    const auto db_lock = store_.db().lock();
+    store_.db()
+        .prepare("UPDATE game_clocks SET state = ?, log = ?, due = ? WHERE game_id = ?")
+        .bind(1, clock_state_to_json(e.state).dump())
+        .bind(2, json(e.log).dump())
+        .bind(3, e.state.next_due())
+        .bind(4, game_id)
+        .run();
+  }
+  if (due_changed_ && e.state.next_due() > 0) due_changed_(e.state.next_due());
+}
+
+void GameClocks::create(GameRoom& room, const ClockOptions& options) {
+  if (!options.enabled()) return;
+  std::lock_guard lock(mutex_);
+  {
+    const auto db_lock = store_.db().lock();
+    store_.db()
+        .prepare("INSERT INTO game_clocks(game_id, options, state, log, due) VALUES(?, ?, ?, ?, 0)")
+        .bind(1, room.id())
+        .bind(2, clock_options_to_json(options).dump())
+        .bind(3, "null")
+        .bind(4, "[]")
+        .run();
+  }
+  cache_.erase(room.id());
+  on_room_changed(room);  // a game that started at once (computer seats) starts its clock
+}
+
+json GameClocks::clock_json(std::int64_t game_id) {
+  std::lock_guard lock(mutex_);
+  const Entry* e = entry(game_id);
+  if (e == nullptr) return nullptr;
+  json seats = json::array();
+  for (const SeatClock& c : e->state.seats) {
+    seats.push_back(json{{"bank_ms", c.bank_ms},
+                         {"vacation_ms", c.vacation_ms},
+                         {"skips", c.skips},
+                         {"expel_votes", c.expel_votes},
+                         {"expelled", c.expelled}});
+  }
+  const char* stage = e->state.stage == ClockStage::kOverdue    ? "overdue"
+                      : e->state.stage == ClockStage::kIdle     ? "idle"
+                      : e->state.stage == ClockStage::kReminded ? "reminded"
+                                                                : "running";
+  return json{{"options", clock_options_to_json(e->options)},
+              {"seat", e->state.seat >= 0 ? json(e->state.seat) : json(nullptr)},
+              {"since", e->state.since},
+              {"deadline", e->state.deadline > 0 ? json(e->state.deadline) : json(nullptr)},
+              {"stage", stage},
+              {"may_skip", e->state.stage == ClockStage::kOverdue},
+              {"now", clock_.now_ms()},
+              {"seats", std::move(seats)},
+              {"log", e->log}};
+}
+
+void GameClocks::send(std::int64_t game_id, Subscriber* subscriber) {
+  json clock = clock_json(game_id);
+  if (clock.is_null()) return;
+  subscriber->deliver(make_message(
+      json{{"type", "game.clock"}, {"game_id", game_id}, {"clock", std::move(clock)}}));
+}
+
+void GameClocks::tell(GameRoom& room, const std::string& line) {
+  spdlog::info("clock game={} {}", room.id(), line);
+  room.broadcast(make_message(json{{"type", "game.clock"},
+                                   {"game_id", room.id()},
+                                   {"clock", clock_json(room.id())},
+                                   {"line", line}}));
+}
+
+void GameClocks::on_room_changed(GameRoom& room) {
+  std::lock_guard lock(mutex_);
+  Entry* e = entry(room.id());
+  if (e == nullptr) return;
+  const int players = room.record().options.players;
+  if (room.status() == GameStatus::kRunning && static_cast<int>(e->state.seats.size()) != players) {
+    e->state = new_clock_state(e->options, players);  // the game started (seats renumbered)
+  }
+  int seat = SeatControllers::seat_to_act(room);
+  // A computer has no clock: it decides within its own budget.
+  if (seat >= 0 && SeatControllers::computer_level(room, seat)) seat = -1;
+  if (!clock_on_change(e->options, e->state, seat, clock_.now_ms())) return;
+  save(room.id(), *e);
+  room.broadcast(make_message(
+      json{{"type", "game.clock"}, {"game_id", room.id()}, {"clock", clock_json(room.id())}}));
+}
+
+std::vector<std::int64_t> GameClocks::due_games() {
+  std::lock_guard lock(mutex_);
+  const auto db_lock = store_.db().lock();
+  std::vector<std::int64_t> due;
+  Statement s = store_.db().prepare(
+      "SELECT game_id FROM game_clocks WHERE due > 0 AND due <= ? ORDER BY due");
+  s.bind(1, clock_.now_ms());
+  while (s.step()) due.push_back(s.int64(0));
+  return due;
+}
+
+std::int64_t GameClocks::next_due() {
+  std::lock_guard lock(mutex_);
+  const auto db_lock = store_.db().lock();
+  Statement next = store_.db().prepare("SELECT min(due) FROM game_clocks WHERE due > 0");
+  if (next.step() && !next.is_null(0)) return next.int64(0);
+  return 0;
+}
+
+void GameClocks::sweep_game(std::int64_t game_id, GameRoom* room) {
+  std::lock_guard lock(mutex_);
+  Entry* e = entry(game_id);
+  if (e == nullptr) return;
+  const std::int64_t now = clock_.now_ms();
+  std::vector<std::string> lines;
+  for (ClockDue step = clock_sweep(e->state, now); step != ClockDue::kNothing;
+       step = clock_sweep(e->state, now)) {
+    const int seat = e->state.seat;
+    if (step == ClockDue::kReminder) {
+      const std::int64_t left = std::max<std::int64_t>(0, e->state.deadline - now);
+      spdlog::info("clock_reminder game={} seat={} deadline={}", game_id, seat, e->state.deadline);
+      if (reminder_ && room != nullptr) {
+        TurnChange change = room->turn_change(TurnChange::Kind::reminder);
+        change.decider_seat = seat;
+        change.decider_player = 0;
+        for (const TurnChange::Seat& s : change.seats) {
+          if (s.seat == seat) change.decider_player = s.player_id;
+        }
+        change.deadline = e->state.deadline;
+        change.time_left = duration_text(left);
+        reminder_(std::move(change));
+      }
+      lines.push_back("Reminder to " + colour(seat) + ": " + duration_text(left) +
+                      " left to move.");
+    } else {
+      lines.push_back(colour(seat) + " is over time: the other players may skip this turn.");
+    }
+  }
+  for (const std::string& line : lines) {
+    e->log.push_back(json{{"at", now}, {"text", line}});
+  }
+  while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
+  save(game_id, *e);
+  if (room != nullptr) {
+    for (const std::string& line : lines) tell(*room, line);
+  }
+}
+
+Outcome GameClocks::act_for(GameRoom& room, int seat, const Action& action) {
+  for (const SeatRecord& s : room.record().seats) {
+    if (s.seat == seat) return room.act(s.player_id, room.seq(), action);
+  }
+  return fail("bad_seat", "no such seat");
+}
+
+Outcome GameClocks::skip_turn(GameRoom& room, std::int64_t player_id) {
+  std::lock_guard lock(mutex_);
+  Entry* e = entry(room.id());
+  if (e == nullptr) return fail("no_clock", "this game has no clock");
+  if (room.status() != GameStatus::kRunning) return fail("not_running", "the game is not running");
+  const std::optional<int> me = room.seat_of(player_id);
+  if (!me || !in_game(room, *me)) return fail("not_seated", "you hold no seat in this game");
+  const int late = e->state.seat;
+  if (e->state.stage != ClockStage::kOverdue || late < 0) {
+    return fail("not_overdue", "nobody is over time");
+  }
+  if (late == *me) return fail("own_turn", "you cannot skip your own turn: just play");
+  // The late seat's turn ends with nothing done: every phase ends at once; a decision the
+  // rules need from it (casualties, a retreat, an elimination, the Capital) is made by the
+  // heuristic computer player.
+  for (int i = 0; i < kMaxSkipActions && SeatControllers::seat_to_act(room) == late; ++i) {
+    const GameState& s = *room.state();
+    const std::vector<Action> legal = legal_actions(s, late);
+    std::optional<Action> pick;
+    if (s.current == late) {
+      for (const Action& a : legal) {
+        if (a.kind == ActionKind::kEndPhase) pick = a;
+      }
+    }
+    if (!pick) {
+      ai::BotConfig config;
+      config.level = ai::Level::kHeuristic;
+      config.seed = static_cast<std::uint64_t>(room.id()) ^ static_cast<std::uint64_t>(room.seq());
+      pick = ai::choose_action(view_for(s, late), legal, ai::PublicHistory{}, config);
+    }
+    if (auto refused = act_for(room, late, *pick)) return refused;
+  }
+  e = entry(room.id());
+  SeatClock& c = e->state.seats[static_cast<std::size_t>(late)];
+  ++c.skips;
+  std::string line = colour(*me) + " skipped " + colour(late) + "'s turn (" +
+                     std::to_string(c.skips) + " skipped).";
+  if (c.skips >= e->options.skips_before_expel) {
+    line += " The other players may now vote to expel " + colour(late) + ".";
+  }
+  e->log.push_back(json{{"at", clock_.now_ms()}, {"text", line}});
+  while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
+  save(room.id(), *e);
+  tell(room, line);
+  return std::nullopt;
+}
+
+Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat) {
+  std::lock_guard lock(mutex_);
+  Entry* e = entry(room.id());
+  if (e == nullptr) return fail("no_clock", "this game has no clock");
+  if (room.status() != GameStatus::kRunning) return fail("not_running", "the game is not running");
+  const std::optional<int> me = room.seat_of(player_id);
+  if (!me || !in_game(room, *me)) return fail("not_seated", "you hold no seat in this game");
+  if (seat < 0 || seat >= static_cast<int>(e->state.seats.size()) || !in_game(room, seat)) {
+    return fail("bad_seat", "no such player in the game");
+  }
+  if (seat == *me) return fail("bad_seat", "you cannot vote to expel yourself");
+  SeatClock& target = e->state.seats[static_cast<std::size_t>(seat)];
+  if (target.expelled || SeatControllers::computer_level(room, seat)) {
+    return fail("bad_seat", "that seat is played by the computer");
+  }
+  if (target.skips < e->options.skips_before_expel) {
+    return fail("too_few_skips", "a player may be expelled after " +
+                                     std::to_string(e->options.skips_before_expel) +
+                                     " skipped turns");
+  }
+  if (std::find(target.expel_votes.begin(), target.expel_votes.end(), *me) ==
+      target.expel_votes.end()) {
+    target.expel_votes.push_back(*me);
+    std::sort(target.expel_votes.begin(), target.expel_votes.end());
+  }
+  int voters = 0;  // the other players still in the game
+  for (int i = 0; i < static_cast<int>(e->state.seats.size()); ++i) {
+    if (i != seat && in_game(room, i)) ++voters;
+  }
+  int votes = 0;
+  for (int v : target.expel_votes) {
+    if (in_game(room, v)) ++votes;
+  }
+  std::vector<std::string> lines{colour(*me) + " votes to expel " + colour(seat) + " (" +
+                                 std::to_string(votes) + " of " + std::to_string(voters) + ")."};
+  const bool expel = 2 * votes > voters;  // a majority of the other players
+  if (expel) {
+    target.expelled = true;
+    if (e->options.expel_to == ExpelTo::kComputer) {
+      lines.push_back(colour(seat) + " is expelled: the computer takes the seat.");
+    } else {
+      lines.push_back(colour(seat) + " is expelled and concedes [5.1].");
+    }
+  }
+  for (const std::string& line : lines) {
+    e->log.push_back(json{{"at", clock_.now_ms()}, {"text", line}});
+  }
+  while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
+  save(room.id(), *e);
+  for (const std::string& line : lines) tell(room, line);
+  if (!expel) return std::nullopt;
+  if (e->options.expel_to == ExpelTo::kComputer) {
+    std::int64_t seat_player = 0;
+    for (const SeatRecord& s : room.record().seats) {
+      if (s.seat == seat) seat_player = s.player_id;
+    }
+    {
+      const auto db_lock = store_.db().lock();
+      store_.db()
+          .prepare(
+              "INSERT OR REPLACE INTO seat_controllers(game_id, player_id, kind, level) "
+              "VALUES(?, ?, 'takeover', ?)")
+          .bind(1, room.id())
+          .bind(2, seat_player)
+          .bind(3, kTakeoverLevel)
+          .run();
+    }
+    room.take_over_seat(seat, kTakeoverLevel);
+    return std::nullopt;
+  }
+  Action concede;
+  concede.kind = ActionKind::kConcede;
+  concede.player = seat;
+  return act_for(room, seat, concede);
+}
+
+Outcome GameClocks::take_back(GameRoom& room, std::int64_t player_id) {
+  std::lock_guard lock(mutex_);
+  if (room.status() != GameStatus::kRunning) return fail("not_running", "the game is not running");
+  const std::optional<int> seat = room.seat_of(player_id);
+  if (!seat || !in_game(room, *seat)) return fail("not_seated", "you hold no seat in this game");
+  bool taken_over = false;
+  {
+    const auto db_lock = store_.db().lock();
+    Statement s = store_.db().prepare(
+        "SELECT kind FROM seat_controllers WHERE game_id = ? AND player_id = ?");
+    s.bind(1, room.id()).bind(2, player_id);
+    taken_over = s.step() && s.text(0) == "takeover";
+  }
+  if (!taken_over) return fail("not_taken_over", "the computer does not play your seat");
+  {
+    const auto db_lock = store_.db().lock();
+    store_.db()
+        .prepare("DELETE FROM seat_controllers WHERE game_id = ? AND player_id = ?")
+        .bind(1, room.id())
+        .bind(2, player_id)
+        .run();
+  }
+  const std::string line = colour(*seat) + " takes the seat back from the computer.";
+  if (Entry* e = entry(room.id());
+      e != nullptr && *seat < static_cast<int>(e->state.seats.size())) {
+    SeatClock& c = e->state.seats[static_cast<std::size_t>(*seat)];
+    c.expelled = false;
+    c.skips = 0;
+    c.expel_votes.clear();
+    e->log.push_back(json{{"at", clock_.now_ms()}, {"text", line}});
+    while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
+    save(room.id(), *e);
+  }
+  // The seat controllers cancel a pending decision; the clock starts if it is his to act.
+  room.take_over_seat(*seat, "");
+  tell(room, line);
+  return std::nullopt;
+}
+
+}  // namespace viktory::server

@@ -1,0 +1,157 @@
+#include "seat_controllers.h"
+
+#include <spdlog/spdlog.h>
+
+#include "game.h"
+#include "view.h"
+
+namespace viktory::server {
+
+bool valid_computer_level(const std::string& level) {
+  return ai::level_from_string(level).has_value();
+}
+
+SeatControllers::SeatControllers(ComputerOptions options, Apply apply)
+    : options_(options), apply_(std::move(apply)) {
+  const int threads = std::max(1, options_.threads);
+  for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+}
+
+SeatControllers::~SeatControllers() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    for (auto& [game, pending] : pending_) pending.cancel->store(true);
+    queue_.clear();
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+int SeatControllers::seat_to_act(const GameRoom& room) {
+  if (room.status() != GameStatus::kRunning || room.state() == nullptr) return -1;
+  if (room.state()->phase == Phase::kGameOver) return -1;
+  return decider(*room.state());
+}
+
+std::optional<ai::Level> SeatControllers::computer_level(const GameRoom& room, int seat) {
+  for (const SeatRecord& s : room.record().seats) {
+    if (s.seat == seat && !s.computer.empty()) return ai::level_from_string(s.computer);
+  }
+  return std::nullopt;
+}
+
+void SeatControllers::on_room_changed(GameRoom& room) {
+  const std::int64_t game_id = room.id();
+  const int seat = seat_to_act(room);
+  const std::optional<ai::Level> level =
+      seat >= 0 ? computer_level(room, seat) : std::optional<ai::Level>();
+  std::lock_guard lock(mutex_);
+  if (stopping_) return;
+  auto it = pending_.find(game_id);
+  if (it != pending_.end()) {
+    if (level && it->second.seq == room.seq() && it->second.seat == seat) return;  // under way
+    it->second.cancel->store(true);  // the game moved on: that decision is moot
+    pending_.erase(it);
+  }
+  if (seat < 0) histories_.erase(game_id);  // over (or not running): nothing more to decide
+  if (!level) return;
+
+  Job job;
+  job.game_id = game_id;
+  job.seq = room.seq();
+  job.seat = seat;
+  job.level = *level;
+  for (const SeatRecord& s : room.record().seats) {
+    if (s.seat == seat) job.player_id = s.player_id;
+  }
+  job.view = view_for(*room.state(), seat);
+  job.legal = legal_actions(*room.state(), seat);
+  job.needs_history = room.record().options.independent_exploration;
+  if (job.needs_history) {
+    job.options = room.record().options;
+    job.seed = room.record().seed;
+    job.actions.reserve(room.actions().size());
+    for (const ActionRecord& a : room.actions()) job.actions.push_back(a.action);
+  }
+  job.cancel = std::make_shared<std::atomic<bool>>(false);
+  pending_[game_id] = Pending{job.seq, seat, job.cancel};
+  queue_.push_back(std::move(job));
+  wake_.notify_one();
+}
+
+void SeatControllers::work() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    if (job.cancel->load()) continue;
+    try {
+      decide(job);
+    } catch (const std::exception& e) {
+      // A bug in the bot must not take the server down; the seat waits (and the log says why).
+      spdlog::error("computer_failed game={} seq={} seat={} error=\"{}\"", job.game_id, job.seq,
+                    job.seat, e.what());
+    }
+  }
+}
+
+ai::PublicHistory SeatControllers::history_for(Job& job) {
+  std::shared_ptr<History> history;
+  {
+    std::lock_guard lock(mutex_);
+    auto& slot = histories_[job.game_id];
+    if (!slot) slot = std::make_shared<History>();
+    history = slot;
+  }
+  std::lock_guard lock(history->mutex);
+  const std::size_t players = static_cast<std::size_t>(job.options.players);
+  // An undo (or anything else) that changed the past: start again from the beginning.
+  bool same_past = history->state && history->applied.size() <= job.actions.size();
+  for (std::size_t i = 0; same_past && i < history->applied.size(); ++i) {
+    same_past = history->applied[i] == job.actions[i];
+  }
+  if (!same_past) {
+    history->state = new_game(job.options, job.seed);
+    history->applied.clear();
+    history->seats.assign(players, {});
+  }
+  for (std::size_t i = history->applied.size(); i < job.actions.size(); ++i) {
+    if (job.cancel->load()) break;
+    std::vector<Event> events;
+    if (auto error = apply_in_place(*history->state, job.actions[i], &events)) {
+      throw std::runtime_error("stored action " + std::to_string(i + 1) +
+                               " no longer applies: " + error->code);
+    }
+    history->applied.push_back(job.actions[i]);
+    for (std::size_t seat = 0; seat < players; ++seat) {
+      for (Event& e : filter_events_for(*history->state, events, static_cast<int>(seat))) {
+        history->seats[seat].events.push_back(std::move(e));
+      }
+    }
+  }
+  return history->seats[static_cast<std::size_t>(job.seat)];
+}
+
+void SeatControllers::decide(Job& job) {
+  const ai::PublicHistory history = job.needs_history ? history_for(job) : ai::PublicHistory{};
+  if (job.cancel->load()) return;
+  ai::BotConfig config;
+  config.level = job.level;
+  // The bot's own randomness, from public facts only (never the game's seed).
+  config.seed = static_cast<std::uint64_t>(job.game_id) * 0x9E3779B97F4A7C15ULL ^
+                (static_cast<std::uint64_t>(job.seq) << 8) ^ static_cast<std::uint64_t>(job.seat);
+  config.time_budget = options_.search_budget;
+  config.cancel = job.cancel.get();
+  const Action action = ai::choose_action(job.view, job.legal, history, config);
+  if (job.cancel->load()) return;
+  ++decisions_;
+  apply_(ComputerDecision{job.game_id, job.seq, job.player_id, action, job.cancel});
+}
+
+}  // namespace viktory::server

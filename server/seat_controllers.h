@@ -1,0 +1,124 @@
+// Seat controllers: who decides for each seat of a running game. A seat is played by its
+// human, or by a computer player (docs/ai.md) chosen at creation. After every change of a
+// game (an action committed, an undo, the start, a load after a restart) the room tells this
+// class, which asks "who must act now" (the decider: the current player, or whoever owes a
+// decision out of turn, such as casualties or a retreat) and, when that seat is a computer's,
+// schedules its decision on a worker thread.
+//
+// The decision runs off the network threads and outside every lock of the game logic: only the
+// seat's view, its legal actions and its public history go to the worker (copied under the
+// room's mutex, cheap). The worker hands the chosen action to `apply` (Hub), which finds the
+// room under the Hub's lock, then takes the room's mutex alone and applies it as that seat's
+// action through the path of a player's (checked by the engine, committed by the writer
+// thread, then told). A result whose seq has moved on, or whose cancel flag is set, is dropped
+// there. Each decision has a cancel flag, set when the game moves on or ends, when the seat
+// changes hands, or when the server stops.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "action.h"
+#include "bot.h"
+#include "game_room.h"
+
+namespace viktory::server {
+
+struct ComputerOptions {
+  int threads = 1;  // workers for computer decisions (a 2-core server: 1)
+  // Per decision of the search level (the heuristic and random levels need no budget).
+  std::chrono::milliseconds search_budget{300};
+};
+
+// What a computer seat chose, to be applied as that seat's action.
+struct ComputerDecision {
+  std::int64_t game_id = 0;
+  int seq = 0;  // the game's seq the decision was made for
+  std::int64_t player_id = 0;
+  Action action;
+  // Set (under the room's mutex) when the game moved on or the seat changed hands: the Hub
+  // drops the decision then.
+  std::shared_ptr<std::atomic<bool>> cancel;
+};
+
+// Whether `level` names a computer level a game may be created with.
+bool valid_computer_level(const std::string& level);
+
+class SeatControllers : public RoomObserver {
+ public:
+  using Apply = std::function<void(const ComputerDecision&)>;
+  SeatControllers(ComputerOptions options, Apply apply);
+  ~SeatControllers() override;  // cancels what runs and joins the workers
+  SeatControllers(const SeatControllers&) = delete;
+  SeatControllers& operator=(const SeatControllers&) = delete;
+
+  // Who must act now in a running game (the seat, -1 when nobody: not running, or over).
+  static int seat_to_act(const GameRoom& room);
+  // The computer level of a seat, or nothing for a human's seat.
+  static std::optional<ai::Level> computer_level(const GameRoom& room, int seat);
+
+  // Called by the room (under its mutex) after every change: cheap, never searches.
+  void on_room_changed(GameRoom& room) override;
+
+  // Decisions handed to `apply` so far (for tests and metrics).
+  std::int64_t decisions() const { return decisions_.load(); }
+
+ private:
+  struct Job {
+    std::int64_t game_id = 0;
+    int seq = 0;
+    int seat = 0;
+    std::int64_t player_id = 0;
+    ai::Level level = ai::Level::kHeuristic;
+    GameView view;
+    std::vector<Action> legal;
+    // Under independent exploration the bot needs the events its seat was shown: the worker
+    // rebuilds them from the game's actions (kept per game, advanced incrementally).
+    bool needs_history = false;
+    Options options;
+    std::uint64_t seed = 0;
+    std::vector<Action> actions;
+    std::shared_ptr<std::atomic<bool>> cancel;
+  };
+  // A game's decision in progress (at most one: one seat decides at a time).
+  struct Pending {
+    int seq = 0;
+    int seat = 0;
+    std::shared_ptr<std::atomic<bool>> cancel;
+  };
+  // The public history of every seat of one game, up to `applied.size()` actions.
+  struct History {
+    std::mutex mutex;
+    std::optional<GameState> state;  // the game after `applied` (worker only, never sent)
+    std::vector<Action> applied;
+    std::vector<ai::PublicHistory> seats;
+  };
+
+  void work();
+  void decide(Job& job);
+  ai::PublicHistory history_for(Job& job);
+
+  ComputerOptions options_;
+  Apply apply_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Job> queue_;
+  std::map<std::int64_t, Pending> pending_;
+  std::map<std::int64_t, std::shared_ptr<History>> histories_;
+  bool stopping_ = false;
+  std::atomic<std::int64_t> decisions_{0};
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace viktory::server

@@ -1,0 +1,105 @@
+// A game against a computer from the lobby's form: the seat is marked with its level, the
+// computer plays its own moves (the server decides for it), and the player plays on.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPlayer, signIn, gameState, waitForGameState, screenshotPath } from './lib/harness.js';
+import { playUntil } from './lib/bot.js';
+
+let server;
+let browser;
+let alice;
+let clockedGame;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  alice = await newPlayer(browser, server);
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+test('the lobby creates a game against a computer, which plays its own moves', async () => {
+  await alice.page.goto('/');
+  await signIn(alice, 'Alice');
+  // Seat 2 of a 2-player game: a computer of the fast level.
+  await alice.page.selectOption('#seat-kind-1', 'heuristic');
+  // Changing the number of seats keeps the choices made and adds the new seats.
+  await alice.page.selectOption('#seats', '3');
+  assert.equal(await alice.page.inputValue('#seat-kind-1'), 'heuristic');
+  assert.equal(await alice.page.inputValue('#seat-kind-2'), 'human');
+  await alice.page.selectOption('#seats', '2');
+  assert.equal(await alice.page.locator('#seat-kind-2').count(), 0);
+  await alice.page.click('#create-game');
+  // Every other seat is a computer's: the game starts at once.
+  await waitForGameState(alice.page, (s) => s.view.phase === 'setup');
+  const start = await gameState(alice.page);
+  assert.equal(start.you.seat, 0);
+  const tag = alice.page.locator('.player[data-seat="1"] .tag-computer');
+  await tag.waitFor();
+  assert.match(await tag.textContent(), /computer · fast/);
+  assert.equal(await alice.page.locator('.player[data-seat="0"] .tag-computer').count(), 0);
+  // Alice plays through her page; the computer answers by itself, up to the second turn.
+  const [state] = await playUntil([alice], ([s]) => s && s.view.turn >= 3, { maxActions: 400 });
+  assert.ok(state.seq > start.seq);
+  // The computer placed its own Capital [4.0] and played its turns (turn 3 is Alice's again
+  // only after the computer's turn 2).
+  assert.ok(state.view.players[1].capital_hex >= 0, 'the computer placed its Capital');
+  assert.ok(state.view.turn >= 3);
+});
+
+test('a game with a clock shows the time left on the game page and in the lobby', async () => {
+  await alice.page.goto('/');
+  await alice.page.waitForSelector('#create-form');
+  await alice.page.selectOption('#seat-kind-1', 'heuristic');
+  await alice.page.selectOption('#clock_per_move', '300');
+  assert.equal(await alice.page.isVisible('#clock_bank'), true, 'the clock details appear');
+  await alice.page.selectOption('#clock_bank', '600');
+  await alice.page.click('#create-game');
+  await waitForGameState(alice.page, (s) => s.view.phase === 'setup');
+  // Whoever places a Capital first, Alice's clock runs when it is her decision.
+  await waitForGameState(alice.page, (s) => s.view.decider === s.you.seat);
+  const left = alice.page.locator('#clock-left');
+  await left.waitFor();
+  assert.match(await left.textContent(), /^Red: 1[45] min( \d+ s)? left$/);
+  // The players list: her time left, ticking; the computer's seat has no clock but its level.
+  const mine = alice.page.locator('.player[data-seat="0"] .seat-clock');
+  await mine.waitFor();
+  assert.match(await mine.textContent(), /^1[45] min( \d+ s)? left/);
+  assert.equal(await alice.page.locator('.player[data-seat="1"] .seat-clock').count(), 0);
+  assert.match(await alice.page.locator('.player[data-seat="1"] .tag-computer').textContent(), /computer · fast/);
+  await alice.page.screenshot({ path: screenshotPath('game-clock-computer.png') });
+  clockedGame = Number(alice.page.url().match(/#\/game\/(\d+)/)[1]);
+  await alice.page.goto('/');
+  const tag = alice.page.locator(`#my-games [data-game-id="${clockedGame}"] .clock-left`);
+  await tag.waitFor();
+  assert.match(await tag.textContent(), /^1[45] min( \d+ s)? left$/);
+  // "Your move" games come first.
+  const first = alice.page.locator('#my-games .game-row').first();
+  assert.match(await first.getAttribute('class'), /your-turn/);
+  await alice.page.screenshot({ path: screenshotPath('lobby-clocks.png') });
+});
+
+test('a rematch keeps the computer seats and the clock', async () => {
+  await alice.page.goto(`/#/game/${clockedGame}`);
+  await waitForGameState(alice.page, (s) => s.view.phase !== undefined);
+  await alice.page.click('#concede');
+  await alice.page.click('dialog.modal .btn-danger');
+  await waitForGameState(alice.page, (s) => s.view.phase === 'game_over');
+  const over = alice.page.locator('dialog.game-over');
+  await over.waitFor();
+  await over.locator('button:has-text("Rematch")').click();
+  await alice.page.waitForURL((url) => /#\/game\/(\d+)$/.test(url.hash) && Number(url.hash.match(/(\d+)$/)[1]) !== clockedGame);
+  // The computer fills the other seat again: the new game starts at once, with its clock.
+  await waitForGameState(alice.page, (s) => s.view.phase === 'setup');
+  const tag = alice.page.locator('.player[data-seat="1"] .tag-computer');
+  await tag.waitFor();
+  assert.match(await tag.textContent(), /computer · fast/);
+  await alice.page.locator('#clock').waitFor();
+  const options = await alice.page.evaluate(() => window.__viktoryGame.clock.options);
+  assert.equal(options.per_move_seconds, 300);
+  assert.equal(options.bank_seconds, 600);
+});

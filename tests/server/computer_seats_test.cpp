@@ -1,0 +1,187 @@
+// Computer seats (seat_controllers.h) against the real server over real WebSockets: a human
+// against a computer, computers alone, a restart in the middle, and refused requests.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "support/play.h"
+#include "support/server_process.h"
+#include "test_support.h"
+
+namespace viktory::server::testing {
+namespace {
+
+using nlohmann::json;
+
+const std::vector<std::string> kFastComputers = {"--computer-budget-ms", "20"};
+
+class ComputerSeats : public ::testing::Test {
+ protected:
+  void SetUp() override { start_server(); }
+  void start_server() {
+    server =
+        std::make_unique<ServerProcess>(dir.file("game.db"), dir.path().string(), kFastComputers);
+  }
+  std::int64_t create(WsClient& ws, json fields) {
+    json create{{"type", "game.create"}, {"req", 1}};
+    for (auto& [k, v] : fields.items()) create[k] = v;
+    ws.send(create);
+    return ws.wait_type("game.created").at("game_id");
+  }
+
+  TempDir dir;
+  std::unique_ptr<ServerProcess> server;
+};
+
+TEST_F(ComputerSeats, AHumanPlaysRandomLegalActionsAgainstAComputerUntilTheEnd) {
+  const Account alice = sign_up(server->port(), "Alice");
+  WsClient a;
+  a.connect(server->port());
+  sign_in(a, alice);
+  // Every other seat is a computer's: the game starts at once.
+  const std::int64_t id = create(
+      a, json{{"seats", 2}, {"computers", json::array({{{"seat", 1}, {"level", "search"}}})}});
+  const json seats = a.wait_for(
+      [](const json& m) { return m["type"] == "game.seats" && m["status"] == "running"; });
+  EXPECT_EQ(seats["seats"][0]["name"], "Alice");
+  EXPECT_TRUE(seats["seats"][0]["computer"].is_null());
+  EXPECT_EQ(seats["seats"][1]["computer"], "search");
+  EXPECT_EQ(seats["seats"][1]["name"], "Computer (search)");
+
+  std::mt19937 rng(8);
+  Seen me;
+  int sent_for = -1;
+  int my_actions = 0;
+  int computer_actions = 0;  // also out of turn (casualties, retreats)
+  for (;;) {
+    std::optional<json> m = a.receive(std::chrono::seconds(30));
+    ASSERT_TRUE(m) << "the game stalled at seq " << me.seq;
+    if ((*m)["type"] == "error") FAIL() << m->dump();
+    const int decided_before = me.view.is_object() && me.view["decider"].is_number_integer()
+                                   ? int(me.view["decider"])
+                                   : -1;
+    if (!me.absorb(*m)) continue;
+    if ((*m)["type"] == "game.update" && decided_before == 1) ++computer_actions;
+    if (me.view["phase"] == "game_over") break;
+    if (me.view["decider"] != 0 || sent_for == me.seq) continue;
+    std::vector<json> choices;
+    for (const json& action : me.legal) {
+      if (action["kind"] != "concede") choices.push_back(action);
+    }
+    ASSERT_FALSE(choices.empty());
+    const json pick =
+        choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)];
+    a.send(json{{"type", "game.action"}, {"game_id", id}, {"seq", me.seq}, {"action", pick}});
+    sent_for = me.seq;
+    ++my_actions;
+    ASSERT_LT(me.seq, 40000) << "no end in sight";
+  }
+  EXPECT_GT(my_actions, 10);
+  EXPECT_GT(computer_actions, 10);
+  EXPECT_FALSE(me.view["winners"].empty());
+  // The replay shows both seats' actions.
+  const HttpReply replay =
+      http_request(server->port(), "GET", "/api/games/" + std::to_string(id) + "/replay?seat=0", "",
+                   alice.token);
+  ASSERT_EQ(replay.status, 200);
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+TEST_F(ComputerSeats, ThreeComputersPlayOnTheirOwnAndResumeAfterAKill) {
+  const Account carol = sign_up(server->port(), "Carol");
+  WsClient c;
+  c.connect(server->port());
+  sign_in(c, carol);
+  const std::int64_t id =
+      create(c, json{{"seats", 3},
+                     {"play", false},
+                     {"independent_exploration", true},
+                     {"tile_mix", "land_rich"},
+                     {"victory", "shorter"},  // [5.3] ends when the first Capital falls
+                     {"computers", json::array({{{"seat", 0}, {"level", "heuristic"}},
+                                                {{"seat", 1}, {"level", "heuristic"}},
+                                                {{"seat", 2}, {"level", "heuristic"}}})}});
+  // The creator watches as a spectator; the computers play without anyone acting.
+  const json state = c.wait_type("game.state");
+  EXPECT_TRUE(state["you"]["seat"].is_null());
+  const json progressed =
+      c.wait_for([](const json& m) { return m["type"] == "game.update" && m["seq"] >= 30; }, 60s);
+  // Killed in the middle: after the restart the computer whose decision it is plays on.
+  server->kill9();
+  start_server();
+  WsClient again;
+  again.connect(server->port());
+  sign_in(again, carol);
+  again.send(json{{"type", "game.watch"}, {"game_id", id}});
+  const json resumed = again.wait_type("game.state");
+  EXPECT_GE(int(resumed["seq"]), int(progressed["seq"]));
+  // They play on: to the end, or (three heuristic players can stall in a long stand-off on
+  // some maps) for at least 300 more actions. Updates carry view deltas: Seen applies them.
+  const int resumed_seq = resumed["seq"];
+  Seen later;
+  later.absorb(resumed);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  while (later.view["phase"] != "game_over" && later.seq < resumed_seq + 300) {
+    const std::optional<json> m = again.receive(std::chrono::seconds(60));
+    if (!m || std::chrono::steady_clock::now() > give_up) {
+      const std::string log = server->log();
+      FAIL() << "the computers stalled at seq " << later.seq << "\n"
+             << log.substr(log.size() > 4000 ? log.size() - 4000 : 0);
+    }
+    later.absorb(*m);
+  }
+  EXPECT_GT(later.seq, resumed_seq);
+  if (later.view["phase"] == "game_over") {
+    EXPECT_FALSE(later.view["winners"].empty());
+  }
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+TEST_F(ComputerSeats, BadComputerSeatsAreRefusedAndChangeNothing) {
+  const Account alice = sign_up(server->port(), "Alice");
+  WsClient a;
+  a.connect(server->port());
+  sign_in(a, alice);
+  const auto refused = [&](json fields) {
+    json create{{"type", "game.create"}, {"seats", 3}, {"req", 7}};
+    for (auto& [k, v] : fields.items()) create[k] = v;
+    a.send(create);
+    const json reply = a.wait_for([](const json& m) { return m["type"] == "error"; });
+    EXPECT_EQ(reply["req"], 7);
+    return reply["code"].get<std::string>();
+  };
+  EXPECT_EQ(refused({{"computers", json::array({{{"seat", 1}, {"level", "genius"}}})}}),
+            "bad_options");
+  EXPECT_EQ(refused({{"computers", json::array({{{"seat", 0}, {"level", "random"}}})}}),
+            "bad_seat");  // the creator's own seat
+  EXPECT_EQ(refused({{"computers", json::array({{{"seat", 5}, {"level", "random"}}})}}),
+            "bad_seat");
+  EXPECT_EQ(refused({{"computers", json::array({{{"seat", 1}, {"level", "random"}},
+                                                {{"seat", 1}, {"level", "search"}}})}}),
+            "bad_seat");
+  EXPECT_EQ(refused({{"computers", "all"}}), "bad_message");
+  EXPECT_EQ(
+      refused({{"play", false}, {"computers", json::array({{{"seat", 1}, {"level", "random"}}})}}),
+      "bad_options");  // a creator who does not play leaves no seat to humans
+  a.send(json{{"type", "my_games"}});
+  EXPECT_TRUE(a.wait_type("my_games")["games"].empty());
+  // A human seat stays open: the game waits for its human.
+  const std::int64_t id = create(
+      a, json{{"seats", 3}, {"computers", json::array({{{"seat", 2}, {"level", "heuristic"}}})}});
+  const json seats = a.wait_type("game.seats");
+  EXPECT_EQ(seats["status"], "open");
+  EXPECT_TRUE(seats["seats"][1]["player_id"].is_null());
+  EXPECT_EQ(seats["seats"][2]["computer"], "heuristic");
+  const Account bob = sign_up(server->port(), "Bob");
+  WsClient b;
+  b.connect(server->port());
+  sign_in(b, bob);
+  b.send(json{{"type", "game.join"}, {"game_id", id}});
+  const json started = b.wait_type("game.state");
+  EXPECT_EQ(started["you"]["seat"], 1);
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+}  // namespace
+}  // namespace viktory::server::testing

@@ -1,0 +1,60 @@
+// Seat kinds: human or computer (with its level). The lobby's create form chooses them; the
+// game page marks computer seats. The server plays computer seats itself (docs/server.md).
+
+import { h, seatStyle } from './util.js';
+
+export const COMPUTER_LEVEL_NAME = {
+  heuristic: 'Computer (fast)',
+  search: 'Computer (strong)',
+  random: 'Computer (random moves)',
+};
+
+// The computer level of a seat in a game.seats message or game summary, or null.
+export function computerLevel(seats, seat) {
+  const list = seats && (seats.seats || seats);
+  if (!Array.isArray(list)) return null;
+  const entry = list.find((x) => x.seat === seat);
+  return entry && entry.computer ? entry.computer : null;
+}
+
+// A small tag naming a computer seat's level.
+export function computerTag(level) {
+  if (!level) return null;
+  return h('span', { class: 'tag tag-computer', title: `Played by the server: ${COMPUTER_LEVEL_NAME[level] || level}` }, `computer · ${level === 'heuristic' ? 'fast' : level === 'search' ? 'strong' : level}`);
+}
+
+// The create form's seat choices: the creator takes the first seat; each other seat is left
+// to a human or given to a computer. `count()` says how many seats the game has; call
+// render() once the form exists and whenever the count changes.
+export function seatKindFields(count) {
+  const box = h('fieldset', { class: 'field seat-kinds', id: 'seat-kinds' });
+  const render = () => {
+    const n = count();
+    const previous = [...box.querySelectorAll('select')].map((s) => s.value);
+    box.replaceChildren(h('legend', {}, 'Seats'));
+    box.append(h('p', { class: 'field-help' }, `${seatStyle(0).name}: you`));
+    for (let seat = 1; seat < n; seat += 1) {
+      const id = `seat-kind-${seat}`;
+      const choices = [['human', 'A person (invite or lobby)'], ...Object.entries(COMPUTER_LEVEL_NAME)];
+      const value = previous[seat - 1] || 'human';
+      box.append(
+        h(
+          'label',
+          { class: 'field', for: id },
+          h('span', {}, seatStyle(seat).name),
+          h('select', { id, name: id, dataset: { seat } }, choices.map(([v, text]) => h('option', { value: v, selected: v === value }, text))),
+        ),
+      );
+    }
+  };
+  return {
+    element: box,
+    render,
+    // The create message's `computers` field.
+    computers() {
+      return [...box.querySelectorAll('select')]
+        .filter((s) => s.value !== 'human')
+        .map((s) => ({ seat: Number(s.dataset.seat), level: s.value }));
+    },
+  };
+}
