@@ -494,9 +494,7 @@ Message GameRoom::state_message(int viewer) {
     json log = json::array();
     for (const Step& step : recent_) {
       if (step.seq > c.seq) break;
-      for (std::string& line : log_lines(s, filter_events_for(s, step.events, viewer), viewer)) {
-        log.push_back(json{{"seq", step.seq}, {"text", std::move(line)}});
-      }
+      append_log_json(log, step.seq, s, filter_events_for(s, step.events, viewer), viewer);
     }
     c.log = log.dump(-1, ' ', false, json::error_handler_t::replace);
   }
@@ -525,9 +523,7 @@ Message GameRoom::update_message(int viewer, const GameState& after, const Step&
   ViewerCache& c = cached(viewer);
   const std::vector<Event> events = filter_events_for(after, step.events, viewer);
   json log = json::array();
-  for (std::string& line : log_lines(after, events, viewer)) {
-    log.push_back(json{{"seq", step.seq}, {"text", std::move(line)}});
-  }
+  append_log_json(log, step.seq, after, events, viewer);
   const json head{
       {"type", "game.update"},  {"game_id", record_.id},         {"seq", step.seq},
       {"can_undo", c.can_undo}, {"events", events_json(events)}, {"log", std::move(log)}};

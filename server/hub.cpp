@@ -163,7 +163,10 @@ std::optional<std::int64_t> parse_id(std::string_view s) {
 // What a request costs in the rate limit: requests that build a full state or read lists
 // from the database cost more than an action or a ping.
 double request_cost(const std::string& type) {
-  if (type == "game.watch" || type == "game.create" || type == "lobby.running") return 5;
+  if (type == "game.watch" || type == "game.create" || type == "lobby.running" ||
+      type == "game.since") {
+    return 5;
+  }
   if (type == "game.join" || type == "my_games" || type == "lobby.subscribe" ||
       type == "game.invite" || type == "game.preview_battle" || type == "game.reach") {
     return 3;
@@ -180,6 +183,7 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
       options_(std::move(options)),
       lobby_(store, metrics, options_.room),
       replays_(store.db().path(), metrics, options_.replay),
+      catch_ups_(store.db().path(), CatchUpLimits{}),
       signup_buckets_(options_.signups_per_minute / 60.0, 2 * options_.signups_per_minute),
       address_buckets_(options_.address_factor * options_.messages_per_second,
                        options_.address_factor * options_.message_burst),
@@ -397,6 +401,17 @@ void Hub::on_message(Client* client, std::string_view text) {
   try {
     if (type == "game.action" && state.player) {
       outcome = act(client, lock, msg);
+    } else if (type == "game.since" && state.player) {
+      // Replayed from the database outside the Hub's and every room's lock (catch_up.h).
+      const std::int64_t player_id = state.player->id;
+      lock.unlock();
+      auto reply = catch_ups_.answer(player_id, msg);
+      lock.lock();
+      if (auto* failure = std::get_if<Failure>(&reply)) {
+        outcome = *failure;
+      } else {
+        client->deliver(make_message(std::get<json>(reply)));
+      }
     } else {
       outcome = dispatch(client, state, msg, type);
     }

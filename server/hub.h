@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "catch_up.h"
 #include "common.h"
 #include "game_clocks.h"
 #include "lobby.h"
@@ -129,6 +130,8 @@ class Hub {
   HubOptions options_;
   Lobby lobby_;
   Replays replays_;  // has its own locks and database connection
+  // game.since (catch_up.h): its own lock and read-only connection
+  CatchUps catch_ups_;
   std::map<Client*, ClientState> clients_;
   AddressBuckets signup_buckets_;
   AddressBuckets address_buckets_;

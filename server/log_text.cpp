@@ -1,6 +1,8 @@
 #include "log_text.h"
 
+#include <algorithm>
 #include <string_view>
+#include <utility>
 
 #include "common.h"
 #include "view.h"
@@ -82,10 +84,14 @@ class LineMaker {
  public:
   LineMaker(const GameState& state, int viewer) : state_(state), viewer_(viewer) {}
 
+  // A hex's label; every hex named this way is remembered for the line under way.
   std::string hex(int h) const {
     if (h < 0 || h >= static_cast<int>(state_.hexes.size())) return "?";
+    if (std::find(named_.begin(), named_.end(), h) == named_.end()) named_.push_back(h);
     return state_.board().label(h);
   }
+  // The hexes named since the last call.
+  std::vector<int> take_named() const { return std::exchange(named_, {}); }
   // The terrain word with a trailing space, only when the viewer knows it.
   std::string terrain_of(int h) const {
     if (h < 0 || h >= static_cast<int>(state_.hexes.size())) return "";
@@ -227,6 +233,7 @@ class LineMaker {
  private:
   const GameState& state_;
   int viewer_;
+  mutable std::vector<int> named_;
 };
 
 }  // namespace
@@ -236,15 +243,43 @@ std::string player_label(int player) {
   return capitalized(seat_color(player));
 }
 
-std::vector<std::string> log_lines(const GameState& state, const std::vector<Event>& events,
-                                   int viewer) {
+std::vector<LogLine> log_entries(const GameState& state, const std::vector<Event>& events,
+                                 int viewer) {
   LineMaker maker(state, viewer);
-  std::vector<std::string> out;
+  std::vector<LogLine> out;
   for (const Event& e : events) {
     std::string line = maker.line(e);
-    if (!line.empty()) out.push_back(std::move(line));
+    std::vector<int> hexes = maker.take_named();
+    if (line.empty()) continue;
+    // In the order the text names them (the parts of a line may be made in any order).
+    auto at = [&](int hex) {
+      const std::string label = state.board().label(hex);
+      for (std::size_t pos = line.find(label); pos != std::string::npos;
+           pos = line.find(label, pos + 1)) {
+        const std::size_t end = pos + label.size();
+        if (end == line.size() || line[end] < '0' || line[end] > '9') return pos;
+      }
+      return std::string::npos;
+    };
+    std::stable_sort(hexes.begin(), hexes.end(), [&](int a, int b) { return at(a) < at(b); });
+    out.push_back(LogLine{std::move(line), std::move(hexes)});
   }
   return out;
+}
+
+std::vector<std::string> log_lines(const GameState& state, const std::vector<Event>& events,
+                                   int viewer) {
+  std::vector<std::string> out;
+  for (LogLine& line : log_entries(state, events, viewer)) out.push_back(std::move(line.text));
+  return out;
+}
+
+void append_log_json(nlohmann::json& out, int seq, const GameState& state,
+                     const std::vector<Event>& events, int viewer) {
+  for (LogLine& line : log_entries(state, events, viewer)) {
+    out.push_back(nlohmann::json{
+        {"seq", seq}, {"text", std::move(line.text)}, {"hexes", std::move(line.hexes)}});
+  }
 }
 
 }  // namespace viktory::server

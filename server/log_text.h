@@ -2,6 +2,7 @@
 // events already filtered for him. Terrain is named only where the viewer knows it.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,19 @@ namespace viktory::server {
 // `viewer`: a seat or kSpectator. Events that say nothing worth a line give none.
 std::vector<std::string> log_lines(const GameState& state, const std::vector<Event>& events,
                                    int viewer);
+
+// One line and the hexes it names (exactly the hex labels in its text, in order), so a client
+// can point them out on the map without parsing the text.
+struct LogLine {
+  std::string text;
+  std::vector<int> hexes;
+};
+std::vector<LogLine> log_entries(const GameState& state, const std::vector<Event>& events,
+                                 int viewer);
+// Appends {"seq","text","hexes"} per line to `out` (a JSON array): the form of the `log` of
+// game.state, game.update, replay pages and game.since (docs/protocol.md).
+void append_log_json(nlohmann::json& out, int seq, const GameState& state,
+                     const std::vector<Event>& events, int viewer);
 
 std::string player_label(int player);  // "Red", "Yellow", ...
 

@@ -77,9 +77,7 @@ json Replays::build_page(Store& store, const GameRecord& record, int viewer, int
     apply_next(&events);
     const std::vector<Event> mine = filter_events_for(state, events, viewer);
     json log = json::array();
-    for (std::string& line : log_lines(state, mine, viewer)) {
-      log.push_back(json{{"seq", seq}, {"text", std::move(line)}});
-    }
+    append_log_json(log, seq, state, mine, viewer);
     GameView after = view_for(state, viewer);
     json events_json = json::array();
     for (const Event& e : mine) events_json.push_back(protocol::event_to_json(e));

@@ -126,6 +126,13 @@ std::int64_t play_random_game(std::vector<Client>& players, Client& spectator, c
         options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
     act_and_wait(*clients[who], id, pick, watchers, seen, who);
   }
+  // Every player catches up on the whole game (game.since, at most 200 steps): those steps go
+  // through the same checks as the live messages.
+  for (std::size_t seat = 0; seat < clients.size(); ++seat) {
+    clients[seat]->send(json{{"type", "game.since"}, {"game_id", id}, {"seq", 0}});
+    const json reply = clients[seat]->wait_type("game.since");
+    EXPECT_EQ(reply.value("to", -1), seen[0].seq);
+  }
   // Make sure the spectator got everything up to the last update before we stop listening.
   spectator.ws->wait_for([&](const json& m) {
     return m.value("type", "") == "game.update" && m.value("seq", -1) == seen[0].seq;
@@ -173,10 +180,24 @@ class LeakCheck {
   int checked_deltas() const { return checked_deltas_; }
   std::map<std::string, int> event_counts;  // by kind; "tile_revealed/hidden" for filtered ones
   int fair_secrets_checked = 0;             // 1 when the game's secret and salt are looked for
+  int checked_catch_ups = 0;                // game.since replies looked at
 
   // Checks one received message of this game for `viewer`.
   void check(const json& m, int viewer) {
-    if (m.value("game_id", std::int64_t{-1}) != game_id_ || !m.contains("seq")) return;
+    if (m.value("game_id", std::int64_t{-1}) != game_id_) return;
+    if (m.value("type", "") == "game.since") {
+      // A catch-up: each step is checked like the live update of that seq.
+      ++checked_catch_ups;
+      for (const json& step : m["steps"]) {
+        check(json{{"game_id", game_id_},
+                   {"seq", step["seq"]},
+                   {"events", step["events"]},
+                   {"log", step["log"]}},
+              viewer);
+      }
+      return;
+    }
+    if (!m.contains("seq")) return;
     const int seq = m["seq"];
     ASSERT_GE(seq, 0);
     ASSERT_LT(seq, static_cast<int>(states_.size()));
@@ -226,6 +247,12 @@ class LeakCheck {
           "(Water|Plains|Grassland|Forest|Mountain) (?:hex |City at |Town at |at )([A-Z]+[0-9]+)");
       for (const json& line : m["log"]) {
         const std::string text = line["text"];
+        // The hexes a line carries are the ones its text names, nothing more.
+        for (const json& hex : line.value("hexes", json::array())) {
+          ASSERT_TRUE(hex.is_number_integer() && hex >= 0 && hex < int(at.hexes.size()));
+          EXPECT_NE(text.find(at.board().label(hex)), std::string::npos)
+              << "a log line carries a hex it does not name: " << line.dump();
+        }
         for (std::sregex_iterator it(text.begin(), text.end(), terrain_at), end; it != end; ++it) {
           const int hex = at.board().from_label((*it)[2]);
           EXPECT_TRUE(hex >= 0 && viewer_knows(at, viewer, hex))
@@ -328,6 +355,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
       check.check(json::parse(raw), kSpectator);
       ++messages;
     }
+    EXPECT_EQ(check.checked_catch_ups, int(game.clients.size())) << "game " << game.id;
     hexes += check.checked_hexes();
     fair_games += check.fair_secrets_checked;
     views += check.checked_views();

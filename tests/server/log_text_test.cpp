@@ -31,6 +31,28 @@ TEST(LogText, NamesPlayersByColourAndHexesByLabel) {
                           s.board().label(1) + " by road.");
 }
 
+TEST(LogText, LinesCarryTheHexesTheyName) {
+  GameState s = new_game(Options{}, 99);
+  Event moved;
+  moved.kind = EventKind::kUnitMoved;
+  moved.player = 1;
+  moved.from_hex = 3;
+  moved.hex = 4;
+  moved.unit = -1;
+  moved.unit_type = UnitType::kInfantry;
+  Event conceded;
+  conceded.kind = EventKind::kPlayerConceded;
+  conceded.player = 0;
+  const auto entries = log_entries(s, {moved, conceded}, 0);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].hexes, (std::vector<int>{3, 4}));  // from, to: in the order named
+  EXPECT_TRUE(entries[1].hexes.empty());                  // a line naming no hex
+  nlohmann::json log = nlohmann::json::array();
+  append_log_json(log, 12, s, {moved}, 0);
+  EXPECT_EQ(log, nlohmann::json::parse(R"([{"seq":12,"text":")" + entries[0].text +
+                                       R"(","hexes":[3,4]}])"));
+}
+
 TEST(LogText, TerrainOnlyWhereTheViewerKnowsIt) {
   Options options;
   options.independent_exploration = true;

@@ -7,45 +7,11 @@
 // appears in the page.
 
 import { s, seatStyle, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from './util.js';
+import { HEX_SIZE, SQRT3, hexCenter, hexPoints } from './board_geometry.js';
+import { drawMarks, drawHighlights, drawCatchUp, setFlash, drawFlash } from './board_overlays.js';
 
-export const HEX_SIZE = 36;
-const SQRT3 = Math.sqrt(3);
-
-export function hexCenter(q, r, size = HEX_SIZE) {
-  return { x: size * SQRT3 * (q + r / 2), y: size * 1.5 * r };
-}
-
-function hexPoints(cx, cy, size) {
-  const pts = [];
-  for (let i = 0; i < 6; i += 1) {
-    const angle = (Math.PI / 180) * (60 * i - 30);
-    pts.push(`${(cx + size * Math.cos(angle)).toFixed(2)},${(cy + size * Math.sin(angle)).toFixed(2)}`);
-  }
-  return pts.join(' ');
-}
-
-// What each kind of highlight looks like. `icon` is drawn by iconPath below.
-export const HIGHLIGHT_STYLE = {
-  move: { color: '#2ee07a', icon: 'arrow', text: 'Move here' },
-  battle: { color: '#ff4d4d', icon: 'swords', text: 'Move in and fight' },
-  embark: { color: '#27d3f0', icon: 'anchor', text: 'Board the Frigate' },
-  disembark: { color: '#27d3f0', icon: 'land', text: 'Land here' },
-  bombard: { color: '#ff9d1c', icon: 'target', text: 'Bombard' },
-  retreat: { color: '#ffc65c', icon: 'arrow', text: 'Retreat here' },
-  build: { color: '#ffe066', icon: 'house', text: 'Build a Town' },
-  upgrade: { color: '#ffe066', icon: 'tower', text: 'Upgrade to a City' },
-  capital: { color: '#ffe066', icon: 'star', text: 'Place your Capital' },
-  place: { color: '#c9a6ff', icon: 'plus', text: 'Place a unit' },
-  start_battle: { color: '#ff4d4d', icon: 'swords', text: 'Start the battle' },
-  choice: { color: '#ffffff', icon: 'dot', text: '' },
-  // The optional rules' choices [15.3, 15.5, 15.62].
-  replace_water: { color: '#7fd1ff', icon: 'plus', text: 'Lay the drawn land tile here' },
-  relocate: { color: '#ffe066', icon: 'arrow', text: 'Remove this Town or City to rebuild it next door' },
-  rebuild: { color: '#ffe066', icon: 'house', text: 'Rebuild the Town or City here' },
-  withdraw: { color: '#2ee07a', icon: 'arrow', text: 'Withdraw here' },
-  // Further than the next move: reachable this turn by several moves (game.reach).
-  reach: { color: '#b9f5cf', icon: 'dot', text: 'Reachable this turn in several moves' },
-};
+export { HEX_SIZE, hexCenter } from './board_geometry.js';
+export { HIGHLIGHT_STYLE } from './board_overlays.js';
 
 export class Board {
   // onHexClick(hex, {keyboard}), onHexHover(hex | null), onHexFocus(hex | null),
@@ -71,7 +37,8 @@ export class Board {
     this.svg.append(makeDefs());
     this.layers = {};
     // Highlights lie under the pieces (so counters stay readable), their icons above them.
-    for (const name of ['tiles', 'marks', 'highlights', 'flash', 'pieces', 'icons', 'coords', 'hits']) {
+    // The other players' moves since your last turn lie over the pieces, under the icons.
+    for (const name of ['tiles', 'marks', 'highlights', 'flash', 'pieces', 'catchup', 'icons', 'coords', 'hits']) {
       this.layers[name] = s('g', { class: `layer layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -191,7 +158,8 @@ export class Board {
 
   // scene: {highlights: Map(hex -> kind), selectedHex, selectedUnit, actionable: Set(hex),
   //         moves: [{from, to, owner, kind?: "bombard", last?: bool}], battleHex, pendingBattles: [hex],
-  //         cargoReady: Set(frigate unit id) whose cargo can land now}
+  //         cargoReady: Set(frigate unit id) whose cargo can land now,
+  //         catchUp: {moves: [{from, to, owner, n, kind?}], battles: [{hex, n}]} or null}
   render(view, scene = {}) {
     const firstDraw = !this.view || this.view.hexes.length !== view.hexes.length;
     this.view = view;
@@ -203,6 +171,7 @@ export class Board {
     this.drawMarks();
     this.drawPieces();
     this.drawHighlights();
+    this.drawCatchUp();
     this.drawCoords();
     this.drawHits(firstDraw);
     this.drawFlash();
@@ -253,39 +222,26 @@ export class Board {
     }
   }
 
-  // Pending battles, the current battle, recent moves.
+  // The overlays (board_overlays.js).
   drawMarks() {
-    const layer = this.layers.marks;
-    layer.replaceChildren();
-    const scene = this.scene;
-    for (const move of scene.moves || []) {
-      const a = this.centers.get(move.from);
-      const b = this.centers.get(move.to);
-      if (!a || !b) continue;
-      const style = seatStyle(move.owner);
-      layer.append(
-        s('line', {
-          class: `move-trail${move.kind === 'bombard' ? ' bombard-trail' : ''}${move.last ? ' last-move' : ''}`,
-          dataset: { from: move.from, to: move.to, owner: move.owner },
-          x1: a.x,
-          y1: a.y,
-          x2: a.x + (b.x - a.x) * 0.82,
-          y2: a.y + (b.y - a.y) * 0.82,
-          stroke: style.fill,
-          'marker-end': 'url(#trail-head)',
-        }),
-      );
-    }
-    const battleHexes = new Set(scene.pendingBattles || []);
-    for (const hex of battleHexes) {
-      const c = this.centers.get(hex);
-      if (!c) continue;
-      layer.append(s('polygon', { class: 'pending-battle', points: hexPoints(c.x, c.y, HEX_SIZE - 3) }));
-    }
-    if (scene.battleHex !== undefined && scene.battleHex !== null && scene.battleHex >= 0) {
-      const c = this.centers.get(scene.battleHex);
-      if (c) layer.append(s('polygon', { class: 'battle-now', points: hexPoints(c.x, c.y, HEX_SIZE - 2) }));
-    }
+    drawMarks(this);
+  }
+
+  drawHighlights() {
+    drawHighlights(this);
+  }
+
+  drawCatchUp() {
+    drawCatchUp(this);
+  }
+
+  // Hexes to point out for a moment (e.g. the hexes a log line names), drawn over the tiles.
+  setFlash(hexes) {
+    setFlash(this, hexes);
+  }
+
+  drawFlash() {
+    drawFlash(this);
   }
 
   drawPieces() {
@@ -321,44 +277,6 @@ export class Board {
           }),
         );
       }
-    }
-  }
-
-  drawHighlights() {
-    const layer = this.layers.highlights;
-    layer.replaceChildren();
-    this.layers.icons.replaceChildren();
-    const scene = this.scene;
-    if (scene.actionable) {
-      for (const hex of scene.actionable) {
-        const c = this.centers.get(hex);
-        if (!c) continue;
-        layer.append(s('polygon', { class: 'actionable', points: hexPoints(c.x, c.y, HEX_SIZE - 2.5) }));
-      }
-    }
-    if (scene.selectedHex !== undefined && scene.selectedHex !== null) {
-      const c = this.centers.get(scene.selectedHex);
-      if (c) layer.append(s('polygon', { class: 'selected-hex', points: hexPoints(c.x, c.y, HEX_SIZE - 2) }));
-    }
-    for (const [hex, kind] of scene.highlights || []) {
-      const c = this.centers.get(hex);
-      if (!c) continue;
-      const style = HIGHLIGHT_STYLE[kind] || HIGHLIGHT_STYLE.choice;
-      const g = s('g', { class: `target target-${kind}`, dataset: { target: hex, kind } });
-      // A dark edge under the coloured one keeps the mark visible on every terrain colour.
-      g.append(
-        s('polygon', { class: 'target-edge', points: hexPoints(c.x, c.y, HEX_SIZE - 3) }),
-        s('polygon', {
-          class: 'target-fill',
-          points: hexPoints(c.x, c.y, HEX_SIZE - 3),
-          fill: style.color,
-          stroke: style.color,
-        }),
-      );
-      layer.append(g);
-      this.layers.icons.append(
-        s('g', { class: `target-mark target-${kind}-mark`, dataset: { target: hex } }, iconBadge(style.icon, c.x - HEX_SIZE * 0.47, c.y - HEX_SIZE * 0.5, style.color)),
-      );
     }
   }
 
@@ -426,22 +344,6 @@ export class Board {
       }
     }
     return best;
-  }
-
-  // Hexes to point out for a moment (e.g. the hexes a log line names), drawn over the tiles.
-  setFlash(hexes) {
-    this.flash = hexes && hexes.length ? [...hexes] : null;
-    if (this.view) this.drawFlash();
-  }
-
-  drawFlash() {
-    const layer = this.layers.flash;
-    layer.replaceChildren();
-    for (const hex of this.flash || []) {
-      const c = this.centers.get(hex);
-      if (!c) continue;
-      layer.append(s('polygon', { class: 'flash-hex', points: hexPoints(c.x, c.y, HEX_SIZE - 2), dataset: { flashHex: hex } }));
-    }
   }
 
   // ------------------------------------------------------------------------------------------
@@ -902,47 +804,6 @@ function peak(x, y, k) {
     s('path', { d: `M${x - w},${y} L${x},${y - hgt} L${x + w},${y} z`, fill: '#6b5a49', stroke: '#3d3126', 'stroke-width': 0.8 }),
     s('path', { d: `M${x - w * 0.33},${y - hgt * 0.67} L${x},${y - hgt} L${x + w * 0.33},${y - hgt * 0.67} l-${w * 0.16},${hgt * 0.12} z`, fill: '#f4f1ea' }),
   );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Icons for highlighted targets (drawn, so they look the same on every machine).
-
-function iconBadge(icon, x, y, color) {
-  const g = s('g', { class: 'target-icon' });
-  g.append(s('circle', { cx: x, cy: y, r: 8, fill: '#1b1b1b', stroke: color, 'stroke-width': 1.8 }));
-  const p = { fill: 'none', stroke: color, 'stroke-width': 1.7, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' };
-  switch (icon) {
-    case 'arrow':
-      g.append(s('path', { ...p, d: `M${x - 4},${y} h7 M${x + 0.5},${y - 3} l3,3 l-3,3` }));
-      break;
-    case 'swords':
-      g.append(s('path', { ...p, d: `M${x - 4},${y - 4} L${x + 4},${y + 4} M${x + 4},${y - 4} L${x - 4},${y + 4} M${x - 4},${y + 1.5} l2.5,2.5 M${x + 4},${y + 1.5} l-2.5,2.5` }));
-      break;
-    case 'anchor':
-      g.append(s('path', { ...p, d: `M${x},${y - 4.5} v8.5 M${x - 4},${y + 1} q0,3 4,3 q4,0 4,-3 M${x - 2.5},${y - 2} h5` }));
-      break;
-    case 'land':
-      g.append(s('path', { ...p, d: `M${x},${y - 4.5} v7 M${x - 3},${y} l3,3 l3,-3 M${x - 4.5},${y + 4.5} h9` }));
-      break;
-    case 'target':
-      g.append(s('circle', { ...p, cx: x, cy: y, r: 3.2 }), s('path', { ...p, d: `M${x - 5.5},${y} h2 M${x + 3.5},${y} h2 M${x},${y - 5.5} v2 M${x},${y + 3.5} v2` }));
-      break;
-    case 'house':
-      g.append(s('path', { ...p, d: `M${x - 4},${y + 4} v-4.5 l4,-4 l4,4 v4.5 z` }));
-      break;
-    case 'tower':
-      g.append(s('path', { ...p, d: `M${x - 4},${y + 4.5} v-8 h2 v2 h1.5 v-2 h1 v2 h1.5 v-2 h2 v8 z` }));
-      break;
-    case 'star':
-      g.append(s('path', { ...p, d: `M${x},${y - 4.5} l1.4,3 3.2,0.4 -2.4,2.2 0.7,3.3 -2.9,-1.7 -2.9,1.7 0.7,-3.3 -2.4,-2.2 3.2,-0.4 z` }));
-      break;
-    case 'plus':
-      g.append(s('path', { ...p, d: `M${x - 4},${y} h8 M${x},${y - 4} v8` }));
-      break;
-    default:
-      g.append(s('circle', { cx: x, cy: y, r: 2.5, fill: color }));
-  }
-  return g;
 }
 
 // ---------------------------------------------------------------------------------------------

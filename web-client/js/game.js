@@ -36,6 +36,7 @@ import { rematch } from './game/rematch.js';
 import { wantReach, furtherReach } from './game/reach.js';
 import { playSound, soundLog } from './sounds.js';
 import { FairPlayPanel } from './fair_play.js';
+import { wantCatchUp, rememberSeen, renderCatchUp, catchUpScene, installCatchUpHighlight } from './game/catch_up.js';
 
 export { classifyLegal } from './game/legal.js';
 export { stageText } from './game/text.js';
@@ -160,7 +161,8 @@ class GamePage {
     // players' last moves until dismissed.
     e.hover = h('div', { class: 'hover-line', id: 'hover-info' });
     e.lastMoves = h('div', { class: 'last-moves', id: 'last-moves' });
-    e.mapStatus = h('div', { class: 'map-status' }, e.hover, e.lastMoves);
+    e.catchUpLine = h('div', { class: 'catch-up-line-under-map', id: 'catch-up-under-map' });
+    e.mapStatus = h('div', { class: 'map-status' }, e.hover, e.catchUpLine, e.lastMoves);
     e.keyHelp = h('p', { class: 'visually-hidden', id: 'map-keys' }, 'Arrow keys move between hexes, Enter or Space acts on a hex, Escape clears the selection, plus and minus zoom.');
     e.mapPane = h('section', { class: 'map-pane' }, e.prompt, e.actions, h('div', { class: 'map-frame' }, e.mapWrap, e.zoom, e.cardHost), e.mapStatus, e.keyHelp);
     e.players = h('div', { class: 'panel players-panel', id: 'players' });
@@ -184,11 +186,14 @@ class GamePage {
       h('button', { type: 'submit', class: 'btn btn-small' }, 'Send'),
     );
     e.meta = h('div', { class: 'panel meta-panel', id: 'meta' });
+    // "Since your last turn" (game/catch_up.js), first in the side panels until dismissed.
+    e.catchUp = h('section', { class: 'panel catch-up-panel', id: 'catch-up', 'aria-labelledby': 'catch-up-title', hidden: true });
     // Fair play: the commitment, the witness kept, the record once the game is over.
     this.fair = new FairPlayPanel({ channel: this.channel, gameId: this.gameId, token: this.ctx.session ? this.ctx.session.token : null, invite: this.invite });
     e.side = h(
       'aside',
       { class: 'side' },
+      e.catchUp,
       e.players,
       e.selection,
       e.battle,
@@ -234,6 +239,7 @@ class GamePage {
     });
     this.listeners.push(() => e.settings.destroy());
     installLogHighlight(this);
+    installCatchUpHighlight(this);
     this.card = new DecisionCard(e.cardHost);
     // For tests and curious players: the page's current data (never more than the server sent).
     window.__viktoryGame = this;
@@ -264,6 +270,8 @@ class GamePage {
     if (this.ui.mode === 'relocate' && ![...c.hex.values()].flat().some((a) => a.kind === 'remove_town')) this.ui.mode = null;
     if (this.ui.mode && this.ui.mode.startsWith('place:') && !c.place.has(this.ui.mode.slice(6))) this.ui.mode = null;
     this.render();
+    if (prevSeq === null) wantCatchUp(this);
+    rememberSeen(this);
     this.notifyIfMyMove(c, prevSeq === null);
   }
 
@@ -356,6 +364,7 @@ class GamePage {
     renderPlayers(this);
     renderSelection(this, c);
     renderBattle(this);
+    renderCatchUp(this);
     renderLog(this);
     renderChat(this);
     renderMeta(this, c);
@@ -477,6 +486,7 @@ class GamePage {
       battleHex: view.battle ? view.battle.hex : view.bombard ? view.bombard.hex : null,
       pendingBattles: view.pending_battles || [],
       cargoReady: new Set(landingFrigates(this, c).map((f) => f.frigate.id)),
+      catchUp: catchUpScene(this),
     });
   }
 

@@ -24,7 +24,8 @@ export function renderLog(page) {
   const active = list.getAttribute('aria-activedescendant');
   list.replaceChildren(
     ...log.map((line, i) => {
-      const hexes = hexesOfLine(page, line.text);
+      // The server names a line's hexes (`hexes`); lines kept from an older server are read.
+      const hexes = Array.isArray(line.hexes) ? line.hexes : hexesOfLine(page, line.text);
       return h('li', { id: `log-${line.seq}-${i}`, class: hexes.length ? 'has-hexes' : '', dataset: { seq: line.seq, hexes: hexes.join(',') } }, line.text);
     }),
   );

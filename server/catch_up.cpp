@@ -1,0 +1,168 @@
+#include "catch_up.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "game.h"
+#include "json.h"
+#include "log_text.h"
+#include "view.h"
+
+namespace viktory::server {
+namespace {
+
+using nlohmann::json;
+
+// One read transaction: the game row, the snapshot and the actions all come from the same
+// moment of the database, even if an action or an undo is committed meanwhile.
+class ReadSnapshot {
+ public:
+  explicit ReadSnapshot(Database& db) : db_(db), lock_(db.lock()) { db_.exec("BEGIN"); }
+  ~ReadSnapshot() {
+    try {
+      db_.exec("COMMIT");
+    } catch (const DbError&) {
+      // A read transaction has nothing to lose; the connection is reopened on the next error.
+    }
+  }
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+ private:
+  Database& db_;
+  std::unique_lock<std::recursive_mutex> lock_;
+};
+
+// A field that is absent (or null) or an integer; `ok` turns false for anything else.
+std::optional<std::int64_t> integer(const json& request, const char* name, bool& ok) {
+  auto it = request.find(name);
+  if (it == request.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number_integer()) {
+    ok = false;
+    return std::nullopt;
+  }
+  return it->get<std::int64_t>();
+}
+
+}  // namespace
+
+CatchUps::CatchUps(std::string db_path, CatchUpLimits limits)
+    : db_path_(std::move(db_path)), limits_(limits) {}
+
+int CatchUps::last_action_of(Store& store, std::int64_t game_id, int seat) {
+  // Stored actions carry the acting seat as "player" (protocol::action_to_json).
+  Statement s = store.db().prepare(
+      "SELECT max(seq) FROM actions WHERE game_id = ? AND json_extract(action, '$.player') = ?");
+  s.bind(1, game_id).bind(2, seat);
+  if (!s.step() || s.is_null(0)) return 0;
+  return static_cast<int>(s.int64(0));
+}
+
+json CatchUps::build(Store& store, const GameRecord& record, int seat, std::optional<int> since,
+                     int max_steps) {
+  const std::string where = "game " + std::to_string(record.id) + ": ";
+  const int last = record.seq;
+  const int asked = std::clamp(since ? *since : last_action_of(store, record.id, seat), 0, last);
+  // The latest steps when there are too many: the most recent matter most to a returning
+  // player, and the count of the others is told.
+  const int from = std::max(asked, last - std::max(0, max_steps));
+
+  std::optional<std::pair<int, GameState>> snapshot;
+  std::vector<ActionRecord> actions;
+  try {
+    snapshot = store.latest_snapshot(record.id, from);
+    actions = store.actions(record.id, snapshot ? snapshot->first : 0);
+  } catch (const nlohmann::json::exception&) {
+    throw DamagedGame(where + "an action or a snapshot cannot be read");
+  } catch (const protocol::JsonError&) {
+    throw DamagedGame(where + "an action or a snapshot cannot be read");
+  }
+  GameState state = snapshot ? std::move(snapshot->second) : new_game(record.options, record.seed);
+  int seq = snapshot ? snapshot->first : 0;
+  auto next = actions.begin();
+  auto apply_next = [&](std::vector<Event>* events) {
+    if (next == actions.end() || next->seq != seq + 1) {
+      throw DamagedGame(where + "the action log has a gap at action " + std::to_string(seq + 1));
+    }
+    if (auto error = apply_in_place(state, next->action, events)) {
+      throw DamagedGame(where + "stored action " + std::to_string(seq + 1) +
+                        " no longer applies: " + error->code);
+    }
+    ++seq;
+    ++next;
+  };
+  while (seq < from) apply_next(nullptr);
+
+  json steps = json::array();
+  while (seq < last) {
+    std::vector<Event> events;
+    apply_next(&events);
+    // Exactly what the live update of this step told this seat (GameRoom::update_message):
+    // the events filtered with the state after the step, and the log lines made from them.
+    const std::vector<Event> mine = filter_events_for(state, events, seat);
+    json events_json = json::array();
+    for (const Event& e : mine) events_json.push_back(protocol::event_to_json(e));
+    json log = json::array();
+    append_log_json(log, seq, state, mine, seat);
+    steps.push_back(
+        json{{"seq", seq}, {"events", std::move(events_json)}, {"log", std::move(log)}});
+  }
+  return json{{"type", "game.since"},
+              {"game_id", record.id},
+              {"seat", seat},
+              {"since", asked},
+              {"from", from},
+              {"to", last},
+              {"skipped", from - asked},
+              {"steps", std::move(steps)}};
+}
+
+std::variant<json, Failure> CatchUps::answer(std::int64_t player_id, const json& request) {
+  bool ok = true;
+  const std::optional<std::int64_t> game_id = integer(request, "game_id", ok);
+  if (!game_id || !ok) return fail("bad_message", "field 'game_id' must be an integer");
+  const std::optional<std::int64_t> since = integer(request, "seq", ok);
+  if (!ok || (since && (*since < 0 || *since > std::numeric_limits<int>::max()))) {
+    return fail("bad_message", "field 'seq' must be an integer >= 0");
+  }
+  std::lock_guard lock(mutex_);
+  try {
+    if (!store_) store_.emplace(db_path_, Store::ReadOnly{});
+    ReadSnapshot snapshot(store_->db());
+    std::optional<GameRecord> record;
+    try {
+      record = store_->game(*game_id);
+    } catch (const DamagedGame& e) {
+      spdlog::error("game_damaged game={} reason=\"{}\"", *game_id, e.what());
+      return fail("game_damaged", "this game's stored data is damaged; it cannot be opened");
+    }
+    if (!record || record->status == GameStatus::kCancelled) {
+      return fail("not_found", "no such game");
+    }
+    std::optional<int> seat;
+    for (const SeatRecord& s : record->seats) {
+      if (s.player_id == player_id) seat = s.seat;
+    }
+    // A private game is invisible to anyone without a seat in it (like every other request).
+    if (!seat && record->is_private) return fail("not_found", "no such game");
+    if (!seat) return fail("not_seated", "only a seated player catches up on his game");
+    if (record->status == GameStatus::kOpen) return fail("not_running", "the game has not started");
+    try {
+      return build(*store_, *record, *seat,
+                   since ? std::optional<int>(static_cast<int>(*since)) : std::nullopt,
+                   limits_.max_steps);
+    } catch (const DamagedGame& e) {
+      spdlog::error("game_damaged game={} reason=\"{}\"", *game_id, e.what());
+      return fail("game_damaged", "this game's stored data is damaged; it cannot be opened");
+    }
+  } catch (const std::exception& e) {
+    // Details go to the log only.
+    spdlog::error("catch_up_failed game={} error=\"{}\"", *game_id, e.what());
+    store_.reset();  // a fresh connection next time
+    return fail("internal", "the server could not build this catch-up");
+  }
+}
+
+}  // namespace viktory::server
