@@ -318,6 +318,11 @@ int main(int argc, char** argv) {
       settings.max_turns);
   std::printf("mean turns per game %.1f, actions %.0f, adjudicated %d, wall %.1f s\n",
               turns / settings.games, actions / settings.games, adjudicated, wall);
+  // Stand-offs: the share of games that reached the turn limit, and how long games last in
+  // rounds (a round is one turn of each player).
+  std::printf("reached the turn limit %d of %d (%.1f%%), mean rounds per game %.1f\n", adjudicated,
+              settings.games, 100.0 * adjudicated / std::max(1, settings.games),
+              turns / settings.games / settings.players);
   std::printf(
       "| level | seat-games | wins | win rate per seat | 95%% CI | decisions | searched | "
       "overrode | rollouts/search | decisions/s | mean ms | max ms |\n");

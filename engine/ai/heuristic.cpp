@@ -443,7 +443,7 @@ void MovementPlanner::plan_attacks() {
       // Against units alone the trade must pay: their losses against ours [10.2].
       const double expected = odds.attacker_wins * capture_value(s_, t.hex, me_) +
                               1.1 * odds.defender_losses - 1.1 * odds.attacker_losses;
-      go = expected > 0.2;
+      go = expected > params_.trade_margin;
     }
     if (!go && !t.pending) continue;
     if (!go && t.pending && odds.attacker_wins < 0.2) chosen.clear();  // no use throwing more in
@@ -556,7 +556,7 @@ double MovementPlanner::position_score(const Mobile& m, int hex) {
     score += 0.3;
   } else {
     if (is_rough(c.terrain)) score += 0.3;
-    score -= 1.6 * danger_at(hex) * unit_value(u.type);
+    score -= params_.danger_weight * danger_at(hex) * unit_value(u.type);
     for (int n : a_.board().neighbors(hex)) {
       if (n != Board::kNoHex && cell(s_, n).town_owner != kNoPlayer &&
           cell(s_, n).town_owner != me_) {
@@ -674,13 +674,17 @@ void MovementPlanner::plan_ferries() {
           best_water = water;
         }
       }
-      if (best_land < 0) continue;
-      if (board.distance(f.hex, best_land) == 1) {
-        drop_[f.id] = best_land;
-      } else if (mf) {
-        steer(*mf, best_water);
+      if (best_land >= 0) {
+        if (board.distance(f.hex, best_land) == 1) {
+          drop_[f.id] = best_land;
+        } else if (mf) {
+          steer(*mf, best_water);
+        }
+        continue;
       }
-      continue;
+      // No landing worth making with this cargo (an enemy Town on an island, say): take more
+      // units aboard first [9.41], rather than sail about with one for ever.
+      if (aboard >= kFrigateCapacity) continue;
     }
     if (!mf || stranded.empty() || f.carried_this_turn >= kFrigateCapacity) continue;
     int pick = -1, pick_water = -1;
@@ -801,6 +805,10 @@ std::vector<ScoredAction> MovementPlanner::rank(const std::vector<Action>& legal
           score = -1;  // it will fight in the Battle instead [10.6]
           break;
         }
+        if ((m && m->job == Job::kFerry) || drop_.count(act.unit)) {
+          score = -1;  // a Bombard would end the ferry's movement [9.46]
+          break;
+        }
         const int owner = a_.enemy_units_owner(act.hex, me_);
         double best = 0;
         if (owner != kNoPlayer) {
@@ -868,12 +876,36 @@ std::vector<ScoredAction> MovementPlanner::rank(const std::vector<Action>& legal
 
 }  // namespace
 
+double stalemate_pressure(const HeuristicParams& params, const GameState& s) {
+  if (s.turn <= 0 || params.pressure_full_round <= params.pressure_from_round) return 0;
+  const int round = (s.turn - 1) / std::max(1, s.options.players);
+  const double x = static_cast<double>(round - params.pressure_from_round) /
+                   static_cast<double>(params.pressure_full_round - params.pressure_from_round);
+  return std::clamp(x, 0.0, 1.0);
+}
+
+HeuristicParams under_pressure(const HeuristicParams& params, double pressure) {
+  if (pressure <= 0) return params;
+  HeuristicParams p = params;
+  p.attack_threshold =
+      std::min(p.attack_threshold, std::max(0.40, p.attack_threshold - 0.30 * pressure));
+  p.capital_attack_threshold = std::min(
+      p.capital_attack_threshold, std::max(0.30, p.capital_attack_threshold - 0.20 * pressure));
+  p.defend_risk = std::max(p.defend_risk, std::min(0.60, p.defend_risk + 0.25 * pressure));
+  p.capital_defend_risk =
+      std::max(p.capital_defend_risk, std::min(0.35, p.capital_defend_risk + 0.15 * pressure));
+  p.danger_weight *= 1 - 0.75 * pressure;
+  p.trade_margin -= 2.0 * pressure;
+  return p;
+}
+
 std::vector<ScoredAction> HeuristicPlayer::rank(const GameState& s, int me,
                                                 const std::vector<Action>& legal) const {
+  const HeuristicParams params = under_pressure(params_, stalemate_pressure(params_, s));
   Analysis a(s, me);
   std::vector<ScoredAction> out;
   if (s.phase == Phase::kMovement && !s.battle && !s.bombard && !s.elimination) {
-    out = MovementPlanner(a, params_).rank(legal);
+    out = MovementPlanner(a, params).rank(legal);
   } else {
     out.reserve(legal.size());
     std::optional<BattleOdds> odds;
@@ -887,7 +919,7 @@ std::vector<ScoredAction> HeuristicPlayer::rank(const GameState& s, int me,
           score = score_capital(a, act.hex);
           break;
         case ActionKind::kBuildTown:
-          score = score_town(a, params_, act.hex);
+          score = score_town(a, params, act.hex);
           break;
         case ActionKind::kUpgradeCity:
           score = score_upgrade(a, act.hex);
