@@ -182,6 +182,8 @@ void do_eliminate(GameState& s, const Action& a, Events& ev);
 Check check_place_reserve(const GameState& s, const Action& a);
 void do_place_reserve(GameState& s, const Action& a, Events& ev);
 void do_concede(GameState& s, int player, Events& ev);
+Check check_end_phase(const GameState& s, const Action& a);
+void do_end_phase(GameState& s, Events& ev);
 
 // Combat internals used by the flow.
 void start_battle(GameState& s, int hex, int attacker, int defender, bool placement, Events& ev);
