@@ -162,6 +162,21 @@ void eliminate_unit(GameState& s, int unit, Events& ev) {
   if (s.active_unit == unit) s.active_unit = -1;
 }
 
+int frigate_with_room(const GameState& s, int player, int hex) {
+  for (int f : units_of_at(s, player, hex)) {
+    if (s.units[f].type == UnitType::kFrigate &&
+        static_cast<int>(cargo_of(s, f).size()) < kFrigateCapacity) {
+      return f;
+    }
+  }
+  return -1;
+}
+
+void go_aboard(GameState& s, int land, int frigate, bool new_unit) {
+  s.units[land].carrier = frigate;
+  if (new_unit) ++s.units[frigate].carried_this_turn;
+}
+
 void finish_active_unit(GameState& s, Events& ev) {
   if (s.active_unit < 0) return;
   const int unit = s.active_unit;
