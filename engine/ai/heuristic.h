@@ -4,8 +4,9 @@
 // actions: in the Building Phase Towns and upgrades by terrain, room and danger; in the
 // Movement & Combat Phase a plan made afresh at every decision (Bombards first, then attacks
 // that reach the wanted odds, then Towns that need defenders, then positional moves towards
-// the front, or to explore early on); in the Reserve Placement Phase the most threatened Towns
-// first; casualties, retreats and eliminations by the value of what is lost. It works on any
+// the front, or to explore early on: movement_planner.cpp); in the Reserve Placement Phase the
+// most threatened Towns first; casualties, retreats and eliminations by the value of what is
+// lost. As rounds go by without an end it grows bolder (stalemate_pressure). It works on any
 // GameState it is given; the computer players only ever give it their own determinizations.
 #pragma once
 
