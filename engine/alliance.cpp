@@ -80,13 +80,7 @@ std::vector<int> withdraw_destinations(const GameState& s, int unit) {
       out.push_back(n);
       continue;
     }
-    for (int f : units_of_at(s, u.owner, n)) {
-      if (s.units[f].type == UnitType::kFrigate &&
-          static_cast<int>(cargo_of(s, f).size()) < kFrigateCapacity) {
-        out.push_back(n);
-        break;
-      }
-    }
+    if (frigate_with_room(s, u.owner, n) >= 0) out.push_back(n);
   }
   return out;
 }
@@ -161,14 +155,8 @@ void do_withdraw(GameState& s, const Action& a, Events& ev) {
   Unit& u = s.units[a.unit];
   const int from = u.hex;
   if (s.hexes[a.hex].terrain == Terrain::kWater) {
-    for (int f : units_of_at(s, u.owner, a.hex)) {
-      if (s.units[f].type == UnitType::kFrigate &&
-          static_cast<int>(cargo_of(s, f).size()) < kFrigateCapacity) {
-        u.carrier = f;
-        ++s.units[f].carried_this_turn;
-        break;
-      }
-    }
+    const int f = frigate_with_room(s, u.owner, a.hex);
+    if (f >= 0) go_aboard(s, a.unit, f, /*new_unit=*/true);
   }
   u.hex = a.hex;
   u.moves_left = 0;

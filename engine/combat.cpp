@@ -610,8 +610,7 @@ void do_retreat(GameState& s, const Action& a, Events& ev) {
   const int from = u.hex;
   if (is_land_unit(u.type) && s.hexes[a.hex].terrain == Terrain::kWater) {
     const int ship = boarding_frigate(s, a.unit, a.hex);
-    if (!landed_by(s, a.unit, ship)) ++s.units[ship].carried_this_turn;  // a new unit [9.41]
-    u.carrier = ship;
+    go_aboard(s, a.unit, ship, /*new_unit=*/!landed_by(s, a.unit, ship));
   }
   u.hex = a.hex;
   for (int c : cargo_of(s, a.unit)) s.units[c].hex = a.hex;  // cargo sails with its Frigate [9.45]

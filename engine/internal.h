@@ -138,6 +138,13 @@ void eliminate_unit(GameState& s, int unit, Events& ev);
 // else may happen until it does. Pass -1 for actions of no unit.
 Check transit_blocks(const GameState& s, int acting_unit);
 
+// Frigate boarding, shared by retreats [12.3] and withdrawals [15.62]. The first of
+// `player`'s Frigates in `hex` with room for one more land unit aboard [9.41], or -1.
+int frigate_with_room(const GameState& s, int player, int hex);
+// Puts land unit `land` aboard `frigate` as its cargo [9.45]; `new_unit`: it counts towards
+// the three land units a Frigate may carry in a turn [9.41].
+void go_aboard(GameState& s, int land, int frigate, bool new_unit);
+
 // Ends the movement of the unit currently moving, if any [9.0 Procedure].
 void finish_active_unit(GameState& s, Events& ev);
 
@@ -182,6 +189,8 @@ void do_eliminate(GameState& s, const Action& a, Events& ev);
 Check check_place_reserve(const GameState& s, const Action& a);
 void do_place_reserve(GameState& s, const Action& a, Events& ev);
 void do_concede(GameState& s, int player, Events& ev);
+Check check_end_phase(const GameState& s, const Action& a);
+void do_end_phase(GameState& s, Events& ev);
 
 // Combat internals used by the flow.
 void start_battle(GameState& s, int hex, int attacker, int defender, bool placement, Events& ev);

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "args.h"
 #include "bot.h"
 #include "game.h"
 #include "position_features.h"
@@ -186,28 +187,23 @@ std::array<double, kN> fit(const std::vector<Sample>& data, double l2) {
 
 int main(int argc, char** argv) {
   Settings settings;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(("missing value for " + arg).c_str());
-      return argv[++i];
-    };
+  bench::Args args(argc, argv, usage);
+  while (args.next()) {
+    const std::string& arg = args.flag();
     if (arg == "--players") {
-      settings.options.players = std::stoi(value());
+      settings.options.players = args.integer();
     } else if (arg == "--victory") {
-      const auto v = victory_from_string(value());
-      if (!v) usage("unknown victory condition");
-      settings.options.victory = *v;
+      settings.options.victory = args.victory();
     } else if (arg == "--games") {
-      settings.games = std::stoi(value());
+      settings.games = args.integer();
     } else if (arg == "--seed") {
-      settings.seed = std::stoull(value());
+      settings.seed = args.unsigned_integer();
     } else if (arg == "--max-turns") {
-      settings.max_turns = std::stoi(value());
+      settings.max_turns = args.integer();
     } else if (arg == "--jobs") {
-      settings.jobs = std::max(1, std::stoi(value()));
+      settings.jobs = std::max(1, args.integer());
     } else if (arg == "--l2") {
-      settings.l2 = std::stod(value());
+      settings.l2 = args.real();
     } else {
       usage(("unknown argument " + arg).c_str());
     }

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "args.h"
 #include "bot.h"
 #include "game.h"
 #include "view.h"
@@ -81,27 +82,22 @@ struct GameRecord {
 
 Settings parse(int argc, char** argv) {
   Settings s;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(("missing value for " + arg).c_str());
-      return argv[++i];
-    };
+  bench::Args args(argc, argv, usage);
+  while (args.next()) {
+    const std::string& arg = args.flag();
     if (arg == "--players") {
-      s.players = std::stoi(value());
+      s.players = args.integer();
     } else if (arg == "--victory") {
-      const auto v = victory_from_string(value());
-      if (!v) usage("unknown victory condition");
-      s.victory = *v;
+      s.victory = args.victory();
     } else if (arg == "--tile-mix") {
-      const auto m = tile_mix_from_string(value());
+      const auto m = tile_mix_from_string(args.value());
       if (!m) usage("unknown tile mix");
       s.mix = *m;
     } else if (arg == "--independent") {
       s.independent = true;
     } else if (arg == "--lineup") {
       s.lineup.clear();
-      std::string list = value();
+      std::string list = args.value();
       std::size_t pos = 0;
       while (pos <= list.size()) {
         const std::size_t comma = std::min(list.find(',', pos), list.size());
@@ -111,23 +107,23 @@ Settings parse(int argc, char** argv) {
         pos = comma + 1;
       }
     } else if (arg == "--games") {
-      s.games = std::stoi(value());
+      s.games = args.integer();
     } else if (arg == "--seed") {
-      s.seed = std::stoull(value());
+      s.seed = args.unsigned_integer();
     } else if (arg == "--iterations") {
-      s.iterations = std::stoi(value());
+      s.iterations = args.integer();
     } else if (arg == "--time-ms") {
-      s.time_ms = std::stoi(value());
+      s.time_ms = args.integer();
     } else if (arg == "--max-turns") {
-      s.max_turns = std::stoi(value());
+      s.max_turns = args.integer();
     } else if (arg == "--jobs") {
-      s.jobs = std::max(1, std::stoi(value()));
+      s.jobs = std::max(1, args.integer());
     } else if (arg == "--horizon") {
-      s.horizon = std::stoi(value());
+      s.horizon = args.integer();
     } else if (arg == "--min-gain") {
-      s.min_gain = std::stod(value());
+      s.min_gain = args.real();
     } else if (arg == "--trace") {
-      s.trace = std::stoi(value());
+      s.trace = args.integer();
     } else if (arg == "--verbose") {
       s.verbose = true;
     } else {
@@ -318,6 +314,11 @@ int main(int argc, char** argv) {
       settings.max_turns);
   std::printf("mean turns per game %.1f, actions %.0f, adjudicated %d, wall %.1f s\n",
               turns / settings.games, actions / settings.games, adjudicated, wall);
+  // Stand-offs: the share of games that reached the turn limit, and how long games last in
+  // rounds (a round is one turn of each player).
+  std::printf("reached the turn limit %d of %d (%.1f%%), mean rounds per game %.1f\n", adjudicated,
+              settings.games, 100.0 * adjudicated / std::max(1, settings.games),
+              turns / settings.games / settings.players);
   std::printf(
       "| level | seat-games | wins | win rate per seat | 95%% CI | decisions | searched | "
       "overrode | rollouts/search | decisions/s | mean ms | max ms |\n");

@@ -123,6 +123,26 @@ TEST(Subjugation, R15_62_TheRulerWithdrawsAndTheVassalReinforcesHisCapitalOnly) 
   EXPECT_CONSISTENT(p);
 }
 
+TEST(Subjugation, R15_62_WithdrawingAboardAFrigateMakesTheUnitItsCargo) {
+  Position p(3, 4, subjugation());
+  p.fill(Terrain::kPlains);
+  p.terrain(p.at("D3"), Terrain::kForest);  // a Forest City Capital: his Frigate [8.2]
+  p.capital(0, p.at("D3"), true).capital(1, p.at("G6")).capital(2, p.at("B5"));
+  const int ship = p.unit(0, U::kFrigate, p.at("G7"));
+  const int inf = p.unit(0, U::kInfantry, p.at("F6"));
+  conquer(p, inf);
+  ASSERT_TRUE(p.state.capital_return.has_value());
+  // "onto any of his adjacent Frigates" [15.62]: G7, not the water H6 without one.
+  EXPECT_TRUE(offered(p, act::withdraw(0, inf, p.at("G7"))));
+  EXPECT_EQ(p.apply_error(act::withdraw(0, inf, p.at("H6"))), "bad_withdrawal");
+  const int carried = p.u(ship).carried_this_turn;
+  p.apply_ok(act::withdraw(0, inf, p.at("G7")));
+  EXPECT_EQ(p.u(inf).hex, p.at("G7"));
+  EXPECT_EQ(p.u(inf).carrier, ship);                    // cargo [9.45]
+  EXPECT_EQ(p.u(ship).carried_this_turn, carried + 1);  // one of its three [9.41]
+  EXPECT_CONSISTENT(p);
+}
+
 TEST(Subjugation, R15_62_TheVassalMayKeepHisReserve) {
   Position p = realm();
   const int inf = p.unit(0, U::kInfantry, p.at("F6"));
