@@ -1,6 +1,7 @@
-// Internal helpers shared by protocol/json.cpp and protocol/scenario.cpp: strict readers that
-// name the offending field in their JsonError, and enum <-> string tables the engine headers
-// do not provide. Not part of the protocol API.
+// Internal helpers shared by the protocol's JSON files (json_detail.cpp, json.cpp,
+// state_parts_json.cpp, view_json.cpp, state_json.cpp) and protocol/scenario.cpp: strict
+// readers that name the offending field in their JsonError, and enum <-> string tables the
+// engine headers do not provide. Not part of the protocol API.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +80,10 @@ struct RefReader {
   int unit(const json& j, const std::string& path, bool allow_none) const;
   int player(const json& j, const std::string& path, bool allow_none) const;
 };
+
+// Lists of hex or unit references (see RefReader).
+std::vector<int> hex_list_from(const json& j, const std::string& path, const RefReader& refs);
+std::vector<int> unit_list_from(const json& j, const std::string& path, const RefReader& refs);
 
 // State sub-objects, shared with the scenario reader (which lets hexes be labels).
 json battle_to_json(const Battle& battle);

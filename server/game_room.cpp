@@ -11,6 +11,7 @@
 #include "token.h"
 #include "view.h"
 #include "view_delta.h"
+#include "view_text.h"
 
 namespace viktory::server {
 namespace {
@@ -460,8 +461,7 @@ GameRoom::ViewerCache& GameRoom::cached(int viewer) {
 
 const std::string& GameRoom::view_json(ViewerCache& c) {
   if (c.view_json.empty()) {
-    c.view_json =
-        protocol::view_to_json(*c.view).dump(-1, ' ', false, json::error_handler_t::replace);
+    c.view_json = protocol::view_json_text(*c.view);  // = view_to_json(...).dump()
   }
   return c.view_json;
 }
@@ -533,8 +533,7 @@ Message GameRoom::update_message(int viewer, const GameState& after, const Step&
     return std::make_shared<const std::string>(
         splice(head, {{"view", &view_json(c)}, {"legal", &c.legal}}));
   }
-  const std::string delta = protocol::view_delta_to_json(*before, *c.view)
-                                .dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::string delta = protocol::view_delta_json_text(*before, *c.view);
   return std::make_shared<const std::string>(
       splice(head, {{"delta", &delta}, {"legal", &c.legal}}));
 }

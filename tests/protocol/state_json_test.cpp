@@ -369,7 +369,7 @@ TEST(StateJson, TerrainErrorsDoNotEchoTheTile) {
 
 #if defined(__x86_64__) && defined(__GLIBCXX__)
 // A tripwire, not a rule: when a field is added to the state, these sizes change. Carry the
-// new field in state_to_json/state_from_json (protocol/json.cpp) and in
+// new field in state_to_json/state_from_json (protocol/state_json.cpp) and in
 // state_with_every_field_set above, then update the numbers.
 TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
   EXPECT_EQ(sizeof(GameState), 664u);

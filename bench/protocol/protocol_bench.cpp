@@ -1,0 +1,108 @@
+// The JSON text of views and view deltas, as the server sends them: through an nlohmann tree
+// (view_to_json(...).dump(), the reference form) against the direct writer
+// (protocol/view_text.h, byte-identical). Figures and command: docs/performance.md,
+// "Views as text".
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+#include "game.h"
+#include "json.h"
+#include "random_play.h"
+#include "view.h"
+#include "view_delta.h"
+#include "view_text.h"
+
+namespace {
+
+using nlohmann::json;
+using viktory::GameState;
+using viktory::GameView;
+using viktory::Options;
+using viktory::testing::Chooser;
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// A position some way into a game (about eight turns per player) and the views of the 64
+// random actions that follow it, for player 0: what a seat's updates are made of.
+struct Sample {
+  GameView view;                                                         // at the position
+  std::vector<std::pair<viktory::protocol::ViewDelta, GameView>> steps;  // delta, view after
+};
+
+const Sample& sample(int players) {
+  static std::map<int, Sample> cache;
+  if (auto it = cache.find(players); it != cache.end()) return it->second;
+  Options o;
+  o.players = players;
+  GameState s = viktory::new_game(o, 5);
+  Chooser chooser(5);
+  viktory::testing::play_random_game(s, chooser, 1000);
+  if (s.phase == viktory::Phase::kGameOver) throw std::logic_error("the sample game ended");
+  Sample out;
+  out.view = viktory::view_for(s, 0);
+  GameView before = out.view;
+  viktory::testing::play_random_game(s, chooser, 64, [&](const GameState& after, auto&, auto&) {
+    GameView next = viktory::view_for(after, 0);
+    out.steps.emplace_back(viktory::protocol::diff_views(before, next), next);
+    before = std::move(next);
+  });
+  return cache.emplace(players, std::move(out)).first->second;
+}
+
+void BM_ViewTree(benchmark::State& st) {
+  const Sample& s = sample(static_cast<int>(st.range(0)));
+  std::size_t bytes = 0;
+  for (auto _ : st) {
+    std::string text = dump(viktory::protocol::view_to_json(s.view));
+    bytes = text.size();
+    benchmark::DoNotOptimize(text);
+  }
+  st.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_ViewTree)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
+
+void BM_ViewText(benchmark::State& st) {
+  const Sample& s = sample(static_cast<int>(st.range(0)));
+  std::size_t bytes = 0;
+  for (auto _ : st) {
+    std::string text = viktory::protocol::view_json_text(s.view);
+    bytes = text.size();
+    benchmark::DoNotOptimize(text);
+  }
+  st.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_ViewText)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
+
+// Per delta: the 64 steps' deltas serialised one after another (the comparison of the views,
+// diff_views, is done beforehand: it is the same for both).
+void BM_DeltaTree(benchmark::State& st) {
+  const Sample& s = sample(static_cast<int>(st.range(0)));
+  for (auto _ : st) {
+    for (const auto& [delta, after] : s.steps) {
+      std::string text = dump(viktory::protocol::view_delta_to_json(delta, after));
+      benchmark::DoNotOptimize(text);
+    }
+  }
+  st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(s.steps.size()));
+}
+BENCHMARK(BM_DeltaTree)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
+
+void BM_DeltaText(benchmark::State& st) {
+  const Sample& s = sample(static_cast<int>(st.range(0)));
+  for (auto _ : st) {
+    for (const auto& [delta, after] : s.steps) {
+      std::string text = viktory::protocol::view_delta_json_text(delta, after);
+      benchmark::DoNotOptimize(text);
+    }
+  }
+  st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(s.steps.size()));
+}
+BENCHMARK(BM_DeltaText)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
