@@ -1,5 +1,7 @@
 #include "database.h"
 
+#include <utility>
+
 namespace viktory::server {
 
 bool DbError::storage_failure() const {
@@ -42,7 +44,8 @@ std::string Database::path() const {
 
 Database::~Database() {
   // sqlite3_close_v2 defers the close until every statement is finalized; all our statements
-  // are RAII objects that die first anyway.
+  // are RAII objects that die first anyway, and the cached ones are finalized here.
+  for (auto& [sql, cached] : cache_) sqlite3_finalize(cached.stmt);
   if (db_ != nullptr) sqlite3_close_v2(db_);
 }
 
@@ -57,6 +60,17 @@ void Database::exec(const std::string& sql) {
 
 Statement Database::prepare(std::string_view sql) { return Statement(db_, sql); }
 
+Statement Database::cached(std::string_view sql) {
+  auto it = cache_.find(std::string(sql));
+  if (it == cache_.end()) {
+    Statement fresh(db_, sql);
+    it = cache_.emplace(std::string(sql), Cached{std::exchange(fresh.stmt_, nullptr)}).first;
+  }
+  if (it->second.in_use) return Statement(db_, sql);
+  it->second.in_use = true;
+  return Statement(db_, it->second.stmt, &it->second.in_use);
+}
+
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
@@ -66,7 +80,16 @@ Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
 }
 
 Statement::~Statement() {
-  if (stmt_ != nullptr) sqlite3_finalize(stmt_);
+  if (stmt_ == nullptr) return;
+  if (in_use_ == nullptr) {
+    sqlite3_finalize(stmt_);
+    return;
+  }
+  // Reset ends the statement's read or write on the connection (an unfinished SELECT would
+  // keep its snapshot of the database open); the next user binds afresh.
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  *in_use_ = false;
 }
 
 Statement& Statement::bind(int index, std::int64_t value) {
@@ -126,10 +149,16 @@ std::optional<std::int64_t> Statement::optional_int64(int column) const {
   return int64(column);
 }
 
-Transaction::Transaction(Database& db) : db_(db), lock_(db.lock()) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(db), lock_(db.lock()) {
+  db_.exec("BEGIN IMMEDIATE");
+  db_.transaction_thread_.store(std::this_thread::get_id());
+}
+
+void Transaction::release() { db_.transaction_thread_.store(std::thread::id{}); }
 
 Transaction::~Transaction() {
   if (!done_) {
+    release();
     try {
       db_.exec("ROLLBACK");
     } catch (const DbError&) {
@@ -141,6 +170,7 @@ Transaction::~Transaction() {
 void Transaction::commit() {
   db_.exec("COMMIT");
   done_ = true;
+  release();
 }
 
 }  // namespace viktory::server

@@ -4,12 +4,15 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <unordered_map>
 
 namespace viktory::server {
 
@@ -34,6 +37,12 @@ class Database {
 
   void exec(const std::string& sql);  // one or more statements without parameters
   Statement prepare(std::string_view sql);
+  // The same, but prepared once per connection and kept: the returned Statement is reset and
+  // its bindings cleared when it dies, instead of being finalized. For the hot statements
+  // (committing an action, signing in, reading a game). Whoever calls it holds lock(), like
+  // every use of the connection. A statement already in use (the same SQL, nested) is
+  // prepared afresh.
+  Statement cached(std::string_view sql);
   std::int64_t last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
   int changes() const { return sqlite3_changes(db_); }
   sqlite3* handle() const { return db_; }
@@ -43,18 +52,32 @@ class Database {
   // uses it holds this lock, for a whole transaction (Transaction takes it) or a whole Store
   // call. Recursive, so a Store call inside a transaction takes it again.
   std::unique_lock<std::recursive_mutex> lock() { return std::unique_lock(mutex_); }
+  // Whether the calling thread holds a Transaction open on this connection: its reads must
+  // go through this connection too, to see its own uncommitted writes (Store::reading).
+  bool in_transaction_here() const {
+    return transaction_thread_.load() == std::this_thread::get_id();
+  }
 
  private:
+  friend class Transaction;
+  std::atomic<std::thread::id> transaction_thread_{};
+  struct Cached {
+    sqlite3_stmt* stmt = nullptr;
+    bool in_use = false;
+  };
   sqlite3* db_ = nullptr;
   std::recursive_mutex mutex_;
+  std::unordered_map<std::string, Cached> cache_;  // by SQL text; used under mutex_
 };
 
 class Statement {
  public:
   Statement(sqlite3* db, std::string_view sql);
   ~Statement();
-  Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) {
+  Statement(Statement&& other) noexcept
+      : db_(other.db_), stmt_(other.stmt_), in_use_(other.in_use_) {
     other.stmt_ = nullptr;
+    other.in_use_ = nullptr;
   }
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
@@ -82,8 +105,14 @@ class Statement {
   std::optional<std::int64_t> optional_int64(int column) const;
 
  private:
+  friend class Database;
+  // A statement of Database::cached: given back (reset, unbound) instead of finalized.
+  Statement(sqlite3* db, sqlite3_stmt* cached, bool* in_use)
+      : db_(db), stmt_(cached), in_use_(in_use) {}
+
   sqlite3* db_;
   sqlite3_stmt* stmt_ = nullptr;
+  bool* in_use_ = nullptr;  // set for a cached statement
 };
 
 // BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless commit() was called.
@@ -99,6 +128,7 @@ class Transaction {
   Database& db_;
   std::unique_lock<std::recursive_mutex> lock_;  // held from BEGIN to COMMIT or ROLLBACK
   bool done_ = false;
+  void release();  // the connection no longer belongs to this thread's transaction
 };
 
 }  // namespace viktory::server

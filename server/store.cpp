@@ -243,6 +243,9 @@ Store::Store(const std::string& path) : db_(path) {
   } catch (const DbError& e) {
     throw DbError("the database " + path + " cannot be written: " + e.what(), e.code);
   }
+  // After the migrations, so that it sees the current schema. An in-memory database is
+  // private to its connection: it has none.
+  if (!db_.path().empty()) reader_ = std::make_unique<Database>(path, /*read_only=*/true);
 }
 
 Store::Store(const std::string& path, ReadOnly) : db_(path, /*read_only=*/true) {
@@ -303,10 +306,11 @@ PlayerRecord Store::create_player(const std::string& name, const std::string& to
 }
 
 std::optional<PlayerRecord> Store::player_by_token_hash(const std::string& token_hash) {
-  const auto guard = db_.lock();
+  Database& db = reading();
+  const auto guard = db.lock();
   // A player's first device holds players.token_hash; devices he signed in on later with a
   // sign-in link or recovery code hold a row of device_tokens (accounts.h).
-  Statement s = db_.prepare(
+  Statement s = db.cached(
       "SELECT id, name FROM players WHERE token_hash = ?1 UNION ALL SELECT p.id, p.name FROM "
       "device_tokens d JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?1 LIMIT 1");
   s.bind(1, token_hash);
@@ -428,7 +432,7 @@ GameRecord Store::read_game_row(Statement& s) {
   return g;
 }
 
-std::vector<GameRecord> Store::read_games(Statement& s, DamagedList* damaged) {
+std::vector<GameRecord> Store::read_games(Database& db, Statement& s, DamagedList* damaged) {
   std::vector<GameRecord> out;
   while (s.step()) {
     try {
@@ -437,12 +441,12 @@ std::vector<GameRecord> Store::read_games(Statement& s, DamagedList* damaged) {
       if (damaged != nullptr) damaged->emplace_back(s.int64(0), e.what());
     }
   }
-  for (GameRecord& g : out) load_seats(g);
+  for (GameRecord& g : out) load_seats(db, g);
   return out;
 }
 
-void Store::load_seats(GameRecord& game) {
-  Statement s = db_.prepare(
+void Store::load_seats(Database& db, GameRecord& game) {
+  Statement s = db.cached(
       "SELECT s.seat, s.player_id, p.name, c.level FROM seats s JOIN players p ON p.id = "
       "s.player_id LEFT JOIN seat_controllers c ON c.game_id = s.game_id AND c.player_id = "
       "s.player_id WHERE s.game_id = ? ORDER BY s.seat");
@@ -455,29 +459,32 @@ void Store::load_seats(GameRecord& game) {
 }
 
 std::optional<GameRecord> Store::game(std::int64_t game_id) {
-  const auto guard = db_.lock();
-  Statement s = db_.prepare(std::string(kGameColumns) + "WHERE g.id = ?");
+  Database& db = reading();
+  const auto guard = db.lock();
+  Statement s = db.cached(std::string(kGameColumns) + "WHERE g.id = ?");
   s.bind(1, game_id);
   if (!s.step()) return std::nullopt;
   GameRecord g = read_game_row(s);
-  load_seats(g);
+  load_seats(db, g);
   return g;
 }
 
 std::vector<GameRecord> Store::games_with_status(GameStatus status, DamagedList* damaged) {
-  const auto guard = db_.lock();
-  Statement s = db_.prepare(std::string(kGameColumns) + "WHERE g.status = ? ORDER BY g.id");
+  Database& db = reading();
+  const auto guard = db.lock();
+  Statement s = db.cached(std::string(kGameColumns) + "WHERE g.status = ? ORDER BY g.id");
   s.bind(1, to_string(status));
-  return read_games(s, damaged);
+  return read_games(db, s, damaged);
 }
 
 std::vector<GameRecord> Store::games_of_player(std::int64_t player_id, DamagedList* damaged) {
-  const auto guard = db_.lock();
-  Statement s = db_.prepare(
-      std::string(kGameColumns) +
-      "WHERE g.id IN (SELECT game_id FROM seats WHERE player_id = ?) ORDER BY g.id DESC");
+  Database& db = reading();
+  const auto guard = db.lock();
+  Statement s =
+      db.cached(std::string(kGameColumns) +
+                "WHERE g.id IN (SELECT game_id FROM seats WHERE player_id = ?) ORDER BY g.id DESC");
   s.bind(1, player_id);
-  return read_games(s, damaged);
+  return read_games(db, s, damaged);
 }
 
 std::vector<std::int64_t> Store::running_games_with_computers() {
@@ -545,7 +552,7 @@ void Store::run_group_commit() {
       for (GroupCommit::Waiting* w : group) {
         // One action's rows that cannot be written (a constraint: a bug) fail that action
         // only; a failing disk fails the whole group.
-        db_.exec("SAVEPOINT one_action");
+        db_.cached("SAVEPOINT one_action").run();
         try {
           write_action(*w->commit);
         } catch (const DbError& e) {
@@ -556,7 +563,7 @@ void Store::run_group_commit() {
           w->error = DbError(e.what());
           db_.exec("ROLLBACK TO one_action");
         }
-        db_.exec("RELEASE one_action");
+        db_.cached("RELEASE one_action").run();
       }
       tx.commit();
     } catch (const DbError& e) {
@@ -594,7 +601,7 @@ void Store::commit_action(const ActionCommit& commit) {
 
 void Store::write_action(const ActionCommit& commit) {
   const ActionRecord& r = commit.record;
-  db_.prepare("INSERT INTO actions(game_id, seq, action, sealed, turn, at) VALUES(?,?,?,?,?,?)")
+  db_.cached("INSERT INTO actions(game_id, seq, action, sealed, turn, at) VALUES(?,?,?,?,?,?)")
       .bind(1, commit.game_id)
       .bind(2, r.seq)
       .bind(3, protocol::action_to_json(r.action).dump())
@@ -603,13 +610,13 @@ void Store::write_action(const ActionCommit& commit) {
       .bind(6, r.at)
       .run();
   if (commit.snapshot != nullptr) {
-    db_.prepare("INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES(?, ?, ?)")
+    db_.cached("INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES(?, ?, ?)")
         .bind(1, commit.game_id)
         .bind(2, r.seq)
         .bind(3, protocol::state_to_json(*commit.snapshot).dump())
         .run();
   }
-  Statement update = db_.prepare(
+  Statement update = db_.cached(
       "UPDATE games SET seq = ?, current_seat = ?, last_move_at = ?, "
       "status = CASE WHEN ? THEN 'finished' ELSE status END, "
       "result = COALESCE(?, result) WHERE id = ?");
@@ -644,8 +651,9 @@ void Store::remove_last_action(std::int64_t game_id, int seq, int current_seat) 
 }
 
 std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
-  const auto guard = db_.lock();
-  Statement s = db_.prepare(
+  Database& db = reading();
+  const auto guard = db.lock();
+  Statement s = db.cached(
       "SELECT seq, action, sealed, turn, at FROM actions WHERE game_id = ? AND seq > ? "
       "ORDER BY seq");
   s.bind(1, game_id).bind(2, after_seq);
@@ -663,8 +671,9 @@ std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
 }
 
 std::optional<std::pair<int, GameState>> Store::latest_snapshot(std::int64_t game_id, int max_seq) {
-  const auto guard = db_.lock();
-  Statement s = db_.prepare(
+  Database& db = reading();
+  const auto guard = db.lock();
+  Statement s = db.cached(
       "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC "
       "LIMIT 1");
   s.bind(1, game_id).bind(2, max_seq);
@@ -675,7 +684,7 @@ std::optional<std::pair<int, GameState>> Store::latest_snapshot(std::int64_t gam
 
 void Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
   const auto guard = db_.lock();
-  Statement s = db_.prepare(
+  Statement s = db_.cached(
       "INSERT INTO chat(game_id, player_id, seat, name, text, at) VALUES(?, ?, ?, ?, ?, ?)");
   s.bind(1, game_id).bind(2, chat.player_id);
   if (chat.seat) {
@@ -687,11 +696,12 @@ void Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
 }
 
 std::vector<ChatRecord> Store::recent_chat(std::int64_t game_id, int limit, bool spectators) {
-  const auto guard = db_.lock();
+  Database& db = reading();
+  const auto guard = db.lock();
   Statement s =
-      db_.prepare(std::string("SELECT at, player_id, seat, name, text FROM (SELECT * FROM "
-                              "chat WHERE game_id = ? AND seat IS ") +
-                  (spectators ? "NULL" : "NOT NULL") + " ORDER BY id DESC LIMIT ?) ORDER BY id");
+      db.cached(std::string("SELECT at, player_id, seat, name, text FROM (SELECT * FROM "
+                            "chat WHERE game_id = ? AND seat IS ") +
+                (spectators ? "NULL" : "NOT NULL") + " ORDER BY id DESC LIMIT ?) ORDER BY id");
   s.bind(1, game_id).bind(2, limit);
   std::vector<ChatRecord> out;
   while (s.step()) {

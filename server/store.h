@@ -174,18 +174,26 @@ class Store {
   // The latest `limit` lines of the players' chat (seat set) or of the spectators' (no seat).
   std::vector<ChatRecord> recent_chat(std::int64_t game_id, int limit, bool spectators = false);
 
+  // The connection that writes (and reads inside its own transactions).
   Database& db() { return db_; }
 
  private:
   void migrate();
+  // Where reads that need no transaction of the writer go: the read-only connection when
+  // there is one (a database file: WAL lets it read while the writer holds a transaction, so
+  // sign-ins, lobby lists, chat and game loads never wait for a group commit's fsync).
+  // The read-only connection, except inside a transaction of this thread on the write
+  // connection (a read there must see that transaction's own writes).
+  Database& reading() { return reader_ && !db_.in_transaction_here() ? *reader_ : db_; }
   GameRecord read_game_row(Statement& s);
-  void load_seats(GameRecord& game);
-  std::vector<GameRecord> read_games(Statement& s, DamagedList* damaged);
+  void load_seats(Database& db, GameRecord& game);
+  std::vector<GameRecord> read_games(Database& db, Statement& s, DamagedList* damaged);
   void write_action(const ActionCommit& commit);  // its rows, inside a transaction
   struct GroupCommit;
   void run_group_commit();
 
   Database db_;
+  std::unique_ptr<Database> reader_;    // read-only; absent for an in-memory database
   std::unique_ptr<GroupCommit> group_;  // after db_: the writer stops before the database closes
 };
 
