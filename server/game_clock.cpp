@@ -117,7 +117,9 @@ json clock_state_to_json(const ClockState& s) {
                          {"vacation_ms", c.vacation_ms},
                          {"skips", c.skips},
                          {"expel_votes", c.expel_votes},
-                         {"expelled", c.expelled}});
+                         {"expelled", c.expelled},
+                         {"vacation_until", c.vacation_until},
+                         {"vacation_seq", c.vacation_seq}});
   }
   return json{{"seat", s.seat},
               {"since", s.since},
@@ -141,6 +143,9 @@ ClockState clock_state_from_json(const json& j) {
     seat.skips = c.at("skips").get<int>();
     seat.expel_votes = c.at("expel_votes").get<std::vector<int>>();
     seat.expelled = c.at("expelled").get<bool>();
+    // Clocks stored before declared vacations have neither.
+    seat.vacation_until = c.value("vacation_until", std::int64_t{0});
+    seat.vacation_seq = c.value("vacation_seq", 0);
     s.seats.push_back(std::move(seat));
   }
   return s;
@@ -149,7 +154,10 @@ ClockState clock_state_from_json(const json& j) {
 ClockState new_clock_state(const ClockOptions& o, int seats) {
   ClockState s;
   for (int i = 0; i < seats; ++i) {
-    s.seats.push_back(SeatClock{o.bank_ms, o.vacation_days * kDay, 0, {}, false});
+    SeatClock c;
+    c.bank_ms = o.bank_ms;
+    c.vacation_ms = o.vacation_days * kDay;
+    s.seats.push_back(std::move(c));
   }
   return s;
 }
@@ -174,10 +182,57 @@ bool clock_on_change(const ClockOptions& o, ClockState& s, int seat, std::int64_
     return true;
   }
   const SeatClock& c = s.seats[static_cast<std::size_t>(seat)];
-  s.deadline = now + o.per_move_ms + c.bank_ms + c.vacation_ms;
+  // On a declared vacation the clock starts when it ends.
+  s.since = std::max(now, c.vacation_until);
+  s.deadline = s.since + o.per_move_ms + c.bank_ms + c.vacation_ms;
   // The reminder: a quarter of the time per move before the deadline.
   s.remind_at = s.deadline - o.per_move_ms / 4;
   s.stage = ClockStage::kRunning;
+  return true;
+}
+
+std::optional<std::string> clock_declare_vacation(const ClockOptions& o, ClockState& s, int seat,
+                                                  int days, int seq, std::int64_t now) {
+  if (seat < 0 || seat >= static_cast<int>(s.seats.size())) return "no such seat";
+  SeatClock& c = s.seats[static_cast<std::size_t>(seat)];
+  if (c.vacation_until > now) return "you are on vacation already";
+  const std::int64_t length = std::int64_t{days} * kDay;
+  if (days < 1 || length > c.vacation_ms) {
+    return "you have " + std::to_string(c.vacation_ms / kDay) + " whole days of vacation left";
+  }
+  const bool running = s.seat == seat;
+  if (running && s.stage == ClockStage::kOverdue) return "you are over time: play first";
+  if (running && s.deadline - now < length) {
+    return "your clock has less time left than that; play first";
+  }
+  (void)o;
+  c.vacation_ms -= length;
+  c.vacation_until = now + length;
+  c.vacation_seq = seq;
+  if (running) {
+    // Taken from the vacation days, so the deadline stays; the time per move and the bank are
+    // not used while it lasts.
+    s.since += length;
+    if (s.stage == ClockStage::kReminded && now < s.remind_at) s.stage = ClockStage::kRunning;
+  }
+  return std::nullopt;
+}
+
+bool clock_end_vacation(const ClockOptions& o, ClockState& s, int seat, std::int64_t now) {
+  if (seat < 0 || seat >= static_cast<int>(s.seats.size())) return false;
+  SeatClock& c = s.seats[static_cast<std::size_t>(seat)];
+  if (c.vacation_until == 0) return false;
+  const std::int64_t unused = std::max<std::int64_t>(0, c.vacation_until - now);
+  c.vacation_ms += unused;
+  c.vacation_until = 0;
+  c.vacation_seq = 0;
+  if (s.seat == seat && unused > 0) {
+    // Its clock counts from now: as if the vacation had been this long (the deadline stays).
+    s.since -= unused;
+    s.deadline = s.since + o.per_move_ms + c.bank_ms + c.vacation_ms;
+    s.deadline = std::max(s.deadline, now);
+    s.remind_at = s.deadline - o.per_move_ms / 4;
+  }
   return true;
 }
 

@@ -55,6 +55,10 @@ struct SeatClock {
   int skips = 0;                 // turns of this seat skipped by its opponents
   std::vector<int> expel_votes;  // seats that voted to expel this seat (sorted)
   bool expelled = false;
+  // A declared vacation (game.vacation): its end (ms since the epoch; 0: none) and the game's
+  // seq when it was declared (it ends early when the seat acts after that).
+  std::int64_t vacation_until = 0;
+  int vacation_seq = 0;
 };
 
 enum class ClockStage { kIdle, kRunning, kReminded, kOverdue };
@@ -78,6 +82,16 @@ ClockState new_clock_state(const ClockOptions& o, int seats);
 // Who must act now changed, or may have: `seat` (-1: nobody, or a computer, who has no clock).
 // Returns whether the state changed.
 bool clock_on_change(const ClockOptions& o, ClockState& s, int seat, std::int64_t now);
+
+// Declared vacation: `days` whole days taken from the seat's vacation days at once; while it
+// lasts the seat's clock stands still (a clock that starts during it counts from its end; one
+// that runs is moved on by its length, so the time used before stays used). Refused (a text
+// for people) when the seat is already on vacation, over time, or has not that many days left.
+std::optional<std::string> clock_declare_vacation(const ClockOptions& o, ClockState& s, int seat,
+                                                  int days, int seq, std::int64_t now);
+// Ends a seat's vacation at `now` (it acted, or the time is up): what is left of it goes back
+// to its vacation days. Returns whether the seat was on vacation.
+bool clock_end_vacation(const ClockOptions& o, ClockState& s, int seat, std::int64_t now);
 
 enum class ClockDue { kNothing, kReminder, kOverdue };
 // What became due at `now` (at most one step at a time: call again until kNothing).

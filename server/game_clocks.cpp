@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <ctime>
 
 #include "bot.h"
 #include "game.h"
@@ -17,6 +18,17 @@ using nlohmann::json;
 constexpr std::size_t kLogKeep = 50;  // clock lines kept per game
 constexpr int kMaxSkipActions = 500;  // a skipped turn ends within this many actions
 constexpr const char* kTakeoverLevel = "heuristic";
+constexpr std::int64_t kDayMs = 24 * 3600 * 1000;
+
+// "2026-11-26 02:00 UTC": the same for every reader of the log, whatever his time zone.
+std::string utc_text(std::int64_t ms) {
+  const std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm parts{};
+  gmtime_r(&t, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &parts);
+  return text;
+}
 
 std::string colour(int seat) {
   std::string c = seat_color(seat);
@@ -96,11 +108,13 @@ json GameClocks::clock_json(std::int64_t game_id) {
   if (e == nullptr) return nullptr;
   json seats = json::array();
   for (const SeatClock& c : e->state.seats) {
-    seats.push_back(json{{"bank_ms", c.bank_ms},
-                         {"vacation_ms", c.vacation_ms},
-                         {"skips", c.skips},
-                         {"expel_votes", c.expel_votes},
-                         {"expelled", c.expelled}});
+    seats.push_back(
+        json{{"bank_ms", c.bank_ms},
+             {"vacation_ms", c.vacation_ms},
+             {"skips", c.skips},
+             {"expel_votes", c.expel_votes},
+             {"expelled", c.expelled},
+             {"vacation_until", c.vacation_until > 0 ? json(c.vacation_until) : json(nullptr)}});
   }
   const char* stage = e->state.stage == ClockStage::kOverdue    ? "overdue"
                       : e->state.stage == ClockStage::kIdle     ? "idle"
@@ -143,10 +157,14 @@ void GameClocks::on_room_changed(GameRoom& room) {
   int seat = SeatControllers::seat_to_act(room);
   // A computer has no clock: it decides within its own budget.
   if (seat >= 0 && SeatControllers::computer_level(room, seat)) seat = -1;
-  if (!clock_on_change(e->options, e->state, seat, clock_.now_ms())) return;
+  const std::vector<std::string> lines = end_vacations(room, *e);
+  if (!clock_on_change(e->options, e->state, seat, clock_.now_ms()) && lines.empty()) return;
   save(room.id(), *e);
-  room.broadcast(make_message(
-      json{{"type", "game.clock"}, {"game_id", room.id()}, {"clock", clock_json(room.id())}}));
+  if (lines.empty()) {
+    room.broadcast(make_message(
+        json{{"type", "game.clock"}, {"game_id", room.id()}, {"clock", clock_json(room.id())}}));
+  }
+  for (const std::string& line : lines) tell(room, line);
 }
 
 std::vector<std::int64_t> GameClocks::due_games() {
@@ -197,10 +215,7 @@ void GameClocks::sweep_game(std::int64_t game_id, GameRoom* room) {
       lines.push_back(colour(seat) + " is over time: the other players may skip this turn.");
     }
   }
-  for (const std::string& line : lines) {
-    e->log.push_back(json{{"at", now}, {"text", line}});
-  }
-  while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
+  for (const std::string& line : lines) add_line(*e, line, room != nullptr ? room->seq() : -1);
   save(game_id, *e);
   if (room != nullptr) {
     for (const std::string& line : lines) tell(*room, line);
@@ -254,8 +269,7 @@ Outcome GameClocks::skip_turn(GameRoom& room, std::int64_t player_id) {
   if (c.skips >= e->options.skips_before_expel) {
     line += " The other players may now vote to expel " + colour(late) + ".";
   }
-  e->log.push_back(json{{"at", clock_.now_ms()}, {"text", line}});
-  while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
+  add_line(*e, line, room.seq());
   save(room.id(), *e);
   tell(room, line);
   return std::nullopt;
@@ -305,10 +319,7 @@ Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat)
       lines.push_back(colour(seat) + " is expelled and concedes [5.1].");
     }
   }
-  for (const std::string& line : lines) {
-    e->log.push_back(json{{"at", clock_.now_ms()}, {"text", line}});
-  }
-  while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
+  for (const std::string& line : lines) add_line(*e, line, room.seq());
   save(room.id(), *e);
   for (const std::string& line : lines) tell(room, line);
   if (!expel) return std::nullopt;
@@ -335,6 +346,59 @@ Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat)
   concede.kind = ActionKind::kConcede;
   concede.player = seat;
   return act_for(room, seat, concede);
+}
+
+void GameClocks::add_line(Entry& e, const std::string& line, int seq) {
+  json entry{{"at", clock_.now_ms()}, {"text", line}};
+  // Where it goes in the game log: after the line of this seq (the game's, when it was said).
+  if (seq >= 0) entry["seq"] = seq;
+  e.log.push_back(std::move(entry));
+  while (e.log.size() > kLogKeep) e.log.erase(e.log.begin());
+}
+
+std::vector<std::string> GameClocks::end_vacations(GameRoom& room, Entry& e) {
+  std::vector<std::string> lines;
+  const std::int64_t now = clock_.now_ms();
+  const std::vector<ActionRecord>& log = room.actions();
+  for (int seat = 0; seat < static_cast<int>(e.state.seats.size()); ++seat) {
+    const SeatClock& c = e.state.seats[static_cast<std::size_t>(seat)];
+    if (c.vacation_until == 0) continue;
+    // He acted after declaring it (the last action is the one that brought us here).
+    const bool acted =
+        room.seq() > c.vacation_seq && !log.empty() && log.back().action.player == seat;
+    const bool over = c.vacation_until <= now;
+    if (!acted && !over) continue;
+    clock_end_vacation(e.options, e.state, seat, now);
+    const std::string line =
+        colour(seat) + (acted ? " is back from vacation." : "'s vacation is over.");
+    add_line(e, line, room.seq());
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+Outcome GameClocks::declare_vacation(GameRoom& room, std::int64_t player_id, int days) {
+  std::lock_guard lock(mutex_);
+  Entry* e = entry(room.id());
+  if (e == nullptr) return fail("no_clock", "this game has no clock");
+  if (room.status() != GameStatus::kRunning) return fail("not_running", "the game is not running");
+  const std::optional<int> me = room.seat_of(player_id);
+  if (!me || !in_game(room, *me)) return fail("not_seated", "you hold no seat in this game");
+  if (SeatControllers::computer_level(room, *me)) {
+    return fail("bad_seat", "the computer plays your seat: take it back first");
+  }
+  const std::int64_t now = clock_.now_ms();
+  end_vacations(room, *e);  // one that is over may be declared again
+  if (auto refused = clock_declare_vacation(e->options, e->state, *me, days, room.seq(), now)) {
+    return fail("bad_vacation", *refused);
+  }
+  const std::int64_t until = e->state.seats[static_cast<std::size_t>(*me)].vacation_until;
+  const std::string line = colour(*me) + " is on vacation for " + duration_text(days * kDayMs) +
+                           ", until " + utc_text(until) + ".";
+  add_line(*e, line, room.seq());
+  save(room.id(), *e);
+  tell(room, line);
+  return std::nullopt;
 }
 
 Outcome GameClocks::take_back(GameRoom& room, std::int64_t player_id) {
@@ -366,8 +430,7 @@ Outcome GameClocks::take_back(GameRoom& room, std::int64_t player_id) {
     c.expelled = false;
     c.skips = 0;
     c.expel_votes.clear();
-    e->log.push_back(json{{"at", clock_.now_ms()}, {"text", line}});
-    while (e->log.size() > kLogKeep) e->log.erase(e->log.begin());
+    add_line(*e, line, room.seq());
     save(room.id(), *e);
   }
   // The seat controllers cancel a pending decision; the clock starts if it is his to act.

@@ -62,6 +62,9 @@ class GameClocks : public RoomObserver {
   // game.take_back: the owner of a seat the computer took over (after an expel vote) plays it
   // again; his skips and votes against him start from nothing.
   Outcome take_back(GameRoom& room, std::int64_t player_id);
+  // game.vacation: a seated player declares `days` of vacation ahead (game_clock.h); it ends
+  // early when he acts. Stored, in the clock's log, told to everyone.
+  Outcome declare_vacation(GameRoom& room, std::int64_t player_id, int days);
 
   // The game's clock as told to clients (game.clock's `clock`), or null without a clock.
   nlohmann::json clock_json(std::int64_t game_id);
@@ -72,11 +75,15 @@ class GameClocks : public RoomObserver {
   struct Entry {
     ClockOptions options;
     ClockState state;
-    std::vector<nlohmann::json> log;  // {"at", "text"}: the clock's lines of the game log
+    std::vector<nlohmann::json> log;  // {"at", "text", "seq"}: the clock's lines of the game log
   };
   Entry* entry(std::int64_t game_id);
   void save(std::int64_t game_id, const Entry& e);
   void tell(GameRoom& room, const std::string& line);
+  // A line of the clock's log, said at the game's `seq` (-1: unknown); the last kLogKeep kept.
+  void add_line(Entry& e, const std::string& line, int seq);
+  // Ends declared vacations that are over, or whose seat acted since: returns the log lines.
+  std::vector<std::string> end_vacations(GameRoom& room, Entry& e);
   Outcome act_for(GameRoom& room, int seat, const Action& action);
 
   std::recursive_mutex mutex_;

@@ -653,9 +653,9 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
   }
 
   static const std::set<std::string> kGameTypes = {
-      "game.join",   "game.leave",     "game.start",      "game.watch",    "game.unwatch",
-      "game.action", "game.undo",      "chat.send",       "game.invite",   "game.preview_battle",
-      "game.reach",  "game.skip_turn", "game.vote_expel", "game.take_back"};
+      "game.join",   "game.leave",     "game.start",      "game.watch",     "game.unwatch",
+      "game.action", "game.undo",      "chat.send",       "game.invite",    "game.preview_battle",
+      "game.reach",  "game.skip_turn", "game.vote_expel", "game.take_back", "game.vacation"};
   if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
   const std::int64_t game_id = int_field(msg, "game_id");
   try {
@@ -760,6 +760,9 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
     return clocks_->vote_expel(*room, me.id, small_int_field(msg, "seat"));
   }
   if (type == "game.take_back") return clocks_->take_back(*room, me.id);
+  if (type == "game.vacation") {
+    return clocks_->declare_vacation(*room, me.id, small_int_field(msg, "days"));
+  }
   return fail("unknown_type", "unknown message type");
 }
 

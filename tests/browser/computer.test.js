@@ -103,3 +103,26 @@ test('a rematch keeps the computer seats and the clock', async () => {
   assert.equal(options.per_move_seconds, 300);
   assert.equal(options.bank_seconds, 600);
 });
+
+test('a player declares vacation: his seat says until when, the game log says so too', async () => {
+  await alice.page.goto('/');
+  await alice.page.waitForSelector('#create-form');
+  await alice.page.selectOption('#seat-kind-1', 'heuristic');
+  await alice.page.selectOption('#clock_per_move', String(86400));
+  await alice.page.selectOption('#clock_vacation', '3');
+  await alice.page.click('#create-game');
+  await waitForGameState(alice.page, (s) => s.view.phase === 'setup');
+  await alice.page.locator('#declare-vacation').waitFor();
+  assert.match(await alice.page.locator('#declare-vacation').textContent(), /3 days left/);
+  await alice.page.selectOption('#vacation-days', '2');
+  await alice.page.click('#declare-vacation');
+  await alice.page.locator('#my-vacation').waitFor();
+  const note = alice.page.locator('.player[data-seat="0"] .vacation-note');
+  assert.equal(await alice.page.locator('.player[data-seat="1"] .vacation-note').count(), 0);
+  await note.waitFor();
+  assert.match(await note.textContent(), /on vacation until/);
+  const line = alice.page.locator('#log li.log-clock', { hasText: 'on vacation for 2 days' });
+  await line.waitFor();
+  assert.match(await line.textContent(), /^Clock: Red is on vacation for 2 days, until \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
+  await alice.page.screenshot({ path: screenshotPath('game-vacation.png') });
+});

@@ -128,6 +128,51 @@ TEST(ClockStateTest, TimeBeyondTheMoveComesFromTheBankThenTheVacation) {
   (void)t1;
 }
 
+TEST(ClockStateTest, ADeclaredVacationStopsTheClockAndItsUnusedPartComesBack) {
+  ClockOptions o;
+  o.per_move_ms = kDay;
+  o.bank_ms = 2 * kHour;
+  o.vacation_days = 5;
+  ClockState s = new_clock_state(o, 2);
+  const std::int64_t t0 = 1000;
+  // Seat 1 goes on vacation for 2 days before its turn comes.
+  EXPECT_FALSE(clock_declare_vacation(o, s, 1, 2, 7, t0));
+  EXPECT_EQ(s.seats[1].vacation_until, t0 + 2 * kDay);
+  EXPECT_EQ(s.seats[1].vacation_ms, 3 * kDay);
+  EXPECT_TRUE(clock_declare_vacation(o, s, 1, 1, 7, t0));  // already on vacation
+  EXPECT_TRUE(clock_declare_vacation(o, s, 0, 6, 7, t0));  // more days than it has
+  EXPECT_TRUE(clock_declare_vacation(o, s, 0, 0, 7, t0));  // no days at all
+  // Its turn comes during the vacation: the clock counts from the vacation's end.
+  EXPECT_TRUE(clock_on_change(o, s, 1, t0 + kHour));
+  EXPECT_EQ(s.since, t0 + 2 * kDay);
+  EXPECT_EQ(s.deadline, t0 + 2 * kDay + kDay + 2 * kHour + 3 * kDay);
+  const std::int64_t deadline = s.deadline;
+  // It acts after a day: a day of vacation comes back; the deadline stays.
+  EXPECT_TRUE(clock_end_vacation(o, s, 1, t0 + kDay));
+  EXPECT_EQ(s.seats[1].vacation_until, 0);
+  EXPECT_EQ(s.seats[1].vacation_ms, 4 * kDay);
+  EXPECT_EQ(s.deadline, deadline);
+  EXPECT_FALSE(clock_end_vacation(o, s, 1, t0 + kDay));
+  // Declared while its own clock runs: the deadline stays, the time before it stays used and
+  // the time during it uses neither the time per move nor the bank.
+  EXPECT_FALSE(clock_declare_vacation(o, s, 1, 1, 9, t0 + kDay + kHour));
+  EXPECT_EQ(s.deadline, deadline);
+  EXPECT_TRUE(clock_on_change(o, s, 0, t0 + 2 * kDay + kHour));
+  EXPECT_EQ(s.seats[1].bank_ms, 2 * kHour);
+  // Over time, nobody may slip into a vacation.
+  s.stage = ClockStage::kOverdue;
+  EXPECT_TRUE(clock_declare_vacation(o, s, 0, 1, 9, s.deadline + 1));
+  // Read back from a clock stored before vacations could be declared.
+  json old = clock_state_to_json(s);
+  for (json& seat : old["seats"]) {
+    seat.erase("vacation_until");
+    seat.erase("vacation_seq");
+  }
+  EXPECT_EQ(clock_state_from_json(old).seats[1].vacation_until, 0);
+  EXPECT_EQ(clock_state_from_json(clock_state_to_json(s)).seats[1].vacation_until,
+            s.seats[1].vacation_until);
+}
+
 class Clocks : public ::testing::Test {
  protected:
   // Alice creates a 2-player game with a clock, Bob joins: it starts.
@@ -288,6 +333,71 @@ TEST_F(Clocks, ADeadlineThatFellDueWhileTheServerWasDownIsActedUponAtTheStart) {
             std::string::npos);
 }
 
+TEST_F(Clocks, APlayerDeclaresVacationTheOthersSeeItItEndsWhenHeActsAndSurvivesARestart) {
+  std::int64_t id = 0;
+  int late = -1;
+  const std::string file = dir.file("vacation.db");
+  {
+    ClockHub f(file, clock);
+    json options = clock_options(86400, 2, "concede");
+    options["vacation_days"] = 5;
+    id = start(f, options);
+    late = decider();
+    const std::int64_t deadline = b.last("game.clock")["clock"]["deadline"];
+    // Refused: no days, more than he has; then 2 days for the player who must act.
+    f.send(of(late), {{"type", "game.vacation"}, {"game_id", id}, {"days", 0}});
+    EXPECT_EQ(of(late).last("error")["code"], "bad_vacation");
+    f.send(of(late), {{"type", "game.vacation"}, {"game_id", id}, {"days", 6}});
+    EXPECT_EQ(of(late).last("error")["code"], "bad_vacation");
+    of(late).messages.clear();
+    f.send(of(late), {{"type", "game.vacation"}, {"game_id", id}, {"days", 2}, {"req", 3}});
+    ASSERT_TRUE(of(late).last("error").is_null()) << of(late).last("error").dump();
+    // The others see it, with its end, in the clock and its log.
+    const json told = of(1 - late).last("game.clock");
+    EXPECT_EQ(told["clock"]["seats"][late]["vacation_until"], clock.now + 2 * kDay);
+    EXPECT_EQ(told["clock"]["seats"][late]["vacation_ms"], 3 * kDay);
+    EXPECT_EQ(told["clock"]["deadline"], deadline);
+    EXPECT_NE(told["line"].get<std::string>().find("on vacation for 2 days, until 2027-01-17"),
+              std::string::npos)
+        << told["line"];
+    f.send(of(late), {{"type", "game.vacation"}, {"game_id", id}, {"days", 1}});
+    EXPECT_EQ(of(late).last("error")["code"], "bad_vacation");  // already on vacation
+    // The other one declares 3 days, and does not act: his lasts across the restart.
+    f.send(of(1 - late), {{"type", "game.vacation"}, {"game_id", id}, {"days", 3}});
+    ASSERT_TRUE(of(1 - late).last("error").is_null()) << of(1 - late).last("error").dump();
+
+    // A day later the late player acts: his vacation ends, the unused day comes back.
+    clock.now += kDay;
+    of(late).messages.clear();  // the refusals above
+    const json state = full_state(f, of(late), id);
+    json move;
+    for (const json& legal : state["legal"]) {
+      if (legal.value("kind", "") != "concede") move = legal;
+    }
+    ASSERT_FALSE(move.is_null());
+    f.send(of(late),
+           {{"type", "game.action"}, {"game_id", id}, {"seq", state["seq"]}, {"action", move}});
+    ASSERT_TRUE(of(late).last("error").is_null()) << of(late).last("error").dump();
+    const json back = of(1 - late).last("game.clock");
+    EXPECT_TRUE(back["clock"]["seats"][late]["vacation_until"].is_null());
+    EXPECT_EQ(back["clock"]["seats"][late]["vacation_ms"], 4 * kDay);
+    bool said = false;
+    for (const json& line : back["clock"]["log"]) {
+      said |= line["text"].get<std::string>().find("back from vacation") != std::string::npos;
+    }
+    EXPECT_TRUE(said) << back.dump();
+    f.hub.on_close(&a);
+    f.hub.on_close(&b);
+  }
+  ClockHub f(file, clock);
+  f.connect(c, "Carol");
+  f.send(c, {{"type", "game.watch"}, {"game_id", id}});
+  const json told = c.last("game.clock");
+  ASSERT_FALSE(told.is_null());
+  EXPECT_EQ(told["clock"]["seats"][1 - late]["vacation_until"], clock.now + 2 * kDay);
+  EXPECT_EQ(told["clock"]["seats"][late]["vacation_ms"], 4 * kDay);
+}
+
 TEST_F(Clocks, BadClockRequestsAreRefused) {
   ClockHub f(dir.file("bad.db"), clock);
   f.connect(a, "Alice");
@@ -299,6 +409,10 @@ TEST_F(Clocks, BadClockRequestsAreRefused) {
   f.send(a, {{"type", "game.skip_turn"}, {"game_id", id}});
   EXPECT_EQ(a.last("error")["code"], "no_clock");
   f.send(a, {{"type", "game.vote_expel"}, {"game_id", id}});
+  EXPECT_EQ(a.last("error")["code"], "bad_message");
+  f.send(a, {{"type", "game.vacation"}, {"game_id", id}, {"days", 1}});
+  EXPECT_EQ(a.last("error")["code"], "no_clock");
+  f.send(a, {{"type", "game.vacation"}, {"game_id", id}});
   EXPECT_EQ(a.last("error")["code"], "bad_message");
 }
 

@@ -86,7 +86,10 @@ class GamePage {
     this.clock = this.channel.clock || null;
     this.on(this.channel, 'clock', (e) => {
       this.clock = e.detail.clock;
-      if (this.state) renderPlayers(this);
+      if (this.state) {
+        renderPlayers(this);
+        renderLog(this);  // the clock's lines are in the game log
+      }
     });
     const clockTimer = setInterval(() => tickClock(this), 1000);
     this.listeners.push(() => clearInterval(clockTimer));

@@ -57,10 +57,10 @@ export function seatClock(page, seat) {
   if (clock.seat === seat) {
     if (clock.stage === 'overdue') return h('span', { class: 'tag tag-warn seat-clock', dataset: { seat } }, 'over time');
     const urgent = clock.stage === 'reminded';
-    return h('span', { class: `tag seat-clock${urgent ? ' tag-warn' : ''}`, dataset: { seat, running: 'true' }, title: 'Time left for this move' }, `${durationText(timeLeft(clock))} left`, untilNote);
+    return [h('span', { class: `tag seat-clock${urgent ? ' tag-warn' : ''}`, dataset: { seat, running: 'true' }, title: 'Time left for this move' }, `${durationText(timeLeft(clock))} left`), untilNote];
   }
   const next = clock.options.per_move_seconds * 1000 + (c.bank_ms || 0) + (c.vacation_ms || 0);
-  return h('span', { class: 'tag seat-clock subtle', dataset: { seat }, title: 'Time for the next move: the time per move, the bank and the vacation days left' }, `next move: ${durationText(next)}`, untilNote);
+  return [h('span', { class: 'tag seat-clock subtle', dataset: { seat }, title: 'Time for the next move: the time per move, the bank and the vacation days left' }, `next move: ${durationText(next)}`), untilNote];
 }
 
 // Declaring vacation ahead (game.vacation): a number of whole days from what is left; while it
@@ -69,7 +69,7 @@ function vacationControl(page, clock, seat) {
   const c = clock.seats && clock.seats[seat];
   if (!c) return null;
   if (c.vacation_until && c.vacation_until > (clock.now || 0)) {
-    return h('p', { class: 'subtle', id: 'my-vacation' }, `You are on vacation until ${new Date(c.vacation_until).toLocaleString()}; it ends when you play.`);
+    return h('p', { class: 'subtle', id: 'my-vacation' }, `You are on vacation until ${new Date(c.vacation_until).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}; it ends when you play.`);
   }
   const days = Math.floor((c.vacation_ms || 0) / 86400000);
   if (days < 1 || (clock.seat === seat && clock.stage === 'overdue')) return null;
@@ -85,7 +85,7 @@ function vacationControl(page, clock, seat) {
 function vacationNote(clock, seat) {
   const until = clock.seats[seat] && clock.seats[seat].vacation_until;
   if (!until || until <= (clock.now || 0)) return null;
-  return h('span', { class: 'vacation-note' }, ` · on vacation until ${new Date(until).toLocaleString()}`);
+  return h('span', { class: 'tag vacation-note', dataset: { seat } }, `on vacation until ${new Date(until).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}`);
 }
 
 async function send(page, type, fields) {

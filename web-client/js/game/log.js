@@ -2,6 +2,7 @@
 
 import { h, seatStyle, timeAgo } from '../util.js';
 import { chatInviteButton } from './rematch.js';
+import { withClockLines } from './clock_log.js';
 
 // The hexes a log line names ("Red's Infantry moves from C3 to C4."): its labels that are
 // labels of this map.
@@ -16,7 +17,7 @@ function hexesOfLine(page, text) {
 
 export function renderLog(page) {
   const list = page.els.log;
-  const log = page.state.log || [];
+  const log = withClockLines(page.state.log || [], page.clock);
   if (!page.hexByLabel || page.hexByLabel.size !== page.view.hexes.length) {
     page.hexByLabel = new Map(page.view.hexes.map((hx) => [hx.label, hx.hex]));
   }
@@ -26,7 +27,7 @@ export function renderLog(page) {
     ...log.map((line, i) => {
       // The server names a line's hexes (`hexes`); lines kept from an older server are read.
       const hexes = Array.isArray(line.hexes) ? line.hexes : hexesOfLine(page, line.text);
-      return h('li', { id: `log-${line.seq}-${i}`, class: hexes.length ? 'has-hexes' : '', dataset: { seq: line.seq, hexes: hexes.join(',') } }, line.text);
+      return h('li', { id: `log-${line.seq}-${i}`, class: `${hexes.length ? 'has-hexes' : ''}${line.clock ? ' log-clock' : ''}`.trim(), dataset: { seq: line.seq, hexes: hexes.join(',') } }, line.text);
     }),
   );
   const activeLine = active ? document.getElementById(active) : null;
