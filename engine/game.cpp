@@ -128,7 +128,10 @@ Check wrong_phase(const GameState& s, const Action& a) {
 }  // namespace
 
 std::optional<ActionError> check_action(const GameState& s, const Action& a) {
-  if (s.phase == Phase::kGameOver) return error("game_over", "The game is over.");
+  if (s.phase == Phase::kGameOver) {
+    if (legacy_action_after_concession(s, a)) return std::nullopt;
+    return error("game_over", "The game is over.");
+  }
   if (a.player < 0 || a.player >= static_cast<int>(s.players.size())) {
     return error("bad_player", "No such player in this game.");
   }
@@ -248,6 +251,10 @@ std::optional<ActionError> check_action(const GameState& s, const Action& a) {
 std::optional<ActionError> apply_in_place(GameState& s, const Action& a, std::vector<Event>* out) {
   if (auto e = check_action(s, a)) return e;
   Events ev;
+  if (s.phase == Phase::kGameOver) {  // an old log's action after the end: changes nothing
+    ++s.action_count;
+    return std::nullopt;
+  }
   if (a.kind == ActionKind::kConcede) {
     do_concede(s, a.player, ev);
   } else {

@@ -189,6 +189,10 @@ void do_eliminate(GameState& s, const Action& a, Events& ev);
 Check check_place_reserve(const GameState& s, const Action& a);
 void do_place_reserve(GameState& s, const Action& a, Events& ev);
 void do_concede(GameState& s, int player, Events& ev);
+// Logs stored before a concession that left one player ended the game at once [5.1] go on
+// after it: that player chose the units he still owed [10.2], or conceded too. Those actions
+// replay as no-ops on the finished game (docs/rules-notes.md).
+bool legacy_action_after_concession(const GameState& s, const Action& a);
 Check check_end_phase(const GameState& s, const Action& a);
 void do_end_phase(GameState& s, Events& ev);
 

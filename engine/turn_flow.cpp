@@ -221,6 +221,16 @@ void end_game(GameState& s, std::vector<int> winners, VictoryCondition by, Event
 // After every action: eliminations, victory, and passing on a turn that can no longer go on.
 void settle(GameState& s, Events& ev) {
   if (s.phase == Phase::kGameOver) return;
+  // [5.1] A concession that leaves one player ends the game at once, even while units are
+  // still owed for a lost Town or City [10.2]: nobody is left to play against.
+  std::vector<int> still_in;
+  for (int p = 0; p < static_cast<int>(s.players.size()); ++p) {
+    if (s.players[p].in_game()) still_in.push_back(p);
+  }
+  if (still_in.size() <= 1) {
+    end_game(s, still_in, VictoryCondition::kStandard, ev);
+    return;
+  }
   if (s.elimination) return;  // accounting is mid-way; judge when it is done
   const int n = static_cast<int>(s.players.size());
   if (s.phase != Phase::kSetup) {
@@ -333,6 +343,19 @@ void do_concede(GameState& s, int player, Events& ev) {
   e.player = player;
   ev.push_back(e);
   leave_alliances(s, player, ev);
+}
+
+bool legacy_action_after_concession(const GameState& s, const Action& a) {
+  if (s.phase != Phase::kGameOver || s.ended_by != VictoryCondition::kStandard) return false;
+  if (s.winners.size() != 1 || s.winners.front() != a.player) return false;
+  const bool someone_conceded = std::any_of(s.players.begin(), s.players.end(),
+                                            [](const PlayerState& p) { return p.conceded; });
+  if (!someone_conceded) return false;
+  if (a.kind == ActionKind::kConcede) return true;
+  if (a.kind != ActionKind::kEliminateUnit) return false;
+  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size())) return false;
+  const Unit& u = s.units[static_cast<std::size_t>(a.unit)];
+  return u.owner == a.player && u.place != UnitPlace::kStock;
 }
 
 void do_end_phase(GameState& s, Events& ev) {
