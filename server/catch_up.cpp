@@ -8,6 +8,7 @@
 #include "game.h"
 #include "json.h"
 #include "log_text.h"
+#include "stored_walk.h"
 #include "view.h"
 
 namespace viktory::server {
@@ -62,43 +63,20 @@ int CatchUps::last_action_of(Store& store, std::int64_t game_id, int seat) {
 
 json CatchUps::build(Store& store, const GameRecord& record, int seat, std::optional<int> since,
                      int max_steps) {
-  const std::string where = "game " + std::to_string(record.id) + ": ";
   const int last = record.seq;
   const int asked = std::clamp(since ? *since : last_action_of(store, record.id, seat), 0, last);
   // The latest steps when there are too many: the most recent matter most to a returning
   // player, and the count of the others is told.
   const int from = std::max(asked, last - std::max(0, max_steps));
 
-  std::optional<std::pair<int, GameState>> snapshot;
-  std::vector<ActionRecord> actions;
-  try {
-    snapshot = store.latest_snapshot(record.id, from);
-    actions = store.actions(record.id, snapshot ? snapshot->first : 0);
-  } catch (const nlohmann::json::exception&) {
-    throw DamagedGame(where + "an action or a snapshot cannot be read");
-  } catch (const protocol::JsonError&) {
-    throw DamagedGame(where + "an action or a snapshot cannot be read");
-  }
-  GameState state = snapshot ? std::move(snapshot->second) : new_game(record.options, record.seed);
-  int seq = snapshot ? snapshot->first : 0;
-  auto next = actions.begin();
-  auto apply_next = [&](std::vector<Event>* events) {
-    if (next == actions.end() || next->seq != seq + 1) {
-      throw DamagedGame(where + "the action log has a gap at action " + std::to_string(seq + 1));
-    }
-    if (auto error = apply_in_place(state, next->action, events)) {
-      throw DamagedGame(where + "stored action " + std::to_string(seq + 1) +
-                        " no longer applies: " + error->code);
-    }
-    ++seq;
-    ++next;
-  };
-  while (seq < from) apply_next(nullptr);
+  StoredWalk walk(store, record, from);
+  const GameState& state = walk.state();
 
   json steps = json::array();
-  while (seq < last) {
+  while (walk.seq() < last) {
     std::vector<Event> events;
-    apply_next(&events);
+    walk.step(&events);
+    const int seq = walk.seq();
     // Exactly what the live update of this step told this seat (GameRoom::update_message):
     // the events filtered with the state after the step, and the log lines made from them.
     const std::vector<Event> mine = filter_events_for(state, events, seat);

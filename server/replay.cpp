@@ -8,6 +8,7 @@
 #include "game_room.h"
 #include "json.h"
 #include "log_text.h"
+#include "stored_walk.h"
 #include "token.h"
 #include "view.h"
 #include "view_delta.h"
@@ -35,32 +36,8 @@ Replays::Replays(std::string db_path, Metrics& metrics, ReplayLimits limits)
       buckets_(limits.requests_per_minute / 60.0, limits.requests_per_minute) {}
 
 json Replays::build_page(Store& store, const GameRecord& record, int viewer, int from, int to) {
-  const std::string where = "game " + std::to_string(record.id) + ": ";
-  std::optional<std::pair<int, GameState>> snapshot;
-  std::vector<ActionRecord> actions;
-  try {
-    snapshot = store.latest_snapshot(record.id, from);
-    actions = store.actions(record.id, snapshot ? snapshot->first : 0);
-  } catch (const nlohmann::json::exception&) {
-    throw DamagedGame(where + "an action or a snapshot cannot be read");
-  } catch (const protocol::JsonError&) {
-    throw DamagedGame(where + "an action or a snapshot cannot be read");
-  }
-  GameState state = snapshot ? std::move(snapshot->second) : new_game(record.options, record.seed);
-  int seq = snapshot ? snapshot->first : 0;
-  auto next = actions.begin();
-  auto apply_next = [&](std::vector<Event>* events) {
-    if (next == actions.end() || next->seq != seq + 1) {
-      throw DamagedGame(where + "the action log has a gap at action " + std::to_string(seq + 1));
-    }
-    if (auto error = apply_in_place(state, next->action, events)) {
-      throw DamagedGame(where + "stored action " + std::to_string(seq + 1) +
-                        " no longer applies: " + error->code);
-    }
-    ++seq;
-    ++next;
-  };
-  while (seq < from) apply_next(nullptr);
+  StoredWalk walk(store, record, from);
+  const GameState& state = walk.state();
 
   GameView before = view_for(state, viewer);
   json steps = json::array();
@@ -70,11 +47,11 @@ json Replays::build_page(Store& store, const GameRecord& record, int viewer, int
            {"from", from},
            {"to", to},
            {"view", protocol::view_to_json(before)}};
-  while (seq < to) {
-    const Action& action = next != actions.end() ? next->action : Action{};
-    const json action_json = protocol::action_to_json(action);
+  while (walk.seq() < to) {
+    const json action_json = protocol::action_to_json(walk.next_action());
     std::vector<Event> events;
-    apply_next(&events);
+    walk.step(&events);
+    const int seq = walk.seq();
     const std::vector<Event> mine = filter_events_for(state, events, viewer);
     json log = json::array();
     append_log_json(log, seq, state, mine, viewer);
