@@ -161,17 +161,7 @@ Options options_from_json(const json& j) { return options_from_json_at(j, "optio
 // ---------------------------------------------------------------------------------------------
 // Actions
 
-namespace {
-// Which fields each action kind carries besides "kind" and "player".
-struct ActionFields {
-  bool hex = false;
-  bool unit = false;
-  bool carrier = false;
-  bool unit_type = false;
-  bool pairs = false;
-};
-
-ActionFields fields_of(ActionKind kind) {
+ActionFields detail::action_fields(ActionKind kind) {
   switch (kind) {
     case ActionKind::kPlaceCapital:
     case ActionKind::kBuildTown:
@@ -204,6 +194,10 @@ ActionFields fields_of(ActionKind kind) {
   }
   return {};
 }
+
+namespace {
+
+ActionFields fields_of(ActionKind kind) { return action_fields(kind); }
 
 // Hex and unit numbers are checked against the game by the engine; this only keeps them in a
 // range where int arithmetic is safe.

@@ -34,6 +34,17 @@ std::string echo(const json& value);
 // A key of client-supplied JSON made safe for an error path: printable ASCII, truncated.
 std::string printable_key(const std::string& key);
 
+// Which fields each action kind carries besides "kind" and "player" (action_to_json, and the
+// legal actions' text, protocol/legal_text.h).
+struct ActionFields {
+  bool hex = false;
+  bool unit = false;
+  bool carrier = false;
+  bool unit_type = false;
+  bool pairs = false;
+};
+ActionFields action_fields(ActionKind kind);
+
 void expect_object(const json& j, const std::string& path);
 void expect_array(const json& j, const std::string& path);
 // Throws for any key of `j` not in `allowed`.

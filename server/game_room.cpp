@@ -7,6 +7,7 @@
 
 #include "fair_play.h"
 #include "json.h"
+#include "legal_text.h"
 #include "log_text.h"
 #include "token.h"
 #include "view.h"
@@ -91,9 +92,10 @@ json result_json(const GameState& s) {
   return json{{"winners", s.winners}, {"ended_by", std::string(to_string(s.ended_by))}};
 }
 
-json legal_json(const GameState& s, int viewer) {
-  if (viewer < 0 || s.phase == Phase::kGameOver) return json::array();
-  return json(protocol::actions_to_json(legal_actions(s, viewer)));
+// Written as text directly (protocol/legal_text.h), the bytes of the actions_to_json tree.
+std::string legal_text(const GameState& s, int viewer) {
+  if (viewer < 0 || s.phase == Phase::kGameOver) return "[]";
+  return protocol::actions_json_text(legal_actions(s, viewer));
 }
 
 }  // namespace
@@ -453,7 +455,7 @@ GameRoom::ViewerCache& GameRoom::cached(int viewer) {
   c = ViewerCache{};
   c.seq = seq;
   c.view = std::make_shared<const GameView>(view_for(s, viewer));
-  c.legal = legal_json(s, viewer).dump();
+  c.legal = legal_text(s, viewer);
   c.can_undo = !spectator && can_undo(viewer);
   ++views_built_;
   return c;
