@@ -171,8 +171,8 @@ void Hub::apply_computer_decision(const ComputerDecision& decision) {
       if (lobby_.unavailable(decision.game_id)) return;
       std::shared_ptr<GameRoom> room = lobby_.shared_room(decision.game_id);
       if (room == nullptr) return;
+      hub_lock.unlock();  // a busy room is waited for without the Lobby lock
       std::unique_lock room_lock(room->mutex());
-      hub_lock.unlock();
       // Stale: the game moved on, or the seat changed hands, since the job was made (both
       // set the cancel flag under this lock).
       if (decision.cancel && decision.cancel->load()) return;
@@ -202,7 +202,7 @@ void Hub::apply_computer_decision(const ComputerDecision& decision) {
 }
 
 void Hub::on_open(Client* client, std::string_view address) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(clients_mutex_);
   ClientState state;
   state.bucket.tokens = options_.message_burst;
   state.bucket.last = std::chrono::steady_clock::now();
@@ -211,13 +211,34 @@ void Hub::on_open(Client* client, std::string_view address) {
 }
 
 void Hub::on_close(Client* client) {
-  std::lock_guard lock(mutex_);
-  lobby_.forget(client);
-  if (auto it = clients_.find(client); it != clients_.end() && it->second.player) {
-    if (options_.presence != nullptr) options_.presence->disconnected(it->second.player->id);
+  std::optional<PlayerRecord> player;
+  {
+    std::lock_guard lock(clients_mutex_);
+    if (auto it = clients_.find(client); it != clients_.end()) player = it->second.player;
+    clients_.erase(client);
   }
-  clients_.erase(client);
+  lobby_.forget(client, mutex_);
+  if (player && options_.presence != nullptr) options_.presence->disconnected(player->id);
+  std::lock_guard lock(mutex_);
   lobby_.evict_idle();
+}
+
+std::optional<PlayerRecord> Hub::player_of(Client* client) {
+  std::lock_guard lock(clients_mutex_);
+  auto found = clients_.find(client);
+  if (found == clients_.end()) return std::nullopt;
+  return found->second.player;
+}
+
+bool Hub::charge_client(Client* client, double cost) {
+  std::lock_guard lock(clients_mutex_);
+  auto found = clients_.find(client);
+  return found != clients_.end() && charge(found->second, cost);
+}
+
+std::shared_ptr<GameRoom> Hub::room_for_testing(std::int64_t game_id) {
+  std::lock_guard lock(mutex_);
+  return lobby_.shared_room(game_id);
 }
 
 bool Hub::charge(ClientState& state, double cost) {
@@ -289,60 +310,69 @@ Failure Hub::storage_failed(std::int64_t game_id, const DbError& error) {
 }
 
 void Hub::on_message(Client* client, std::string_view text) {
-  std::unique_lock lock(mutex_);
   ++metrics_.messages_in;
-  auto found = clients_.find(client);
-  if (found == clients_.end()) return;
-  ClientState& state = found->second;
+  // Parsed and checked before any lock is taken.
+  json msg = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::optional<Failure> malformed;
+  json req = nullptr;
+  if (msg.is_discarded()) {
+    malformed = fail("bad_json", "the message is not valid JSON");
+  } else if (!msg.is_object()) {
+    malformed = fail("bad_message", "a message must be a JSON object");
+  } else if (msg.contains("req") && !msg["req"].is_number_integer()) {
+    malformed = fail("bad_message", "field 'req' must be an integer");
+  } else {
+    if (msg.contains("req")) req = msg["req"];
+    if (!msg.contains("type") || !msg["type"].is_string()) {
+      malformed = fail("bad_message", "field 'type' must be a string");
+    }
+  }
+  const std::string type = malformed ? std::string() : msg["type"].get<std::string>();
 
-  if (!charge(state, 1)) {
+  // The connection's state, for a few lines: every message costs a token, malformed ones too;
+  // expensive requests pay the rest.
+  std::optional<PlayerRecord> player;
+  bool within_rate = true;
+  bool within_cost = true;
+  {
+    std::lock_guard lock(clients_mutex_);
+    auto found = clients_.find(client);
+    if (found == clients_.end()) return;
+    ClientState& state = found->second;
+    within_rate = charge(state, 1);
+    if (within_rate && !malformed) {
+      const double cost = request_cost(type);
+      within_cost = cost <= 1 || charge(state, cost - 1);
+    }
+    player = state.player;
+  }
+  if (!within_rate) {
     send_error(client, fail("rate_limited", "too many messages; slow down"), nullptr);
     return;
   }
-  json msg = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (msg.is_discarded()) {
-    send_error(client, fail("bad_json", "the message is not valid JSON"), nullptr);
+  if (malformed) {
+    send_error(client, *malformed, req);
     return;
   }
-  if (!msg.is_object()) {
-    send_error(client, fail("bad_message", "a message must be a JSON object"), nullptr);
-    return;
-  }
-  json req = nullptr;
-  if (msg.contains("req")) {
-    if (!msg["req"].is_number_integer()) {
-      send_error(client, fail("bad_message", "field 'req' must be an integer"), nullptr);
-      return;
-    }
-    req = msg["req"];
-  }
-  if (!msg.contains("type") || !msg["type"].is_string()) {
-    send_error(client, fail("bad_message", "field 'type' must be a string"), req);
-    return;
-  }
-  const std::string type = msg["type"].get<std::string>();
-  // The first token was taken above; expensive requests pay the rest now.
-  if (const double cost = request_cost(type); cost > 1 && !charge(state, cost - 1)) {
+  if (!within_cost) {
     send_error(client, fail("rate_limited", "too many expensive requests; slow down"), req);
     return;
   }
   Outcome outcome;
   try {
-    if (type == "game.action" && state.player) {
+    if (type == "game.action" && player) {
+      std::unique_lock lock(mutex_);
       outcome = act(client, lock, msg);
-    } else if (type == "game.since" && state.player) {
+    } else if (type == "game.since" && player) {
       // Replayed from the database outside the Hub's and every room's lock (catch_up.h).
-      const std::int64_t player_id = state.player->id;
-      lock.unlock();
-      auto reply = catch_ups_.answer(player_id, msg);
-      lock.lock();
+      auto reply = catch_ups_.answer(player->id, msg);
       if (auto* failure = std::get_if<Failure>(&reply)) {
         outcome = *failure;
       } else {
         client->deliver(make_message(std::get<json>(reply)));
       }
     } else {
-      outcome = dispatch(client, state, msg, type);
+      outcome = dispatch(client, player, msg, type);
     }
   } catch (const BadField& e) {
     outcome = fail("bad_message", e.what());
@@ -350,6 +380,7 @@ void Hub::on_message(Client* client, std::string_view text) {
     outcome = fail("bad_message", std::string("bad action: ") + e.what());
   } catch (const DbError& e) {
     if (e.storage_failure()) {
+      std::lock_guard lock(mutex_);
       outcome = storage_failed(0, e);
     } else {
       spdlog::error("request_failed type={} error={}", type, e.what());
@@ -363,8 +394,15 @@ void Hub::on_message(Client* client, std::string_view text) {
   if (outcome && outcome->code.empty()) return;  // answered already (stale: error + state)
   if (outcome) {
     send_error(client, *outcome, req);
-    if (outcome->code == "auth_failed" && state.auth_failures >= options_.max_auth_failures) {
-      client->close("too many failed sign-ins");
+    if (outcome->code == "auth_failed") {
+      int failures = 0;
+      {
+        std::lock_guard lock(clients_mutex_);
+        if (auto found = clients_.find(client); found != clients_.end()) {
+          failures = found->second.auth_failures;
+        }
+      }
+      if (failures >= options_.max_auth_failures) client->close("too many failed sign-ins");
     }
   } else if (!req.is_null()) {
     client->deliver(make_message(json{{"type", "ack"}, {"req", req}}));
@@ -389,7 +427,9 @@ Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const j
   action_json["player"] = 0;  // replaced by the sender's seat; a client never chooses it
   const Action action = protocol::action_from_json(action_json);
   const std::string invite = optional_string(msg, "invite");
-  const std::int64_t player_id = clients_.at(client).player->id;
+  const std::optional<PlayerRecord> player = player_of(client);
+  if (!player) return fail("unauthenticated", "send {\"type\":\"auth\"} first");
+  const std::int64_t player_id = player->id;
   const json req = msg.value("req", json(nullptr));
   // A room the Lobby dropped meanwhile (evicted, reloaded) is retired: look the game up again.
   for (int attempt = 0;; ++attempt) {
@@ -397,9 +437,11 @@ Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const j
     Outcome outcome;
     try {
       if (auto f = require_room(game_id, room)) return f;
+      hub_lock.unlock();  // a busy room is waited for without the Lobby lock
       std::unique_lock room_lock(room->mutex());
-      if (!room->may_view(player_id, invite)) return fail("not_found", "no such game");
-      hub_lock.unlock();
+      if (room->status() == GameStatus::kCancelled || !room->may_view(player_id, invite)) {
+        return fail("not_found", "no such game");
+      }
       outcome = room->act(player_id, seq, action);
     } catch (const DbError& e) {
       if (!e.storage_failure()) throw;
@@ -408,14 +450,15 @@ Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const j
       if (!hub_lock.owns_lock()) hub_lock.lock();
       return storage_failed(game_id, e);
     }
-    hub_lock.lock();
-    if (outcome && outcome->code == "retired" && attempt < 3) continue;
+    if (outcome && outcome->code == "retired" && attempt < 3) {
+      hub_lock.lock();
+      continue;
+    }
     if (outcome && outcome->code == "stale") {
       send_error(client, *outcome, req);
       // The full state that follows costs like a game.watch (its message is cached per seq,
       // so this is about bytes, not work).
-      auto found = clients_.find(client);
-      if (found != clients_.end() && charge(found->second, kStaleCost)) {
+      if (charge_client(client, kStaleCost)) {
         std::lock_guard room_lock(room->mutex());
         room->send_state(client, player_id);
       } else {
@@ -446,18 +489,43 @@ Outcome Hub::require_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room)
     return fail("game_damaged", "this game's stored data is damaged; it cannot be opened");
   }
   if (room == nullptr) return fail("not_found", "no such game");
-  std::lock_guard room_lock(room->mutex());
-  if (room->status() == GameStatus::kCancelled) return fail("not_found", "no such game");
+  // Whether it was cancelled is for the caller to see under the room's lock: a busy room is
+  // never waited for under the Lobby lock.
   return std::nullopt;
 }
 
-Outcome Hub::watch(Client* client, ClientState& state, GameRoom* room) {
-  if (!state.watched.count(room->id()) &&
-      static_cast<int>(state.watched.size()) >= options_.max_watched_games) {
-    return fail("too_many_games", "this connection watches too many games; unwatch some first");
+Outcome Hub::lock_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room,
+                       std::unique_lock<std::mutex>& room_lock) {
+  // A room the Lobby dropped between the lookup and its lock is retired: look again.
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    {
+      std::lock_guard lobby_lock(mutex_);
+      if (auto f = require_room(game_id, room)) return f;
+    }
+    room_lock = std::unique_lock(room->mutex());
+    if (room->retired()) {
+      room_lock.unlock();
+      continue;
+    }
+    if (room->status() == GameStatus::kCancelled) return fail("not_found", "no such game");
+    return std::nullopt;
   }
-  state.watched.insert(room->id());
-  room->watch(client, state.player ? state.player->id : 0);
+  return fail("game_unavailable", "this game is being reloaded; try again");
+}
+
+Outcome Hub::watch(Client* client, GameRoom* room, std::int64_t player_id, bool always) {
+  {
+    std::lock_guard lock(clients_mutex_);
+    auto found = clients_.find(client);
+    if (found == clients_.end()) return fail("closed", "the connection is closed");
+    std::set<std::int64_t>& watched = found->second.watched;
+    if (!always && !watched.count(room->id()) &&
+        static_cast<int>(watched.size()) >= options_.max_watched_games) {
+      return fail("too_many_games", "this connection watches too many games; unwatch some first");
+    }
+    watched.insert(room->id());
+  }
+  room->watch(client, player_id);
   clocks_->send(room->id(), client);
   return std::nullopt;
 }
@@ -467,30 +535,37 @@ std::string Hub::invite_url(std::int64_t game_id, const std::string& code) const
   return options_.public_url + "/#/game/" + std::to_string(game_id) + "?invite=" + code;
 }
 
-Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
+Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player, const json& msg,
                       const std::string& type) {
   if (type == "ping") {
     client->deliver(make_message(json{{"type", "pong"}}));
     return std::nullopt;
   }
   if (type == "auth") {
-    if (state.player) return fail("bad_message", "already signed in on this connection");
+    if (player) return fail("bad_message", "already signed in on this connection");
     const std::string token = string_field(msg, "token");
-    std::optional<PlayerRecord> player;
-    if (looks_like_hex_secret(token, 64)) player = store_.player_by_token_hash(token_hash(token));
-    if (!player) {
-      ++state.auth_failures;
-      return fail("auth_failed", "unknown token");
+    // The token is looked up on the Store's reader connection with no lock held; the result
+    // is recorded under the connections' lock.
+    std::optional<PlayerRecord> found;
+    if (looks_like_hex_secret(token, 64)) found = store_.player_by_token_hash(token_hash(token));
+    {
+      std::lock_guard lock(clients_mutex_);
+      auto state = clients_.find(client);
+      if (state == clients_.end()) return Failure{};  // closed meanwhile: nobody to answer
+      if (!found) {
+        ++state->second.auth_failures;
+        return fail("auth_failed", "unknown token");
+      }
+      state->second.player = found;
     }
-    state.player = player;
-    if (options_.presence != nullptr) options_.presence->connected(player->id);
-    spdlog::debug("signed_in player={}", player->id);
+    if (options_.presence != nullptr) options_.presence->connected(found->id);
+    spdlog::debug("signed_in player={}", found->id);
     client->deliver(make_message(json{
-        {"type", "welcome"}, {"player_id", std::to_string(player->id)}, {"name", player->name}}));
+        {"type", "welcome"}, {"player_id", std::to_string(found->id)}, {"name", found->name}}));
     return std::nullopt;
   }
-  if (!state.player) return fail("unauthenticated", "send {\"type\":\"auth\"} first");
-  const PlayerRecord& me = *state.player;
+  if (!player) return fail("unauthenticated", "send {\"type\":\"auth\"} first");
+  const PlayerRecord& me = *player;
 
   if (type == "lobby.subscribe") {
     lobby_.subscribe(client);
@@ -509,7 +584,25 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
         make_message(json{{"type", "lobby.running"}, {"games", running_public_games(store_)}}));
     return std::nullopt;
   }
-  if (type == "game.create") {
+  if (type == "game.create") return create_game(client, me, msg);
+
+  static const std::set<std::string> kGameTypes = {
+      "game.join",   "game.leave",     "game.start",      "game.watch",     "game.unwatch",
+      "game.action", "game.undo",      "chat.send",       "game.invite",    "game.preview_battle",
+      "game.reach",  "game.skip_turn", "game.vote_expel", "game.take_back", "game.vacation"};
+  if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
+  const std::int64_t game_id = int_field(msg, "game_id");
+  try {
+    return dispatch_game(client, me, msg, type, game_id);
+  } catch (const DbError& e) {
+    if (!e.storage_failure()) throw;
+    std::lock_guard lobby_lock(mutex_);
+    return storage_failed(game_id, e);
+  }
+}
+
+Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg) {
+  {
     CreateRequest req;
     req.options.players = small_int_field(msg, "seats");
     // The option fields sit beside the message's own fields; the engine's options reader
@@ -555,13 +648,24 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     }
     req.spectators = *sp;
     req.spectator_delay = optional_small_int(msg, "spectator_delay").value_or(0);
-    if (static_cast<int>(state.watched.size()) >= options_.max_watched_games) {
-      return fail("too_many_games", "this connection watches too many games; unwatch some first");
+    {
+      std::lock_guard lock(clients_mutex_);
+      auto state = clients_.find(client);
+      if (state == clients_.end()) return Failure{};  // closed meanwhile
+      if (static_cast<int>(state->second.watched.size()) >= options_.max_watched_games) {
+        return fail("too_many_games", "this connection watches too many games; unwatch some first");
+      }
     }
+    // Written to the store (the game, its computers: the writer's transaction and fsync)
+    // with no lock held; then made known under the Lobby lock.
     std::string invite;
-    auto created = lobby_.create(me, req, &invite);
-    if (auto* f = std::get_if<Failure>(&created)) return *f;
-    GameRoom* room = std::get<GameRoom*>(created);
+    auto made = lobby_.make_game(me, req, &invite);
+    if (auto* f = std::get_if<Failure>(&made)) return *f;
+    std::shared_ptr<GameRoom> room;
+    {
+      std::lock_guard lobby_lock(mutex_);
+      room = lobby_.add_game(std::move(std::get<std::unique_ptr<GameRoom>>(made)));
+    }
     json reply{{"type", "game.created"}, {"game_id", room->id()}};
     if (room->record().is_private) {
       // The only time the code is told: the server keeps its hash only.
@@ -572,7 +676,7 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
     {
       std::lock_guard room_lock(room->mutex());
       clocks_->create(*room, clock);
-      watch(client, state, room);
+      watch(client, room.get(), me.id, /*always=*/true);  // the limit was checked above
     }
     lobby_.changed();
     spdlog::info("game_created game={} player={} seats={} private={} spectators={} commitment={}",
@@ -580,38 +684,34 @@ Outcome Hub::dispatch(Client* client, ClientState& state, const json& msg,
                  to_string(room->record().spectators), room->record().commitment);
     return std::nullopt;
   }
-
-  static const std::set<std::string> kGameTypes = {
-      "game.join",   "game.leave",     "game.start",      "game.watch",     "game.unwatch",
-      "game.action", "game.undo",      "chat.send",       "game.invite",    "game.preview_battle",
-      "game.reach",  "game.skip_turn", "game.vote_expel", "game.take_back", "game.vacation"};
-  if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
-  const std::int64_t game_id = int_field(msg, "game_id");
-  try {
-    return dispatch_game(client, state, msg, type, game_id);
-  } catch (const DbError& e) {
-    if (!e.storage_failure()) throw;
-    return storage_failed(game_id, e);
-  }
 }
 
-Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
+Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& msg,
                            const std::string& type, std::int64_t game_id) {
-  const PlayerRecord& me = *state.player;
   if (type == "game.unwatch") {
-    state.watched.erase(game_id);
-    if (GameRoom* room = lobby_.room(game_id)) {
+    {
+      std::lock_guard lock(clients_mutex_);
+      if (auto state = clients_.find(client); state != clients_.end()) {
+        state->second.watched.erase(game_id);
+      }
+    }
+    std::shared_ptr<GameRoom> room;
+    {
+      std::lock_guard lobby_lock(mutex_);
+      room = lobby_.shared_room(game_id);
+    }
+    if (room != nullptr) {
       std::lock_guard room_lock(room->mutex());
       room->unwatch(client);
     }
+    std::lock_guard lobby_lock(mutex_);
     lobby_.evict_idle();
     return std::nullopt;
   }
   std::shared_ptr<GameRoom> room;
-  if (auto f = require_room(game_id, room)) return f;
-  // Held for the rest of the request; released before the Lobby is told of a change (it locks
-  // every room it lists).
-  std::unique_lock room_lock(room->mutex());
+  // Held for the rest of the request, without the Lobby lock.
+  std::unique_lock<std::mutex> room_lock;
+  if (auto f = lock_room(game_id, room, room_lock)) return f;
   // A private game is invisible to anyone who holds no seat and brings no invite: every
   // request about it gets the answer a missing game gets.
   if (!room->may_view(me.id, optional_string(msg, "invite"))) {
@@ -622,21 +722,22 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
     if (auto f = room->join(me, optional_small_int(msg, "seat"), optional_string(msg, "invite"))) {
       return f;
     }
-    state.watched.insert(room->id());  // a seat is always watched, whatever the limit
-    room->watch(client, me.id);
-    clocks_->send(room->id(), client);
+    lobby_.note(room);
+    watch(client, room.get(), me.id, /*always=*/true);  // a seat is always watched
     room_lock.unlock();
     lobby_.changed();
     return std::nullopt;
   }
   if (type == "game.leave") {
     if (auto f = room->leave(me.id)) return f;
+    lobby_.note(room);
     room_lock.unlock();
     lobby_.changed();
     return std::nullopt;
   }
   if (type == "game.start") {
     if (auto f = room->start(me.id)) return f;
+    lobby_.note(room);
     room_lock.unlock();
     lobby_.changed();
     return std::nullopt;
@@ -651,7 +752,7 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
   }
   if (type == "game.watch") {
     if (auto f = room->may_watch(me.id)) return f;
-    return watch(client, state, room.get());
+    return watch(client, room.get(), me.id);
   }
   if (type == "game.action" || type == "game.undo") {
     const int seq = small_int_field(msg, "seq");
@@ -671,7 +772,7 @@ Outcome Hub::dispatch_game(Client* client, ClientState& state, const json& msg,
       send_error(client, *outcome, msg.value("req", json(nullptr)));
       // The full state that follows costs like a game.watch (its message is cached per seq,
       // so this is about bytes, not work).
-      if (charge(state, kStaleCost)) {
+      if (charge_client(client, kStaleCost)) {
         room->send_state(client, me.id);
       } else {
         send_error(client, fail("rate_limited", "too many stale requests; slow down"),
@@ -757,22 +858,33 @@ std::optional<PlayerRecord> Hub::player_for_bearer(std::string_view authorizatio
 }
 
 Health Hub::health() {
-  std::lock_guard lock(mutex_);
-  const auto now = std::chrono::steady_clock::now();
-  const auto since = now - last_probe_;
-  if ((!storage_ok_ && since >= std::chrono::seconds(options_.health_retry_seconds)) ||
-      (storage_ok_ && since >= std::chrono::seconds(options_.health_probe_seconds))) {
-    last_probe_ = now;
+  bool probe = false;
+  {
+    std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    const auto since = now - last_probe_;
+    probe = (!storage_ok_ && since >= std::chrono::seconds(options_.health_retry_seconds)) ||
+            (storage_ok_ && since >= std::chrono::seconds(options_.health_probe_seconds));
+    if (probe) last_probe_ = now;
+  }
+  // The probe writes (a transaction and its fsync) with no lock of the Hub held.
+  std::optional<std::string> problem;
+  if (probe) {
     try {
       store_.check_writable();
-      if (!storage_ok_) spdlog::info("storage_recovered");
-      storage_ok_ = true;
-      storage_problem_.clear();
     } catch (const DbError& e) {
-      if (storage_ok_) spdlog::error("storage_failure probe: {}", e.what());
-      storage_ok_ = false;
-      storage_problem_ = e.what();
+      problem = e.what();
     }
+  }
+  std::lock_guard lock(mutex_);
+  if (probe && !problem) {
+    if (!storage_ok_) spdlog::info("storage_recovered");
+    storage_ok_ = true;
+    storage_problem_.clear();
+  } else if (probe) {
+    if (storage_ok_) spdlog::error("storage_failure probe: {}", *problem);
+    storage_ok_ = false;
+    storage_problem_ = *problem;
   }
   if (storage_ok_) return Health{};
   return Health{false, "the database cannot be written: " + storage_problem_};
@@ -807,12 +919,16 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
     }
   }
 
-  std::lock_guard lock(mutex_);
   try {
     if (path == "/api/session") {
       if (method != "POST") return api_error(405, "method", "use POST");
-      // Sign-ups write to the database: limit them per address.
-      if (!signup_buckets_.take(address)) {
+      // Sign-ups write to the database (with no lock of the Hub held): limit them per address.
+      bool allowed = false;
+      {
+        std::lock_guard lock(clients_mutex_);
+        allowed = signup_buckets_.take(address);
+      }
+      if (!allowed) {
         metrics_.count_error("rate_limited");
         return api_error(429, "rate_limited", "too many new players from this address");
       }
@@ -840,12 +956,16 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
       return api_json(json{{"games", my_games(player->id)}});
     }
     if (id) {
-      if (lobby_.unavailable(*id)) {
-        return api_error(503, "game_unavailable", "the server's storage failed; try again later");
-      }
-      std::shared_ptr<GameRoom> room = lobby_.shared_room(*id);
-      if (room == nullptr && lobby_.damaged(*id)) {
-        return api_error(503, "game_damaged", "this game's stored data is damaged");
+      std::shared_ptr<GameRoom> room;
+      {
+        std::lock_guard lobby_lock(mutex_);
+        if (lobby_.unavailable(*id)) {
+          return api_error(503, "game_unavailable", "the server's storage failed; try again later");
+        }
+        room = lobby_.shared_room(*id);
+        if (room == nullptr && lobby_.damaged(*id)) {
+          return api_error(503, "game_damaged", "this game's stored data is damaged");
+        }
       }
       auto player = player_for_bearer(authorization);
       const std::int64_t player_id = player ? player->id : 0;
@@ -857,18 +977,19 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
           summary = room->summary();
         }
       }
-      // A private game without the invite answers exactly like a game that does not exist.
-      if (summary.is_null()) {
+      {
+        std::lock_guard lobby_lock(mutex_);
         lobby_.evict_idle();
-        return api_error(404, "not_found", "no such game");
       }
-      lobby_.evict_idle();
+      // A private game without the invite answers exactly like a game that does not exist.
+      if (summary.is_null()) return api_error(404, "not_found", "no such game");
       return api_json(summary);
     }
     return api_error(404, "not_found", "no such path");
   } catch (const DbError& e) {
     if (e.storage_failure()) {
       ++metrics_.storage_failures;
+      std::lock_guard lock(mutex_);
       storage_ok_ = false;
       storage_problem_ = e.what();
     }

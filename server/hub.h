@@ -1,8 +1,10 @@
 // Routes every client request: WebSocket messages (auth, lobby, games, chat) and the JSON API
-// of the HTTP side. Owns the per-connection state (who is signed in, rate limit) and the mutex
-// of the routing (connections, Lobby); each game has a mutex of its own (GameRoom::mutex()),
-// so actions of different games run on different threads at the same time. Lock order: the
-// Hub's, then a room's, then the database's; never the other way (docs/server.md).
+// of the HTTP side. Owns the per-connection state (who is signed in, rate limit) under a lock
+// of its own, and the Lobby lock (which rooms exist: finding a room); each game has a mutex of
+// its own (GameRoom::mutex()), so actions of different games run on different threads at the
+// same time. A message is parsed with no lock held; database work (sign-in, lists, creating a
+// game) runs with none held either. Lock order: the Lobby lock, then a room's, then the
+// connections' or the lobby list's; never the other way (docs/server.md).
 #pragma once
 
 #include <chrono>
@@ -91,6 +93,8 @@ class Hub {
   void set_clock_reminder(GameClocks::Reminder reminder);
   // Computer decisions applied so far (tests).
   std::int64_t computer_decisions() const { return seats_->decisions(); }
+  // A game's room, loaded if need be (tests: to hold its lock as a busy room does).
+  std::shared_ptr<GameRoom> room_for_testing(std::int64_t game_id);
 
  private:
   struct ClientState {
@@ -101,16 +105,28 @@ class Hub {
     std::set<std::int64_t> watched;  // games this connection watches
   };
 
-  Outcome dispatch(Client* client, ClientState& state, const nlohmann::json& msg,
-                   const std::string& type);
-  Outcome dispatch_game(Client* client, ClientState& state, const nlohmann::json& msg,
+  // Both run with no lock held, taking each lock for as long as it needs it.
+  Outcome dispatch(Client* client, const std::optional<PlayerRecord>& player,
+                   const nlohmann::json& msg, const std::string& type);
+  Outcome dispatch_game(Client* client, const PlayerRecord& me, const nlohmann::json& msg,
                         const std::string& type, std::int64_t game_id);
+  Outcome create_game(Client* client, const PlayerRecord& me, const nlohmann::json& msg);
+  // Finds a game's room (loading it if need be); under the Lobby lock (mutex_). Whether the
+  // game was cancelled the caller sees under the room's lock.
   Outcome require_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room);
+  // Finds a game's room under the Lobby lock, then locks the room without it (looking again
+  // if the room was retired meanwhile); a cancelled game is not found.
+  Outcome lock_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room,
+                    std::unique_lock<std::mutex>& room_lock);
   // game.action: the room is found under the Hub's lock, which is then released; the action
   // runs under the room's lock only. `hub_lock` is held again when it returns.
   Outcome act(Client* client, std::unique_lock<std::mutex>& hub_lock, const nlohmann::json& msg);
-  Outcome watch(Client* client, ClientState& state, GameRoom* room);
-  bool charge(ClientState& state, double cost);
+  // Under the room's lock. `always`: whatever the limit of watched games (a seat).
+  Outcome watch(Client* client, GameRoom* room, std::int64_t player_id, bool always = false);
+  bool charge(ClientState& state, double cost);  // under clients_mutex_
+  // The same, each under the connections' lock for a few lines.
+  bool charge_client(Client* client, double cost);
+  std::optional<PlayerRecord> player_of(Client* client);
   Failure storage_failed(std::int64_t game_id, const DbError& error);
   void send_error(Client* client, const Failure& failure, const nlohmann::json& req);
   Outcome preview_battle(Client* client, const GameRoom& room, std::int64_t player_id,
@@ -124,7 +140,12 @@ class Hub {
   // game.action (the Hub's lock to find the room, then the room's alone); stale ones dropped.
   void apply_computer_decision(const ComputerDecision& decision);
 
+  // The Lobby lock: which rooms exist (finding a room, loading one, eviction, reloads) and the
+  // storage's health below. Never held while waiting for a room's lock or for the writer.
   std::mutex mutex_;
+  // The connections' lock: clients_ and the rate limits' buckets. A leaf held for a few lines
+  // (also under a room's lock, by watch()).
+  std::mutex clients_mutex_;
   Store& store_;
   Metrics& metrics_;
   HubOptions options_;

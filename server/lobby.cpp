@@ -22,6 +22,8 @@ Lobby::Lobby(Store& store, Metrics& metrics, RoomLimits limits)
         rooms_.emplace(id, std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_))
             .first->second;
     room->set_observer(&observers_);
+    std::lock_guard lock(room->mutex());
+    note(room);
   }
   for (auto& [id, why] : damaged) {
     spdlog::error("game_damaged game={} reason=\"{}\"", id, why);
@@ -31,6 +33,14 @@ Lobby::Lobby(Store& store, Metrics& metrics, RoomLimits limits)
 
 std::variant<GameRoom*, Failure> Lobby::create(const PlayerRecord& creator,
                                                const CreateRequest& req, std::string* invite_code) {
+  auto made = make_game(creator, req, invite_code);
+  if (auto* f = std::get_if<Failure>(&made)) return *f;
+  return add_game(std::move(std::get<std::unique_ptr<GameRoom>>(made))).get();
+}
+
+std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRecord& creator,
+                                                                  const CreateRequest& req,
+                                                                  std::string* invite_code) {
   if (req.options.players < 2 || req.options.players > kMaxPlayers) {
     return fail("bad_options", "a game has 2 to 6 seats");
   }
@@ -79,15 +89,19 @@ std::variant<GameRoom*, Failure> Lobby::create(const PlayerRecord& creator,
   std::sort(g.seats.begin(), g.seats.end(), [](auto& a, auto& b) { return a.seat < b.seat; });
   store_.create_game(g);
   ++metrics_.games_created;
-  const std::int64_t id = g.id;
-  auto [it, inserted] =
-      rooms_.emplace(id, std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_));
-  it->second->set_observer(&observers_);
-  {
-    std::lock_guard lock(it->second->mutex());
-    it->second->start_if_full();  // every seat a computer's but the creator's
-  }
-  return it->second.get();
+  return std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_);
+}
+
+std::shared_ptr<GameRoom> Lobby::add_game(std::unique_ptr<GameRoom> made) {
+  const std::int64_t id = made->id();
+  // Someone may have loaded the new game from the store meanwhile (its id is no secret): then
+  // that room is the game's, and the one made here is dropped unused.
+  auto [it, inserted] = rooms_.emplace(id, std::move(made));
+  std::lock_guard lock(it->second->mutex());
+  if (inserted) it->second->set_observer(&observers_);
+  it->second->start_if_full();  // every seat a computer's but the creator's
+  note(it->second);
+  return it->second;
 }
 
 GameRoom* Lobby::room(std::int64_t game_id) {
@@ -104,13 +118,14 @@ GameRoom* Lobby::room(std::int64_t game_id) {
     return nullptr;
   }
   if (!loaded) return nullptr;
-  GameRoom* room = rooms_.emplace(game_id, std::move(loaded)).first->second.get();
+  const std::shared_ptr<GameRoom>& room = rooms_.emplace(game_id, std::move(loaded)).first->second;
   room->set_observer(&observers_);
   {
     std::lock_guard lock(room->mutex());
     observers_.on_room_changed(*room);  // e.g. a computer's turn, a clock
+    note(room);
   }
-  return room;
+  return room.get();
 }
 
 std::shared_ptr<GameRoom> Lobby::shared_room(std::int64_t game_id) {
@@ -132,6 +147,8 @@ void Lobby::set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int
     rooms_.erase(it);
   }
   unavailable_.insert(game_id);
+  std::lock_guard list_lock(list_mutex_);
+  listed_.erase(game_id);
 }
 
 GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {
@@ -140,6 +157,10 @@ GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t
     std::lock_guard lock(it->second->mutex());
     watchers = it->second->take_subscribers();  // retires it: a request holding it retries
     rooms_.erase(it);
+  }
+  {
+    std::lock_guard list_lock(list_mutex_);
+    listed_.erase(game_id);  // the fresh room notes itself
   }
   GameRoom* fresh = nullptr;
   try {
@@ -157,42 +178,103 @@ GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t
 }
 
 void Lobby::subscribe(Subscriber* subscriber) {
+  std::lock_guard lock(list_mutex_);
   subscribers_.insert(subscriber);
-  subscriber->deliver(make_message(json{{"type", "lobby"}, {"games", open_games()}}));
+  subscriber->deliver(make_message(json{{"type", "lobby"}, {"games", open_games_locked()}}));
 }
 
-void Lobby::unsubscribe(Subscriber* subscriber) { subscribers_.erase(subscriber); }
-
-void Lobby::forget(Subscriber* subscriber) {
+void Lobby::unsubscribe(Subscriber* subscriber) {
+  std::lock_guard lock(list_mutex_);
   subscribers_.erase(subscriber);
-  for (auto& [id, room] : rooms_) {
-    std::lock_guard lock(room->mutex());
-    room->unwatch(subscriber);
+}
+
+void Lobby::note(const std::shared_ptr<GameRoom>& room) {
+  std::lock_guard lock(list_mutex_);
+  auto it = listed_.find(room->id());
+  if (room->retired()) {
+    // No longer the game's room: the one that replaced it notes itself.
+    if (it != listed_.end() && it->second.room.lock() == room) listed_.erase(it);
+    return;
+  }
+  if (room->status() == GameStatus::kOpen && !room->record().is_private) {
+    listed_[room->id()] = Listed{room, room->summary()};
+  } else if (it != listed_.end()) {
+    listed_.erase(it);
+  }
+}
+
+void Lobby::forget(Subscriber* subscriber, std::mutex& lobby_mutex) {
+  unsubscribe(subscriber);
+  // The rooms are unwatched without the Lobby lock. A reload meanwhile (a storage failure)
+  // hands a room's subscribers to a fresh room, so the rooms are looked at again until no
+  // room is new.
+  std::set<std::shared_ptr<GameRoom>> done;  // kept alive, so no new room reuses an address
+  for (;;) {
+    std::vector<std::shared_ptr<GameRoom>> todo;
+    {
+      std::lock_guard lock(lobby_mutex);
+      for (auto& [id, room] : rooms_) {
+        if (!done.count(room)) todo.push_back(room);
+      }
+    }
+    if (todo.empty()) return;
+    for (auto& room : todo) {
+      std::lock_guard lock(room->mutex());
+      room->unwatch(subscriber);
+      done.insert(room);
+    }
   }
 }
 
 json Lobby::open_games() const {
+  std::lock_guard lock(list_mutex_);
+  return open_games_locked();
+}
+
+json Lobby::open_games_locked() const {
   json games = json::array();
-  for (const auto& [id, room] : rooms_) {
-    std::lock_guard lock(room->mutex());
-    if (room->status() == GameStatus::kOpen && !room->record().is_private) {
-      games.push_back(room->summary());
-    }
-  }
+  for (const auto& [id, listed] : listed_) games.push_back(listed.summary);
   return games;
 }
 
 void Lobby::changed() {
-  const Message message = make_message(json{{"type", "lobby"}, {"games", open_games()}});
+  std::vector<std::shared_ptr<GameRoom>> listed;
+  {
+    std::lock_guard lock(list_mutex_);
+    for (auto it = listed_.begin(); it != listed_.end();) {
+      if (auto room = it->second.room.lock()) {
+        listed.push_back(std::move(room));
+        ++it;
+      } else {
+        it = listed_.erase(it);
+      }
+    }
+  }
+  for (const auto& room : listed) {
+    std::lock_guard room_lock(room->mutex());
+    note(room);
+  }
+  std::lock_guard lock(list_mutex_);
+  const Message message = make_message(json{{"type", "lobby"}, {"games", open_games_locked()}});
   if (*message == last_sent_) return;
   last_sent_ = *message;
   for (Subscriber* s : subscribers_) s->deliver(message);
 }
 
+std::vector<std::shared_ptr<GameRoom>> Lobby::rooms() const {
+  std::vector<std::shared_ptr<GameRoom>> out;
+  out.reserve(rooms_.size());
+  for (const auto& [id, room] : rooms_) out.push_back(room);
+  return out;
+}
+
 void Lobby::evict_idle() {
   for (auto it = rooms_.begin(); it != rooms_.end();) {
-    std::unique_lock lock(it->second->mutex());
-    if (it->second->status() != GameStatus::kOpen && !it->second->has_subscribers()) {
+    // Only tried: a room whose lock is held is in use (and the Lobby lock is not held while
+    // waiting for a room).
+    std::unique_lock lock(it->second->mutex(), std::try_to_lock);
+    if (lock.owns_lock() && it->second->status() != GameStatus::kOpen &&
+        !it->second->has_subscribers()) {
       // A request that found it before looks the game up again (and loads it afresh).
       it->second->retire();
       lock.unlock();

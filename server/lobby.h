@@ -1,14 +1,20 @@
 // The registry of games: creates them, keeps their rooms in memory (open games always, others
 // while someone uses them), and tells lobby subscribers about the open public games.
 //
-// Not thread-safe: the Hub's mutex serialises all calls. Every room it touches it locks
-// (GameRoom::mutex()), since a room may be acting for another thread meanwhile; so a caller
-// never holds a room's lock while calling the Lobby.
+// Two locks (docs/server.md, "Threads and ordering"): which rooms exist (create, room,
+// shared_room, reload, set_unavailable, evict_idle, rooms) is guarded by the caller, the Hub's
+// Lobby lock, held for a lookup; the lobby list (its subscribers and the summaries of the open
+// public games) by the Lobby's own list lock, a leaf held for a few lines. The list is kept
+// from summaries the rooms' changes record (note(), under the room's lock), so listing the
+// lobby locks no room: a room busy with an action or a commit never stalls it. The calls that
+// need the Lobby lock lock a room only when it cannot be busy (a fresh one) or try to
+// (evict_idle); a caller never holds a room's lock while calling one of them.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -42,9 +48,17 @@ class Lobby {
   void add_observer(RoomObserver* observer) { observers_.list.push_back(observer); }
 
   // Creates an open game with the creator seated. Returns the room or why not. A private
-  // game's invite code goes to `invite_code` (only its hash is stored).
+  // game's invite code goes to `invite_code` (only its hash is stored). Under the Lobby lock:
+  // make_game() then add_game().
   std::variant<GameRoom*, Failure> create(const PlayerRecord& creator, const CreateRequest& req,
                                           std::string* invite_code = nullptr);
+  // The two halves of create(): make_game checks the request and writes the game (and its
+  // computers) to the store, needing no lock; add_game makes it known (under the Lobby lock)
+  // and starts it if every seat is taken (a game of computers).
+  std::variant<std::unique_ptr<GameRoom>, Failure> make_game(const PlayerRecord& creator,
+                                                             const CreateRequest& req,
+                                                             std::string* invite_code = nullptr);
+  std::shared_ptr<GameRoom> add_game(std::unique_ptr<GameRoom> made);
   // The room of a game, loaded from the store on first use; nullptr when there is no such game
   // or when its stored data is damaged (then damaged() says why).
   GameRoom* room(std::int64_t game_id);
@@ -62,27 +76,47 @@ class Lobby {
   bool unavailable(std::int64_t game_id) const { return unavailable_.count(game_id) != 0; }
   void set_available(std::int64_t game_id) { unavailable_.erase(game_id); }
 
+  // The lobby list (the list lock only; callable without the Lobby lock).
   void subscribe(Subscriber* subscriber);  // sends the list now and after each change
   void unsubscribe(Subscriber* subscriber);
-  // Drops a subscriber from the lobby and every room (a connection closed).
-  void forget(Subscriber* subscriber);
-  // Call after anything that may change the open list; re-sends it when it changed.
+  // Records what the list shows of a room (its summary while it is open and public); under
+  // the room's lock, after anything that may change an open game (join, leave, start).
+  void note(const std::shared_ptr<GameRoom>& room);
+  // Call after anything that may change the open list (with no room's lock held); re-sends
+  // it when it changed. Notes the listed rooms again first, locking each: only open games are
+  // listed, and an open game is never busy with an action or its commit.
   void changed();
-  // Frees rooms that are not open and that nobody watches.
-  void evict_idle();
-
   nlohmann::json open_games() const;
+
+  // Drops a subscriber from the lobby and every room (a connection closed). Takes the Lobby
+  // lock itself, a moment at a time: the rooms are unwatched without it, so a busy room
+  // delays only the closing connection.
+  void forget(Subscriber* subscriber, std::mutex& lobby_mutex);
+  // Frees rooms that are not open and that nobody watches. A room busy for another thread
+  // is in use: it is left for a later call.
+  void evict_idle();
+  // Every room in memory.
+  std::vector<std::shared_ptr<GameRoom>> rooms() const;
   std::size_t rooms_in_memory() const { return rooms_.size(); }
 
  private:
   Store& store_;
   Metrics& metrics_;
   RoomLimits limits_;
+  nlohmann::json open_games_locked() const;  // under list_mutex_
+
   std::map<std::int64_t, std::shared_ptr<GameRoom>> rooms_;
   std::map<std::int64_t, std::string> damaged_;
   std::set<std::int64_t> unavailable_;
+  // The list lock: a leaf, taken under a room's lock (note) or alone.
+  mutable std::mutex list_mutex_;
   std::set<Subscriber*> subscribers_;
   std::string last_sent_;
+  struct Listed {
+    std::weak_ptr<GameRoom> room;
+    nlohmann::json summary;
+  };
+  std::map<std::int64_t, Listed> listed_;  // the open public games, by id
   struct Observers : RoomObserver {
     std::vector<RoomObserver*> list;
     void on_room_changed(GameRoom& room) override {
