@@ -132,7 +132,7 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
 }
 
 std::int64_t Hub::sweep_clocks() {
-  // Like a request: the Hub's lock only to find each room, then that room's lock alone.
+  // Like a request: the Lobby lock only to find each room, then that room's lock alone.
   try {
     for (const std::int64_t game_id : clocks_->due_games()) {
       std::unique_lock hub_lock(mutex_);
@@ -162,7 +162,7 @@ void Hub::set_clock_reminder(GameClocks::Reminder reminder) {
 }
 
 void Hub::apply_computer_decision(const ComputerDecision& decision) {
-  // The path of a player's game.action (Hub::act): the Hub's lock only to find the room, the
+  // The path of a player's game.action (Hub::act): the Lobby lock only to find the room, the
   // room's lock for the rest; committed by the writer thread, then told.
   std::unique_lock hub_lock(mutex_);
   for (int attempt = 0; attempt < 4; ++attempt) {

@@ -118,8 +118,9 @@ class Hub {
   // if the room was retired meanwhile); a cancelled game is not found.
   Outcome lock_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room,
                     std::unique_lock<std::mutex>& room_lock);
-  // game.action: the room is found under the Hub's lock, which is then released; the action
-  // runs under the room's lock only. `hub_lock` is held again when it returns.
+  // game.action: the room is found under the Lobby lock (`hub_lock`, on mutex_), which is
+  // released before the room's is taken; the action runs under the room's lock only.
+  // `hub_lock` is held again when it returns.
   Outcome act(Client* client, std::unique_lock<std::mutex>& hub_lock, const nlohmann::json& msg);
   // Under the room's lock. `always`: whatever the limit of watched games (a seat).
   Outcome watch(Client* client, GameRoom* room, std::int64_t player_id, bool always = false);
@@ -137,7 +138,7 @@ class Hub {
   std::optional<PlayerRecord> player_for_bearer(std::string_view authorization);
   std::string invite_url(std::int64_t game_id, const std::string& code) const;
   // A computer seat's decision, from a worker (no lock held): applied like a player's
-  // game.action (the Hub's lock to find the room, then the room's alone); stale ones dropped.
+  // game.action (the Lobby lock to find the room, then the room's alone); stale ones dropped.
   void apply_computer_decision(const ComputerDecision& decision);
 
   // The Lobby lock: which rooms exist (finding a room, loading one, eviction, reloads) and the

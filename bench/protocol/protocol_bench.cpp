@@ -11,6 +11,7 @@
 
 #include "game.h"
 #include "json.h"
+#include "legal_text.h"
 #include "random_play.h"
 #include "view.h"
 #include "view_delta.h"
@@ -102,6 +103,54 @@ void BM_DeltaText(benchmark::State& st) {
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(s.steps.size()));
 }
 BENCHMARK(BM_DeltaText)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
+
+// The decider's legal actions after each of 64 random actions from the sample's position, as
+// the room sends them with every update: the tree (actions_to_json + dump, the reference form)
+// against the direct writer (protocol/legal_text.h). legal_actions itself is computed
+// beforehand: it is the same for both. Per list.
+const std::vector<std::vector<viktory::Action>>& legal_lists(int players) {
+  static std::map<int, std::vector<std::vector<viktory::Action>>> cache;
+  if (auto it = cache.find(players); it != cache.end()) return it->second;
+  Options o;
+  o.players = players;
+  GameState s = viktory::new_game(o, 5);
+  Chooser chooser(5);
+  viktory::testing::play_random_game(s, chooser, 1000);
+  std::vector<std::vector<viktory::Action>> lists;
+  viktory::testing::play_random_game(s, chooser, 64, [&](const GameState& after, auto&, auto&) {
+    const int who = viktory::decider(after);
+    if (who != viktory::kNoPlayer) lists.push_back(viktory::legal_actions(after, who));
+  });
+  return cache.emplace(players, std::move(lists)).first->second;
+}
+
+void BM_LegalTree(benchmark::State& st) {
+  const auto& lists = legal_lists(static_cast<int>(st.range(0)));
+  std::size_t actions = 0;
+  for (const auto& l : lists) actions += l.size();
+  for (auto _ : st) {
+    for (const auto& l : lists) {
+      std::string text = json(viktory::protocol::actions_to_json(l)).dump();
+      benchmark::DoNotOptimize(text);
+    }
+  }
+  st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(lists.size()));
+  st.counters["actions_per_list"] =
+      static_cast<double>(actions) / static_cast<double>(lists.size());
+}
+BENCHMARK(BM_LegalTree)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
+
+void BM_LegalText(benchmark::State& st) {
+  const auto& lists = legal_lists(static_cast<int>(st.range(0)));
+  for (auto _ : st) {
+    for (const auto& l : lists) {
+      std::string text = viktory::protocol::actions_json_text(l);
+      benchmark::DoNotOptimize(text);
+    }
+  }
+  st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(lists.size()));
+}
+BENCHMARK(BM_LegalText)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
