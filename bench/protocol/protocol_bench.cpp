@@ -93,13 +93,18 @@ BENCHMARK(BM_DeltaTree)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMi
 
 void BM_DeltaText(benchmark::State& st) {
   const Sample& s = sample(static_cast<int>(st.range(0)));
+  std::size_t bytes = 0;
   for (auto _ : st) {
+    bytes = 0;
     for (const auto& [delta, after] : s.steps) {
       std::string text = viktory::protocol::view_delta_json_text(delta, after);
+      bytes += text.size();
       benchmark::DoNotOptimize(text);
     }
   }
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(s.steps.size()));
+  // The average size of one delta's text: what a seat receives per action.
+  st.counters["bytes_per_delta"] = static_cast<double>(bytes) / static_cast<double>(s.steps.size());
 }
 BENCHMARK(BM_DeltaText)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
 
