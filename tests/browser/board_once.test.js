@@ -106,10 +106,15 @@ test('a client without the board asks for it (game.board) and shows the view wit
     channel.state = null;
     channel.resync();
   });
-  const state = await waitForGameState(bob.page, (s, n) => s.seq >= n, seq);
+  // The channel holds a state again once the board it asked for came and the held view was
+  // merged with it.
+  await bob.page.waitForFunction(() => window.__viktoryGame.channel.state !== null);
+  const state = await bob.page.evaluate(() => window.__viktoryGame.channel.state);
+  assert.ok(state.seq >= seq);
   assertWholeHexes(state.view);
   assert.ok(frames.sent.some((m) => m.type === 'game.board' && m.game_id === gameId), 'it asked');
   assert.equal(frames.received.filter((m) => m.type === 'game.board').length, 2);
+  assert.deepEqual((await gameState(bob.page)).view, state.view, 'the page shows that view');
   assert.equal((await drawnMap(bob.page)).length, state.view.hexes.length);
 });
 
