@@ -517,8 +517,9 @@ Message GameRoom::state_message(int viewer) {
             {"seq", c.seq},
             {"you", json{{"seat", viewer >= 0 ? json(viewer) : json(nullptr)}}},
             {"can_undo", c.can_undo}};
-  head["commitment"] = commitment_json(record_);   // fair play
-  head["board"] = board_.id(record_.id, *state_);  // the board it goes with (game.board)
+  head["commitment"] = commitment_json(record_);  // fair play
+  // The board the view goes with (game.board, board_once.h).
+  head["board"] = board_.id(record_.id, *state_);
   // The log and the chat change independently: a chat line rebuilds only the chat part.
   c.state = std::make_shared<const std::string>(
       splice(head, {{"view", &view_json(c)},
