@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "board.h"
 #include "game.h"
 #include "json.h"
 #include "json_detail.h"
@@ -184,8 +185,11 @@ int run(const Arguments& args) {
     if (refused && args.stop_on_error) break;
   }
 
+  // The tool is read by people and scenario tests: its view keeps each hex's coordinates and
+  // label in place (the server sends those once, as the board).
+  const GameView view = view_for(state, viewer);
   const json out = {{"state", state_to_json(state)},
-                    {"view", view_to_json(view_for(state, viewer))},
+                    {"view", view_with_board(view_to_json(view), board_to_json(view))},
                     {"events", all_events},
                     {"results", results}};
   std::cout << out.dump(args.compact ? -1 : 2, ' ', false, json::error_handler_t::replace) << '\n';

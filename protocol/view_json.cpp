@@ -8,11 +8,9 @@ namespace viktory::protocol {
 using namespace detail;
 
 json hex_view_to_json(const HexView& h) {
+  // The hex's coordinates, label and perimeter never change during a game: they are in the
+  // board (protocol/board.h), sent once, not in every view and delta.
   json out = {{"hex", h.hex},
-              {"q", h.coord.q},
-              {"r", h.coord.r},
-              {"label", h.label},
-              {"perimeter", h.perimeter},
               {"known", h.known},
               {"city", h.city},
               {"built_this_turn", h.built_this_turn},

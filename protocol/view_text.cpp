@@ -52,6 +52,7 @@ void write_options(JsonWriter& w, const Options& o) {
   w.end_object();
 }
 
+// Without the coordinates, label and perimeter: those are in the board (protocol/board.h).
 void write_hex(JsonWriter& w, const HexView& h) {
   w.begin_object();
   w.key("battle_this_turn");
@@ -70,18 +71,10 @@ void write_hex(JsonWriter& w, const HexView& h) {
   w.value(h.hex);
   w.key("known");
   w.value(h.known);
-  w.key("label");
-  w.value(std::string_view(h.label));
-  w.key("perimeter");
-  w.value(h.perimeter);
   w.key("placed_infantry");
   w.value(h.placed_infantry);
   w.key("placed_other");
   w.value(h.placed_other);
-  w.key("q");
-  w.value(h.coord.q);
-  w.key("r");
-  w.value(h.coord.r);
   // Absent, not null, for a hex whose terrain the viewer does not know.
   if (h.known && h.terrain != Terrain::kNone) {
     w.key("terrain");
@@ -346,7 +339,7 @@ bool is_present(const TopField& f, const GameView& v) { return !f.present || f.p
 
 // Roughly the size of a view's text per hex, unit and player, so that one reservation fits.
 std::size_t size_guess(const GameView& v) {
-  return 1024 + v.hexes.size() * 230 + v.units.size() * 230 + v.players.size() * 320;
+  return 1024 + v.hexes.size() * 180 + v.units.size() * 230 + v.players.size() * 320;
 }
 
 }  // namespace

@@ -271,7 +271,7 @@ void GameRoom::advance_delayed() {
     if (spectators.empty()) continue;
     const Message update =
         update_message(kSpectator, *delayed_, Step{delayed_seq_, std::move(events)});
-    for (Subscriber* s : spectators) s->deliver(update);
+    for (Subscriber* s : spectators) board_.deliver(s, update, record_.id, *state_);
   }
 }
 
@@ -387,6 +387,7 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
       if (is_spectator(it->second)) {
         it->first->deliver(make_message(seats_message()));
         it->first->deliver(refused);
+        board_.forget(it->first);
         it = subscribers_.erase(it);
       } else {
         ++it;
@@ -422,10 +423,14 @@ void GameRoom::watch(Subscriber* subscriber, std::int64_t player_id) {
   if (state_) send_state(subscriber, player_id);
 }
 
-void GameRoom::unwatch(Subscriber* subscriber) { subscribers_.erase(subscriber); }
+void GameRoom::unwatch(Subscriber* subscriber) {
+  subscribers_.erase(subscriber);
+  board_.forget(subscriber);
+}
 
 std::map<Subscriber*, std::int64_t> GameRoom::take_subscribers() {
   retired_ = true;
+  board_.forget_all();
   return std::exchange(subscribers_, {});
 }
 
@@ -437,13 +442,22 @@ void GameRoom::broadcast_seats() { broadcast(make_message(seats_message())); }
 
 void GameRoom::broadcast_states() {
   for (auto& [subscriber, player] : subscribers_) {
-    subscriber->deliver(state_message(viewer_for(player)));
+    board_.deliver(subscriber, state_message(viewer_for(player)), record_.id, *state_);
   }
 }
 
 void GameRoom::send_state(Subscriber* subscriber, std::int64_t player_id) {
   if (!state_) return;
-  subscriber->deliver(state_message(viewer_for(player_id)));
+  board_.deliver(subscriber, state_message(viewer_for(player_id)), record_.id, *state_);
+}
+
+Outcome GameRoom::send_board(Subscriber* subscriber) {
+  if (!state_) return fail("not_running", "the game has not started");
+  if (!subscribers_.count(subscriber)) {
+    return fail("not_watching", "watch the game (game.watch) before asking for its board");
+  }
+  board_.send(subscriber, record_.id, *state_);
+  return std::nullopt;
 }
 
 GameRoom::ViewerCache& GameRoom::cached(int viewer) {
@@ -506,6 +520,8 @@ Message GameRoom::state_message(int viewer) {
             {"you", json{{"seat", viewer >= 0 ? json(viewer) : json(nullptr)}}},
             {"can_undo", c.can_undo}};
   head["commitment"] = commitment_json(record_);  // fair play
+  // The board the view goes with (game.board, board_once.h).
+  head["board"] = board_.id(record_.id, *state_);
   // The log and the chat change independently: a chat line rebuilds only the chat part.
   c.state = std::make_shared<const std::string>(
       splice(head, {{"view", &view_json(c)},
@@ -550,7 +566,7 @@ void GameRoom::broadcast_update(const Step& step, std::chrono::steady_clock::tim
     if (it == by_viewer.end()) {
       it = by_viewer.emplace(viewer, update_message(viewer, *state_, step)).first;
     }
-    subscriber->deliver(it->second);
+    board_.deliver(subscriber, it->second, record_.id, *state_);
   }
   metrics_.observe_action_latency(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - received).count());
@@ -623,7 +639,9 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
   if (delayed_before && finished) {
     // The game is over: delayed spectators jump to the end.
     for (auto& [subscriber, player] : subscribers_) {
-      if (viewer_for(player) == kSpectator) subscriber->deliver(state_message(kSpectator));
+      if (viewer_for(player) == kSpectator) {
+        board_.deliver(subscriber, state_message(kSpectator), record_.id, *state_);
+      }
     }
   } else {
     advance_delayed();

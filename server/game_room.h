@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "board_once.h"
 #include "common.h"
 #include "game.h"
 #include "metrics.h"
@@ -107,8 +108,11 @@ class GameRoom {
   // What the turn notifications are told (turn_hook.h), now (defined in turn_hook.cpp).
   TurnChange turn_change(TurnChange::Kind kind) const;
 
-  // Sends the full state (game.state) to one subscriber.
+  // Sends the full state (game.state) to one subscriber, after the board if he has not been
+  // sent it yet (board_once.h).
   void send_state(Subscriber* subscriber, std::int64_t player_id);
+  // Sends the game's board (game.board) to a subscriber that asks for it again.
+  Outcome send_board(Subscriber* subscriber);
 
   nlohmann::json summary() const { return summary_of(record_); }
   nlohmann::json seats_message() const;
@@ -192,6 +196,7 @@ class GameRoom {
   std::optional<GameState> delayed_;
   int delayed_seq_ = 0;
   RoomObserver* observer_ = nullptr;
+  BoardOnce board_;  // the static board, sent once per subscriber
 };
 
 }  // namespace viktory::server

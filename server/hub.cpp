@@ -590,7 +590,10 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
       "game.join",   "game.leave",     "game.start",      "game.watch",     "game.unwatch",
       "game.action", "game.undo",      "chat.send",       "game.invite",    "game.preview_battle",
       "game.reach",  "game.skip_turn", "game.vote_expel", "game.take_back", "game.vacation"};
-  if (!kGameTypes.count(type)) return fail("unknown_type", "unknown message type");
+  // game.board: the static board again (board_once.h).
+  if (!kGameTypes.count(type) && type != "game.board") {
+    return fail("unknown_type", "unknown message type");
+  }
   const std::int64_t game_id = int_field(msg, "game_id");
   try {
     return dispatch_game(client, me, msg, type, game_id);
@@ -718,6 +721,7 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
     return fail("not_found", "no such game");
   }
 
+  if (type == "game.board") return room->send_board(client);  // board_once.h
   if (type == "game.join") {
     if (auto f = room->join(me, optional_small_int(msg, "seat"), optional_string(msg, "invite"))) {
       return f;

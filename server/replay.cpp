@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "board.h"
 #include "fair_play.h"
 #include "game_room.h"
 #include "json.h"
@@ -46,7 +47,10 @@ json Replays::build_page(Store& store, const GameRecord& record, int viewer, int
            {"last_seq", record.seq},
            {"from", from},
            {"to", to},
-           {"view", protocol::view_to_json(before)}};
+           {"view", protocol::view_to_json(before)},
+           // Every page carries the static board (its hexes' coordinates, labels, perimeter),
+           // which the views and deltas leave out: a page can be shown on its own.
+           {"board", protocol::board_to_json(before)}};
   while (walk.seq() < to) {
     const json action_json = protocol::action_to_json(walk.next_action());
     std::vector<Event> events;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "board.h"
 #include "game.h"
 #include "json.h"
 #include "legal_text.h"
@@ -78,6 +79,20 @@ void BM_ViewText(benchmark::State& st) {
 }
 BENCHMARK(BM_ViewText)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
 
+// The static board (protocol/board.h), sent once per game and connection instead of in every
+// view and delta: its size, and what writing it costs (once per room).
+void BM_Board(benchmark::State& st) {
+  const Sample& s = sample(static_cast<int>(st.range(0)));
+  std::size_t bytes = 0;
+  for (auto _ : st) {
+    std::string text = dump(viktory::protocol::board_to_json(s.view));
+    bytes = text.size();
+    benchmark::DoNotOptimize(text);
+  }
+  st.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_Board)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
+
 // Per delta: the 64 steps' deltas serialised one after another (the comparison of the views,
 // diff_views, is done beforehand: it is the same for both).
 void BM_DeltaTree(benchmark::State& st) {
@@ -94,13 +109,18 @@ BENCHMARK(BM_DeltaTree)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMi
 
 void BM_DeltaText(benchmark::State& st) {
   const Sample& s = sample(static_cast<int>(st.range(0)));
+  std::size_t bytes = 0;
   for (auto _ : st) {
+    bytes = 0;
     for (const auto& [delta, after] : s.steps) {
       std::string text = viktory::protocol::view_delta_json_text(delta, after);
+      bytes += text.size();
       benchmark::DoNotOptimize(text);
     }
   }
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(s.steps.size()));
+  // The average size of one delta's text: what a seat receives per action.
+  st.counters["bytes_per_delta"] = static_cast<double>(bytes) / static_cast<double>(s.steps.size());
 }
 BENCHMARK(BM_DeltaText)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
 

@@ -17,10 +17,16 @@ function fakeConnection() {
   };
 }
 
-const hex = (i, extra = {}) => ({ hex: i, q: i, r: -i, known: false, ...extra });
+// Hexes as the server sends them (without the board's fields), the board sent once, and the
+// hexes the channel hands on (with them).
+const hex = (i, extra = {}) => ({ hex: i, known: false, ...extra });
+const board = { id: 'b0a4d00000000001', hexes: [0, 1, 2].map((i) => ({ hex: i, q: i, r: -i, label: `A${i + 1}`, perimeter: i === 0 })) };
+const boardMessage = { type: 'game.board', game_id: 7, board };
+const whole = (h) => ({ ...h, q: h.hex, r: -h.hex, label: `A${h.hex + 1}`, perimeter: h.hex === 0 });
 const fullState = (seq) => ({
   type: 'game.state',
   game_id: 7,
+  board: board.id,
   seq,
   you: { seat: 0 },
   view: { viewer: 0, turn: 1, phase: 'setup', decider: 0, hexes: [hex(0), hex(1), hex(2)], units: [], players: [{ index: 0 }, { index: 1 }] },
@@ -34,6 +40,7 @@ const update = (seq, delta) => ({ type: 'game.update', game_id: 7, seq, delta, l
 test('a delta changes the view of the seq before, and nothing else', () => {
   const conn = fakeConnection();
   const channel = new GameChannel(conn, 7);
+  channel.handle(boardMessage);
   const seen = [];
   channel.addEventListener('state', (e) => seen.push(e.detail));
   channel.handle(fullState(4));
@@ -42,8 +49,8 @@ test('a delta changes the view of the seq before, and nothing else', () => {
   assert.equal(channel.state.seq, 5);
   assert.equal(channel.state.view.turn, 2);
   assert.equal(channel.state.view.decider, 1);
-  assert.deepEqual(channel.state.view.hexes[1], hex(1, { known: true, terrain: 'forest' }));
-  assert.deepEqual(channel.state.view.hexes[0], hex(0));
+  assert.deepEqual(channel.state.view.hexes[1], whole(hex(1, { known: true, terrain: 'forest' })));
+  assert.deepEqual(channel.state.view.hexes[0], whole(hex(0)));
   assert.deepEqual(channel.state.view.units, [{ id: 3, owner: 0, place: 'map', hex: 1 }]);
   assert.equal(before.turn, 1, 'the earlier view object is left as it was');
   assert.deepEqual(channel.state.log.map((l) => l.seq), [5]);
@@ -54,6 +61,7 @@ test('a delta changes the view of the seq before, and nothing else', () => {
 test('a delta that does not fit the view held asks for a full state and keeps the last good one', () => {
   const conn = fakeConnection();
   const channel = new GameChannel(conn, 7);
+  channel.handle(boardMessage);
   channel.handle(fullState(4));
   channel.handle(update(5, { hexes: [hex(9, { known: true })] })); // no hex 9 on this board
   assert.equal(channel.state.seq, 4, 'the update was not taken');
@@ -71,6 +79,7 @@ test('a delta that does not fit the view held asks for a full state and keeps th
 test('a gap in the seqs asks for a full state instead of applying a delta to the wrong view', () => {
   const conn = fakeConnection();
   const channel = new GameChannel(conn, 7);
+  channel.handle(boardMessage);
   channel.handle(fullState(4));
   channel.handle(update(6, { set: { turn: 9 } })); // seq 5 was lost
   assert.equal(channel.state.seq, 4);
@@ -81,10 +90,52 @@ test('a gap in the seqs asks for a full state instead of applying a delta to the
 test('an update with a whole view replaces the view', () => {
   const conn = fakeConnection();
   const channel = new GameChannel(conn, 7);
+  channel.handle(boardMessage);
   channel.handle(fullState(4));
   const view = { ...fullState(5).view, turn: 8 };
   channel.handle({ ...update(5, undefined), delta: undefined, view });
   assert.equal(channel.state.seq, 5);
-  assert.deepEqual(channel.state.view, view);
+  assert.deepEqual(channel.state.view, { ...view, hexes: view.hexes.map(whole) });
   assert.deepEqual(conn.requests, []);
+});
+
+test('a view without its board asks for the board (game.board) and is shown once it came', () => {
+  const conn = fakeConnection();
+  const channel = new GameChannel(conn, 7);
+  const seen = [];
+  channel.addEventListener('state', (e) => seen.push(e.detail));
+  channel.handle(fullState(4)); // no game.board on this connection yet
+  assert.equal(channel.state, null, 'not shown without the board');
+  assert.deepEqual(conn.requests.map((r) => r.type), ['game.board']);
+  channel.handle(update(5, { set: { turn: 2 } })); // meanwhile: left for the full state
+  assert.equal(channel.state, null);
+  channel.handle(boardMessage);
+  assert.equal(channel.state.seq, 4);
+  assert.deepEqual(channel.state.view.hexes, [0, 1, 2].map((i) => whole(hex(i))));
+  assert.equal(seen.length, 1);
+});
+
+test('a view that names another board than the one held asks for the board again', () => {
+  const conn = fakeConnection();
+  const channel = new GameChannel(conn, 7);
+  channel.handle(boardMessage);
+  channel.handle({ ...fullState(4), board: 'ffffffffffffffff' });
+  assert.equal(channel.state, null);
+  assert.deepEqual(conn.requests.map((r) => r.type), ['game.board']);
+  const other = { ...board, id: 'ffffffffffffffff' };
+  channel.handle({ type: 'game.board', game_id: 7, board: other });
+  assert.equal(channel.state.seq, 4);
+  assert.equal(channel.state.view.hexes[2].label, 'A3');
+});
+
+test('a board that does not fit the view is not asked for again and again', () => {
+  const conn = fakeConnection();
+  const channel = new GameChannel(conn, 7);
+  const small = { ...board, hexes: board.hexes.slice(0, 2) };
+  channel.handle({ type: 'game.board', game_id: 7, board: small });
+  channel.handle(fullState(4));
+  assert.deepEqual(conn.requests.map((r) => r.type), ['game.board']);
+  channel.handle({ type: 'game.board', game_id: 7, board: small });
+  assert.deepEqual(conn.requests.map((r) => r.type), ['game.board'], 'asked once');
+  assert.equal(channel.state.seq, 4, 'shown as it is');
 });

@@ -66,7 +66,7 @@ TEST(ViewJson, NewGameShowsOnlyRevealedTerrain) {
     expect_no_secrets(s, view);
     int unknown = 0;
     for (const json& h : view["hexes"]) {
-      if (h["perimeter"] == true) {
+      if (s.board().is_perimeter(h["hex"].get<int>())) {
         EXPECT_EQ(h["terrain"], "water") << h.dump();  // [3.2]
       }
       if (!h.contains("terrain")) ++unknown;
@@ -115,9 +115,12 @@ TEST(ViewJson, HasTheWireFieldNames) {
   }
   EXPECT_EQ(view["viewer"], 0);
   EXPECT_EQ(view["options"]["victory"], "standard");
-  for (const char* key : {"hex", "q", "r", "label", "perimeter", "known", "city", "built_this_turn",
-                          "battle_this_turn"}) {
+  for (const char* key : {"hex", "known", "city", "built_this_turn", "battle_this_turn"}) {
     EXPECT_TRUE(view["hexes"][0].contains(key)) << key;
+  }
+  // The static fields are in the board (protocol/board.h), sent once, not in every view.
+  for (const char* key : {"q", "r", "label", "perimeter"}) {
+    EXPECT_FALSE(view["hexes"][0].contains(key)) << key;
   }
   ASSERT_FALSE(view["units"].empty());
   for (const char* key : {"id", "owner", "type", "place", "hex", "carrier", "moves_left",

@@ -11,6 +11,7 @@
 #include <map>
 #include <random>
 
+#include "hex.h"
 #include "support/play.h"
 #include "support/server_process.h"
 #include "test_support.h"
@@ -20,10 +21,10 @@ namespace {
 
 using nlohmann::json;
 
-int hex_distance(const json& a, const json& b) {
-  const int dq = int(a["q"]) - int(b["q"]);
-  const int dr = int(a["r"]) - int(b["r"]);
-  return (std::abs(dq) + std::abs(dr) + std::abs(dq + dr)) / 2;
+// Views carry no coordinates (they are in the board, sent once): the engine's board of the
+// view's radius has them.
+int hex_distance(const json& view, int a, int b) {
+  return Board::for_radius(view["radius"].get<int>()).distance(a, b);
 }
 
 // A bot that looks for a fight: it starts battles when it can and otherwise mostly moves
@@ -53,7 +54,7 @@ json aggressive_pick(const Seen& seen, int me, std::mt19937& rng) {
     for (const json& a : options) {
       if (a["kind"] != "move") continue;
       int d = 1 << 20;
-      for (int e : enemy) d = std::min(d, hex_distance(hexes[int(a["hex"])], hexes[e]));
+      for (int e : enemy) d = std::min(d, hex_distance(seen.view, int(a["hex"]), e));
       if (d < best_distance) {
         best_distance = d;
         best = &a;
@@ -194,7 +195,8 @@ TEST_P(CatchUp, AwayPlayerGetsExactlyTheStepsHeWasShownLive) {
     for (const json& line : step["log"]) {
       ASSERT_TRUE(line.contains("hexes")) << line.dump();
       for (const json& hex : line["hexes"]) {
-        const std::string label = seen[1].view["hexes"][int(hex)]["label"];
+        const std::string label =
+            Board::for_radius(seen[1].view["radius"].get<int>()).label(int(hex));
         EXPECT_NE(line["text"].get<std::string>().find(label), std::string::npos) << line.dump();
       }
     }

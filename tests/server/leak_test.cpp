@@ -182,9 +182,48 @@ class LeakCheck {
   int fair_secrets_checked = 0;             // 1 when the game's secret and salt are looked for
   int checked_catch_ups = 0;                // game.since replies looked at
 
+  // Before the messages one connection received: each connection gets the board once.
+  void begin_history() { boards_in_history_ = 0; }
+  // After them: a connection that was sent views of this game was sent its board exactly once.
+  void end_history(const std::string& who) {
+    if (views_in_history_ > 0) {
+      EXPECT_EQ(boards_in_history_, 1) << who << ", game " << game_id_;
+    }
+    views_in_history_ = 0;
+  }
+  int checked_boards() const { return checked_boards_; }
+
+  // The static board (game.board): only what never changes and is no secret, the same for
+  // every receiver, before any view of the game on that connection.
+  void check_board(const json& m, const std::string& raw) {
+    ++boards_in_history_;
+    ++checked_boards_;
+    EXPECT_EQ(views_in_history_, 0) << "a view of game " << game_id_ << " came before its board";
+    const json& board = m.at("board");
+    if (first_board_.is_null()) first_board_ = board;
+    EXPECT_EQ(board, first_board_) << "another board for another receiver, game " << game_id_;
+    const Board& b = states_.front().board();
+    ASSERT_EQ(board.at("hexes").size(), static_cast<std::size_t>(b.size()));
+    for (const json& cell : board["hexes"]) {
+      EXPECT_EQ(cell.size(), 5u) << "more than hex, q, r, label, perimeter: " << cell.dump();
+      EXPECT_FALSE(cell.contains("terrain")) << cell.dump();
+      const int hex = cell.at("hex");
+      EXPECT_EQ(cell.at("label"), b.label(hex));
+    }
+    // No terrain word anywhere in it: not of a face-down hex, not of a face-up one.
+    for (const char* terrain : {"water", "plains", "grassland", "forest", "mountain"}) {
+      EXPECT_EQ(raw.find(terrain), std::string::npos) << terrain << " in the board";
+    }
+  }
+
   // Checks one received message of this game for `viewer`.
-  void check(const json& m, int viewer) {
+  void check(const json& m, int viewer, const std::string& raw = "") {
     if (m.value("game_id", std::int64_t{-1}) != game_id_) return;
+    if (m.value("type", "") == "game.board") {
+      check_board(m, raw);
+      return;
+    }
+    if (m.contains("view")) ++views_in_history_;
     if (m.value("type", "") == "game.since") {
       // A catch-up: each step is checked like the live update of that seq.
       ++checked_catch_ups;
@@ -269,6 +308,10 @@ class LeakCheck {
   int checked_hexes_ = 0;
   int checked_views_ = 0;
   int checked_deltas_ = 0;
+  int checked_boards_ = 0;
+  int boards_in_history_ = 0;
+  int views_in_history_ = 0;
+  json first_board_;
 };
 
 TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
@@ -339,22 +382,29 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   const std::string server_log = server->log();
 
   Store store(db);
-  int messages = 0, hexes = 0, fair_games = 0, views = 0, deltas = 0;
+  int messages = 0, hexes = 0, fair_games = 0, views = 0, deltas = 0, boards = 0;
   std::map<std::string, int> events;
   std::set<std::string> all_secrets;
   for (const Played& game : played) {
     LeakCheck check(store, game.id);
     all_secrets.insert(check.secrets().begin(), check.secrets().end());
     for (std::size_t seat = 0; seat < game.clients.size(); ++seat) {
+      check.begin_history();
       for (const std::string& raw : everyone[game.clients[seat]].ws->history()) {
-        check.check(json::parse(raw), static_cast<int>(seat));
+        check.check(json::parse(raw), static_cast<int>(seat), raw);
         ++messages;
       }
+      check.end_history("seat " + std::to_string(seat));
     }
+    check.begin_history();
     for (const std::string& raw : spectator.ws->history()) {
-      check.check(json::parse(raw), kSpectator);
+      check.check(json::parse(raw), kSpectator, raw);
       ++messages;
     }
+    check.end_history("the spectator");
+    // Every seat and the spectator got the board (and, checked above, the same one).
+    EXPECT_EQ(check.checked_boards(), int(game.clients.size()) + 1) << "game " << game.id;
+    boards += check.checked_boards();
     EXPECT_EQ(check.checked_catch_ups, int(game.clients.size())) << "game " << game.id;
     hexes += check.checked_hexes();
     fair_games += check.fair_secrets_checked;
@@ -418,8 +468,8 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   }
   std::cout << "leak check: " << played.size() << " games, " << messages << " messages, " << hexes
             << " known hexes checked, " << views << " views and " << deltas
-            << " deltas compared with the viewer's own, " << side.reach_answers
-            << " reach answers, " << side.previews << " battle previews\n";
+            << " deltas compared with the viewer's own, " << boards << " boards, "
+            << side.reach_answers << " reach answers, " << side.previews << " battle previews\n";
   for (auto& [kind, n] : events) std::cout << "  events " << kind << ": " << n << "\n";
 }
 

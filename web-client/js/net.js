@@ -5,8 +5,11 @@
 // re-subscribes (lobby, watched games) and resynchronises each game: every "game.update"
 // carries the next seq and the change of this client's view since the seq before (a view
 // delta, ./view_delta.js); a gap (missed frames), a delta that does not fit or a reconnect asks
-// for a full "game.state".
+// for a full "game.state". The static board (hex coordinates, labels, perimeter) comes once per
+// game and connection ("game.board") and is merged into every view handed on (./board_data.js);
+// a view for a game whose board is missing asks for it ("game.board") before it is shown.
 
+import { needsBoard, withBoard } from './board_data.js';
 import { applyViewDelta } from './view_delta.js';
 
 const SESSION_KEY = 'viktory.session';
@@ -377,6 +380,10 @@ export class GameChannel extends EventTarget {
     this.chat = [];
     this.resyncing = false;
     this.invite = null; // private games: lets a spectator or joiner watch
+    this.board = null; // the static board (game.board), merged into every view
+    this.heldForBoard = null; // a game.state that waits for its board
+    this.boardAsked = false;
+    this.boardJustArrived = false;
   }
 
   get seq() {
@@ -396,16 +403,70 @@ export class GameChannel extends EventTarget {
     });
   }
 
+  // Asks for the board again (the server sends it once per connection; this one is missing
+  // or is not the one the view goes with). A failure resyncs, which asks again.
+  requestBoard() {
+    if (this.boardAsked) return;
+    this.boardAsked = true;
+    this.conn.request('game.board', { game_id: this.gameId }).then(
+      () => {
+        this.boardAsked = false;
+      },
+      (err) => {
+        this.boardAsked = false;
+        this.heldForBoard = null;
+        if (['offline', 'disconnected', 'timeout'].includes(err.code)) return; // reconnect resyncs
+        this.resync();
+      },
+    );
+  }
+
+  // The view with the board merged in, or null when the board is needed and missing (it is
+  // asked for then).
+  merged(view, boardId) {
+    if (boardId !== undefined && this.board && this.board.id !== boardId) this.board = null;
+    if (!needsBoard(view)) return view;
+    if (this.board) {
+      try {
+        return withBoard(view, this.board);
+      } catch {
+        // The board the server just sent does not fit either: show the view as it is rather
+        // than ask again and again.
+        if (this.boardJustArrived) return view;
+        this.board = null; // not this view's board
+      }
+    }
+    this.requestBoard();
+    return null;
+  }
+
   handle(msg) {
     switch (msg.type) {
+      case 'game.board': {
+        this.board = msg.board;
+        const held = this.heldForBoard;
+        this.heldForBoard = null;
+        this.boardJustArrived = true;
+        try {
+          if (held) this.handle(held);
+        } finally {
+          this.boardJustArrived = false;
+        }
+        break;
+      }
       case 'game.state': {
+        const view = this.merged(msg.view, msg.board);
+        if (view === null) {
+          this.heldForBoard = msg; // shown when the board arrives
+          return;
+        }
         this.resyncing = false;
         this.chat = Array.isArray(msg.chat) ? msg.chat.slice() : this.chat;
         this.state = {
           game_id: msg.game_id,
           seq: msg.seq,
           you: msg.you || { seat: null },
-          view: msg.view,
+          view,
           legal: msg.legal || [],
           can_undo: !!msg.can_undo,
           log: Array.isArray(msg.log) ? msg.log.slice() : [],
@@ -415,8 +476,8 @@ export class GameChannel extends EventTarget {
         break;
       }
       case 'game.update': {
-        if (!this.state || this.resyncing) {
-          if (!this.resyncing) this.resync();
+        if (!this.state || this.resyncing || this.heldForBoard) {
+          if (!this.resyncing && !this.heldForBoard) this.resync();
           return; // the full state we asked for will include this update
         }
         if (msg.seq <= this.state.seq) return; // already seen
@@ -433,6 +494,12 @@ export class GameChannel extends EventTarget {
             this.resync(); // it does not fit what we hold: start again from a full state
             return;
           }
+        }
+        // The hexes the update sent lack the board's fields: put them back.
+        view = this.merged(view);
+        if (view === null) {
+          this.resync(); // the board is asked for; the full state follows it
+          return;
         }
         const log = this.state.log.concat(Array.isArray(msg.log) ? msg.log : []);
         this.state = {

@@ -10,6 +10,7 @@ import { loadInvite } from './game.js';
 import { absorbBattleEvents, battleTable, newBattleRecord } from './game/fire.js';
 import { h, seatStyle, PHASE_NAME, VICTORY_NAME, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from './util.js';
 import { applyViewDelta } from './view_delta.js';
+import { withBoard } from './board_data.js';
 import { VerificationPanel } from './fair_play.js';
 
 export function mountReplay(root, ctx, gameId) {
@@ -74,6 +75,9 @@ class Replay {
       const options = { seat: this.mySeat(), from, invite: this.invite };
       if (this.pages.size > 0) options.to = Math.min(from + this.pageSize, this.lastSeq);
       const promise = this.fetchWithRetry(token, options).then((page) => {
+        // Each page carries the static board; its views and deltas leave the board's fields
+        // out of their hexes (./board_data.js puts them back).
+        page.view = withBoard(page.view, page.board);
         this.pages.set(page.from, page);
         return page;
       });
@@ -110,7 +114,7 @@ class Replay {
   // The view after step `i`, from the nearest known view of its page.
   viewAt(page, i) {
     let { index, view } = this.cursor && this.cursor.page === page && this.cursor.index <= i ? this.cursor : { index: page.from, view: page.view };
-    for (; index < i; index += 1) view = applyViewDelta(view, page.steps[index - page.from].delta);
+    for (; index < i; index += 1) view = withBoard(applyViewDelta(view, page.steps[index - page.from].delta), page.board);
     this.cursor = { page, index: i, view };
     return view;
   }
