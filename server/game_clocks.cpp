@@ -187,6 +187,8 @@ std::int64_t GameClocks::next_due() {
 }
 
 void GameClocks::sweep_game(std::int64_t game_id, GameRoom* room) {
+  // A commit in flight ends first: its completion takes this clocks' lock (GameRoom::wait_idle).
+  if (room != nullptr) room->wait_idle();
   std::lock_guard lock(mutex_);
   Entry* e = entry(game_id);
   if (e == nullptr) return;
@@ -224,12 +226,16 @@ void GameClocks::sweep_game(std::int64_t game_id, GameRoom* room) {
 
 Outcome GameClocks::act_for(GameRoom& room, int seat, const Action& action) {
   for (const SeatRecord& s : room.record().seats) {
-    if (s.seat == seat) return room.act(s.player_id, room.seq(), action);
+    // Committed directly, not through the writer thread: this holds the clocks' lock, which
+    // the writer's completions of other games take (docs/server.md, "Threads and ordering").
+    if (s.seat == seat) return room.act(s.player_id, room.seq(), action, CommitPath::kDirect);
   }
   return fail("bad_seat", "no such seat");
 }
 
 Outcome GameClocks::skip_turn(GameRoom& room, std::int64_t player_id) {
+  // A commit in flight ends first: its completion takes this clocks' lock (GameRoom::wait_idle).
+  room.wait_idle();
   std::lock_guard lock(mutex_);
   Entry* e = entry(room.id());
   if (e == nullptr) return fail("no_clock", "this game has no clock");
@@ -276,6 +282,8 @@ Outcome GameClocks::skip_turn(GameRoom& room, std::int64_t player_id) {
 }
 
 Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat) {
+  // A commit in flight ends first: its completion takes this clocks' lock (GameRoom::wait_idle).
+  room.wait_idle();
   std::lock_guard lock(mutex_);
   Entry* e = entry(room.id());
   if (e == nullptr) return fail("no_clock", "this game has no clock");
@@ -378,6 +386,8 @@ std::vector<std::string> GameClocks::end_vacations(GameRoom& room, Entry& e) {
 }
 
 Outcome GameClocks::declare_vacation(GameRoom& room, std::int64_t player_id, int days) {
+  // A commit in flight ends first: its completion takes this clocks' lock (GameRoom::wait_idle).
+  room.wait_idle();
   std::lock_guard lock(mutex_);
   Entry* e = entry(room.id());
   if (e == nullptr) return fail("no_clock", "this game has no clock");
@@ -402,6 +412,8 @@ Outcome GameClocks::declare_vacation(GameRoom& room, std::int64_t player_id, int
 }
 
 Outcome GameClocks::take_back(GameRoom& room, std::int64_t player_id) {
+  // A commit in flight ends first: its completion takes this clocks' lock (GameRoom::wait_idle).
+  room.wait_idle();
   std::lock_guard lock(mutex_);
   if (room.status() != GameStatus::kRunning) return fail("not_running", "the game is not running");
   const std::optional<int> seat = room.seat_of(player_id);

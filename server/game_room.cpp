@@ -401,6 +401,7 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
 }
 
 void GameRoom::take_over_seat(int seat, const std::string& level) {
+  wait_idle();
   for (SeatRecord& s : record_.seats) {
     if (s.seat == seat) s.computer = level;
   }
@@ -429,6 +430,7 @@ void GameRoom::unwatch(Subscriber* subscriber) {
 }
 
 std::map<Subscriber*, std::int64_t> GameRoom::take_subscribers() {
+  wait_idle();
   retired_ = true;
   board_.forget_all();
   return std::exchange(subscribers_, {});
@@ -466,11 +468,17 @@ GameRoom::ViewerCache& GameRoom::cached(int viewer) {
   const int seq = spectator ? spectator_seq() : record_.seq;
   ViewerCache& c = cache_[viewer];
   if (c.seq == seq) return c;
-  c = ViewerCache{};
+  c = build_cache(s, seq, viewer, !spectator && can_undo(viewer));
+  return c;
+}
+
+GameRoom::ViewerCache GameRoom::build_cache(const GameState& s, int seq, int viewer,
+                                            bool can_undo) {
+  ViewerCache c;
   c.seq = seq;
   c.view = std::make_shared<const GameView>(view_for(s, viewer));
   c.legal = legal_text(s, viewer);
-  c.can_undo = !spectator && can_undo(viewer);
+  c.can_undo = can_undo;
   ++views_built_;
   return c;
 }
@@ -539,6 +547,11 @@ Message GameRoom::update_message(int viewer, const GameState& after, const Step&
     before = it->second.view;
   }
   ViewerCache& c = cached(viewer);
+  return update_message_with(viewer, before.get(), c, after, step);
+}
+
+Message GameRoom::update_message_with(int viewer, const GameView* before, ViewerCache& c,
+                                      const GameState& after, const Step& step) {
   const std::vector<Event> events = filter_events_for(after, step.events, viewer);
   json log = json::array();
   append_log_json(log, step.seq, after, events, viewer);
@@ -557,8 +570,11 @@ Message GameRoom::update_message(int viewer, const GameState& after, const Step&
 }
 
 void GameRoom::broadcast_update(const Step& step, std::chrono::steady_clock::time_point received,
-                                bool skip_spectators) {
-  std::map<int, Message> by_viewer;
+                                bool skip_spectators, std::map<int, Message>* prepared) {
+  // Viewers prepared before the commit get what was built then; any other (a subscriber who
+  // came meanwhile) gets his built now, against what he was sent.
+  std::map<int, Message> by_viewer =
+      prepared != nullptr ? std::move(*prepared) : std::map<int, Message>{};
   for (auto& [subscriber, player] : subscribers_) {
     const int viewer = viewer_for(player);
     if (viewer == kSpectator && skip_spectators) continue;
@@ -579,8 +595,25 @@ void GameRoom::remember(Step step) {
 
 // ---------------------------------------------------------------- running games
 
-Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
-  const auto received = std::chrono::steady_clock::now();
+Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action, CommitPath path) {
+  wait_idle();
+  PendingAction pending;
+  if (auto refused = prepare_action(player_id, client_seq, std::move(action), pending)) {
+    return refused;
+  }
+  // Durable before anyone hears of it.
+  if (path == CommitPath::kDirect) {
+    store_.commit_action_direct(pending.commit);
+  } else {
+    store_.commit_action(pending.commit);
+  }
+  install(pending);
+  return std::nullopt;
+}
+
+Outcome GameRoom::prepare_action(std::int64_t player_id, int client_seq, Action action,
+                                 PendingAction& pending) {
+  pending.received = std::chrono::steady_clock::now();
   if (retired_) return fail("retired", "look the game up again");
   if (record_.status == GameStatus::kFinished) return fail("game_over", "the game is over");
   if (record_.status != GameStatus::kRunning || !state_) {
@@ -597,37 +630,44 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
     }
     if (decider(*state_) != *seat) return fail("not_your_turn", "it is not your decision now");
   }
-  GameState next = *state_;
-  std::vector<Event> events;
-  if (auto error = apply_in_place(next, action, &events)) {
+  pending.seat = *seat;
+  pending.next = *state_;
+  if (auto error = apply_in_place(pending.next, action, &pending.events)) {
     Failure f = fail("illegal_action", error->message);
     f.extra["reason"] = error->code;
     return f;
   }
-  ActionRecord record{record_.seq + 1, action, seals_turn(events), state_->turn, now_ms()};
-  ActionCommit commit;
+  ActionRecord record{record_.seq + 1, action, seals_turn(pending.events), state_->turn, now_ms()};
+  ActionCommit& commit = pending.commit;
   commit.game_id = record_.id;
   commit.record = record;
-  commit.current_seat = decider(next);
+  commit.current_seat = decider(pending.next);
   if (limits_.snapshot_every > 0 && record.seq % limits_.snapshot_every == 0) {
-    commit.snapshot = &next;
+    commit.snapshot = &pending.next;
   }
-  const bool finished = next.phase == Phase::kGameOver;
-  if (finished) commit.finished = result_json(next);
-  store_.commit_action(commit);  // durable before anyone hears of it
+  pending.finished = pending.next.phase == Phase::kGameOver;
+  if (pending.finished) commit.finished = result_json(pending.next);
+  return std::nullopt;
+}
 
+void GameRoom::install(PendingAction& pending) {
+  const ActionCommit& commit = pending.commit;
+  const ActionRecord& record = commit.record;
+  const bool finished = pending.finished;
   const bool decider_changed = commit.current_seat != record_.current_seat;
   const bool delayed_before = spectators_delayed();
-  state_ = std::move(next);
+  state_ = std::move(pending.next);
   log_.push_back(record);
   record_.seq = record.seq;
   record_.current_seat = commit.current_seat;
   record_.last_move_at = record.at;
   ++metrics_.actions;
-  remember(Step{record.seq, std::move(events)});
+  remember(Step{record.seq, std::move(pending.events)});
+  // The views built before the commit for this seq (prepare_updates) are now the current ones.
+  for (auto& [viewer, cache] : pending.caches) cache_[viewer] = std::move(cache);
   // Actions name only public things (seats, unit ids, hex indexes); never log state or events.
-  spdlog::debug("action game={} seq={} seat={} kind={} sealed={}", record_.id, record.seq, *seat,
-                to_string(action.kind), record.sealed);
+  spdlog::debug("action game={} seq={} seat={} kind={} sealed={}", record_.id, record.seq,
+                pending.seat, to_string(record.action.kind), record.sealed);
   if (finished) {
     record_.result = commit.finished;
     set_status(GameStatus::kFinished);
@@ -635,7 +675,8 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
     spdlog::info("game_finished game={} seq={} result={}", record_.id, record.seq,
                  commit.finished->dump());
   }
-  broadcast_update(recent_.back(), received, /*skip_spectators=*/delayed_before);
+  broadcast_update(recent_.back(), pending.received, /*skip_spectators=*/delayed_before,
+                   &pending.updates);
   if (delayed_before && finished) {
     // The game is over: delayed spectators jump to the end.
     for (auto& [subscriber, player] : subscribers_) {
@@ -655,21 +696,24 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action) {
     notify_turn(finished ? TurnChange::Kind::finished : TurnChange::Kind::turn);
   }
   changed();
-  return std::nullopt;
 }
 
 bool GameRoom::can_undo(int seat) const {
   if (record_.status != GameStatus::kRunning || !state_ || log_.empty() || seat < 0) {
     return false;
   }
-  const ActionRecord& last = log_.back();
+  return undo_allowed(*state_, log_.back(), seat);
+}
+
+bool GameRoom::undo_allowed(const GameState& s, const ActionRecord& last, int seat) {
   // Only one's own last action, within one's own Player Turn, while no hidden information
   // came out (seals_turn) and while it is still one's own decision.
   return last.action.player == seat && !last.sealed && last.action.kind != ActionKind::kConcede &&
-         last.turn == state_->turn && state_->current == seat && decider(*state_) == seat;
+         last.turn == s.turn && s.current == seat && decider(s) == seat;
 }
 
 Outcome GameRoom::undo(std::int64_t player_id, int client_seq) {
+  wait_idle();
   if (record_.status == GameStatus::kFinished) return fail("game_over", "the game is over");
   if (record_.status != GameStatus::kRunning)
     return fail("not_running", "the game has not started");

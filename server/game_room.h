@@ -7,8 +7,10 @@
 // subscribers are an interface, so the room is tested with recorders.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,6 +37,8 @@ struct RoomLimits {
 };
 
 class GameRoom;
+
+enum class CommitPath { kWriter, kDirect };
 
 // Told after every change of a running game's state (seat_controllers.h, game_clocks.h): the
 // start, each committed action, an undo, a seat taken over, a load. Called under the room's
@@ -87,20 +91,42 @@ class GameRoom {
   // --- subscriptions (player_id 0: anonymous) ---
   void watch(Subscriber* subscriber, std::int64_t player_id);
   void unwatch(Subscriber* subscriber);
-  bool has_subscribers() const { return !subscribers_.empty(); }
+  // A room whose commit is in flight counts as watched: it is not evicted meanwhile.
+  bool has_subscribers() const { return !subscribers_.empty() || commit_in_flight_; }
   // Every subscriber and his player id; the room forgets them and retires (before it is
-  // reloaded or evicted).
+  // reloaded or evicted). Waits for a commit in flight first (wait_idle).
   std::map<Subscriber*, std::int64_t> take_subscribers();
   // A retired room is no longer the game's room (the Lobby dropped it): a request that found
-  // it before must look the game up again. act() on it fails with code "retired".
-  void retire() { retired_ = true; }
+  // it before must look the game up again. act() on it fails with code "retired". Waits for
+  // a commit in flight first: what the database holds is then what this room showed.
+  void retire() {
+    wait_idle();
+    retired_ = true;
+  }
+  // Whether an action of act_async() waits for its group commit (docs/server.md, "Threads
+  // and ordering"): reads are served from the committed state meanwhile; changes wait.
+  bool commit_in_flight() const { return commit_in_flight_; }
+  // Until no commit is in flight. The caller holds mutex(), which is released while waiting
+  // (the completion runs on the writer thread and needs only this lock), and must hold no
+  // lock a completion takes (the clocks', the database's): GameClocks waits before taking
+  // its own. Every change of a running game (act, undo, take_over_seat) waits here.
+  void wait_idle();
   bool retired() const { return retired_; }
   std::mutex& mutex() { return mutex_; }
   void broadcast(const Message& message);
 
   // --- running games ---
-  // action.player is ignored: the seat of player_id acts.
-  Outcome act(std::int64_t player_id, int client_seq, Action action);
+  // action.player is ignored: the seat of player_id acts. Waits for the commit: through the
+  // writer thread's group commit, or (kDirect) in a transaction of its own, for callers that
+  // hold a lock the writer's completions take (the clocks').
+  Outcome act(std::int64_t player_id, int client_seq, Action action,
+              CommitPath path = CommitPath::kWriter);
+  // The same without waiting for the commit (group commit started): returns a refusal at
+  // once, or nullopt when the action went to the writer. Then `done` is called once, on the
+  // writer thread after the group's COMMIT, without the room's lock: the new state is
+  // installed and fanned out first (error: nothing changed; the caller reports the failure).
+  using ActDone = std::function<void(const std::optional<DbError>& error)>;
+  Outcome act_async(std::int64_t player_id, int client_seq, Action action, ActDone done);
   Outcome undo(std::int64_t player_id, int client_seq);
   bool can_undo(int seat) const;
   Outcome chat(const PlayerRecord& player, const std::string& text);
@@ -151,10 +177,35 @@ class GameRoom {
   };
   const std::string& recent_chat_json(bool spectator);
 
+  // An action validated and applied to a copy of the state, waiting for its commit. It owns
+  // what the writer reads (commit.snapshot points into `next`).
+  struct PendingAction {
+    std::chrono::steady_clock::time_point received;
+    int seat = 0;
+    GameState next;
+    std::vector<Event> events;
+    ActionCommit commit;
+    bool finished = false;
+    // Built before the commit for the subscribers there were (prepare_updates): each
+    // viewer's update and his view cache at the new seq.
+    std::map<int, Message> updates;
+    std::map<int, ViewerCache> caches;
+  };
+  Outcome prepare_action(std::int64_t player_id, int client_seq, Action action,
+                         PendingAction& pending);
+  // Builds, before the commit, the update each current viewer will get (on the io thread).
+  void prepare_updates(PendingAction& pending);
+  // After the commit: the new state, its fan-out, the observers.
+  void install(PendingAction& pending);
+  ViewerCache build_cache(const GameState& s, int seq, int viewer, bool can_undo);
+  Message update_message_with(int viewer, const GameView* before, ViewerCache& c,
+                              const GameState& after, const Step& step);
+  static bool undo_allowed(const GameState& s, const ActionRecord& last, int seat);
+
   void broadcast_seats();
   void broadcast_states();
   void broadcast_update(const Step& step, std::chrono::steady_clock::time_point received,
-                        bool skip_spectators);
+                        bool skip_spectators, std::map<int, Message>* prepared = nullptr);
   Message update_message(int viewer, const GameState& after, const Step& step);
   Message state_message(int viewer);
   ViewerCache& cached(int viewer);
@@ -179,6 +230,8 @@ class GameRoom {
   }
 
   std::mutex mutex_;
+  std::condition_variable_any idle_;  // commit_in_flight_ became false
+  bool commit_in_flight_ = false;
   bool retired_ = false;
   Store& store_;
   Metrics& metrics_;

@@ -431,6 +431,15 @@ Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const j
   if (!player) return fail("unauthenticated", "send {\"type\":\"auth\"} first");
   const std::int64_t player_id = player->id;
   const json req = msg.value("req", json(nullptr));
+  // With group commit, the action does not hold this thread while the writer commits it
+  // (GameRoom::act_async): the connection reads nothing more until the completion has
+  // answered, so its requests are still answered in order, and it stays alive until then.
+  struct HeldReading {
+    Client::Resume resume;
+    ~HeldReading() {
+      if (resume) resume(nullptr);  // answered here: read on
+    }
+  } held{store_.group_commit_started() ? client->hold_reading() : Client::Resume{}};
   // A room the Lobby dropped meanwhile (evicted, reloaded) is retired: look the game up again.
   for (int attempt = 0;; ++attempt) {
     std::shared_ptr<GameRoom> room;
@@ -442,7 +451,39 @@ Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const j
       if (room->status() == GameStatus::kCancelled || !room->may_view(player_id, invite)) {
         return fail("not_found", "no such game");
       }
-      outcome = room->act(player_id, seq, action);
+      if (!held.resume) {
+        outcome = room->act(player_id, seq, action);
+      } else {
+        // Runs on the writer thread after the COMMIT (and the fan-out), without any lock.
+        auto done = [this, room, client, req, game_id,
+                     resume = held.resume](const std::optional<DbError>& error) {
+          if (!error) {
+            if (!req.is_null()) client->deliver(make_message(json{{"type", "ack"}, {"req", req}}));
+            resume(nullptr);
+            return;
+          }
+          // The Hub's lock is not taken on the writer thread: the failure is handled on the
+          // connection's strand, like a request (storage_failed settles the WAL, reloads).
+          // `room` stays alive meanwhile: the Lobby drops it under its own lock when it
+          // reloads the game (as a synchronous action's request holds it).
+          resume([this, room, client, req, game_id, e = *error] {
+            std::unique_lock lock(mutex_);
+            Failure failure;
+            if (e.storage_failure()) {
+              failure = storage_failed(game_id, e);
+            } else {
+              spdlog::error("request_failed type=game.action error={}", e.what());
+              failure = fail("internal", "the server could not handle this request");
+            }
+            send_error(client, failure, req);
+          });
+        };
+        outcome = room->act_async(player_id, seq, action, std::move(done));
+        if (!outcome) {
+          held.resume = nullptr;  // the completion reads on
+          return Failure{};       // answered by the completion (Relock takes the Hub's lock)
+        }
+      }
     } catch (const DbError& e) {
       if (!e.storage_failure()) throw;
       // Thrown with the Hub's lock (loading the room) or with the room's, which the unwinding

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -34,6 +35,12 @@ class Client : public Subscriber {
  public:
   // Sends the queued messages, then a close frame (policy error) with this reason.
   virtual void close(std::string_view reason) = 0;
+  // Stops reading this connection's messages until the returned function is called (once,
+  // from any thread): it runs `then` (if any) on the connection's strand and reads on. The
+  // connection stays alive until then. Empty when this client cannot wait (its actions are
+  // then answered synchronously). Called only from inside Hub::on_message.
+  using Resume = std::function<void(std::function<void()> then)>;
+  virtual Resume hold_reading() { return {}; }
 };
 
 struct HubOptions {

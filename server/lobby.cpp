@@ -141,10 +141,12 @@ std::optional<std::string> Lobby::damaged(std::int64_t game_id) const {
 
 void Lobby::set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {
   if (auto it = rooms_.find(game_id); it != rooms_.end()) {
-    std::lock_guard lock(it->second->mutex());
-    std::map<Subscriber*, std::int64_t> watchers = it->second->take_subscribers();
+    // Kept alive past the erase: the lock below must not outlive the room it locks.
+    const std::shared_ptr<GameRoom> held = it->second;
+    std::lock_guard lock(held->mutex());
+    std::map<Subscriber*, std::int64_t> watchers = held->take_subscribers();
     if (dropped != nullptr) *dropped = std::move(watchers);
-    rooms_.erase(it);
+    rooms_.erase(game_id);
   }
   unavailable_.insert(game_id);
   std::lock_guard list_lock(list_mutex_);
@@ -154,9 +156,11 @@ void Lobby::set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int
 GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {
   std::map<Subscriber*, std::int64_t> watchers;
   if (auto it = rooms_.find(game_id); it != rooms_.end()) {
-    std::lock_guard lock(it->second->mutex());
-    watchers = it->second->take_subscribers();  // retires it: a request holding it retries
-    rooms_.erase(it);
+    // Kept alive past the erase: the lock below must not outlive the room it locks.
+    const std::shared_ptr<GameRoom> held = it->second;
+    std::lock_guard lock(held->mutex());
+    watchers = held->take_subscribers();  // retires it: a request holding it retries
+    rooms_.erase(game_id);
   }
   {
     std::lock_guard list_lock(list_mutex_);

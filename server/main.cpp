@@ -110,8 +110,8 @@ int main(int argc, char** argv) {
     SessionRegistry registry;
     AddressSet trusted_proxies;
     for (const std::string& proxy : config.trusted_proxies) trusted_proxies.add(proxy);
-    ServerContext context{config,          hub,       metrics, limiter,   registry,
-                          trusted_proxies, &accounts, &turns,  &notifier, &presence};
+    ServerContext context{config,    hub,    metrics,   limiter,   registry, trusted_proxies,
+                          &accounts, &turns, &notifier, &presence, &store};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);
@@ -150,6 +150,9 @@ int main(int argc, char** argv) {
     for (int i = 1; i < config.threads; ++i) threads.emplace_back([&] { ioc.run(); });
     ioc.run();
     for (auto& t : threads) t.join();
+    // Actions still in the writer's queue are committed and their completions run while the
+    // Hub (which they reference) is still there.
+    store.drain_group_commit();
     // Deliveries still queued get a few seconds; their callbacks must not outlive `turns`.
     notifier.shutdown(std::chrono::seconds(5));
     spdlog::info("stopped; closing the database");

@@ -23,6 +23,7 @@ struct ServerContext {
   TurnNotifications* turns = nullptr;          // push subscriptions, settings, webhooks
   const notify::Notifier* notifier = nullptr;  // its counters join /metrics
   const Presence* presence = nullptr;          // GET /api/presence
+  const Store* store = nullptr;                // its group commit counters join /metrics
 };
 
 }  // namespace viktory::server

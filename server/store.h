@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -155,6 +156,20 @@ class Store {
   // one transaction: one COMMIT and one fsync for all, each caller released only after it. A
   // failed COMMIT fails every action of the group with the same error.
   void commit_action(const ActionCommit& commit);
+  // The same in a transaction of its own, never waiting for the writer thread (which may
+  // wait for a lock the caller holds: see docs/server.md, "Threads and ordering").
+  void commit_action_direct(const ActionCommit& commit);
+  // The same without waiting (group commit started): queues the action for the writer thread
+  // and returns. `done` is called once, on the writer thread, after the group's COMMIT is
+  // durable (no error) or failed (the error), holding none of the Store's locks, in the order
+  // the actions were queued. `commit` (and the state its snapshot points to) must stay valid
+  // until then: the caller keeps them in `done`.
+  using CommitDone = std::function<void(const std::optional<DbError>& error)>;
+  void commit_action_async(const ActionCommit& commit, CommitDone done);
+  bool group_commit_started() const { return group_ != nullptr; }
+  // Waits until the writer has nothing queued and no completion running (at shutdown, before
+  // whatever the completions reference goes away).
+  void drain_group_commit();
   // Starts the writer thread of group commit (the server does; unit tests commit directly).
   void start_group_commit();
   // Group commit so far: transactions committed, actions the writer took, actions waiting.
@@ -164,6 +179,9 @@ class Store {
     std::size_t queued = 0;
   };
   GroupCommitStats group_commit_stats() const;
+  // The same in the Prometheus text format, for GET /metrics (viktory_commit_groups_total,
+  // viktory_commit_group_actions_total: their ratio is the actions per fsync).
+  std::string group_commit_metrics() const;
   // Removes the last action (seq) and any snapshot after the state it leaves.
   void remove_last_action(std::int64_t game_id, int seq, int current_seat);
   std::vector<ActionRecord> actions(std::int64_t game_id, int after_seq = 0);

@@ -78,6 +78,20 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
     });
   }
 
+  // On the strand, inside on_read's call of Hub::on_message (an action waiting for its commit).
+  Resume hold_reading() override {
+    held_ = true;
+    return [self = shared_from_this()](std::function<void()> then) mutable {
+      auto session = std::move(self);  // the handler holds the last reference, if any
+      const auto executor = session->ws_.get_executor();
+      net::post(executor, [session = std::move(session), then = std::move(then)]() mutable {
+        if (then) then();
+        session->held_ = false;
+        session->read();
+      });
+    };
+  }
+
   void shutdown() override {
     auto self = weak_from_this().lock();
     if (!self) return;
@@ -171,6 +185,7 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
                               std::string_view(static_cast<const char*>(data.data()), data.size()));
     }
     buffer_.consume(buffer_.size());
+    if (held_) return;  // an action waits for its commit: its resume reads on
     read();
   }
 
@@ -244,6 +259,7 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   std::deque<Message> queue_;
   std::size_t queued_bytes_ = 0;
   bool opened_ = false;
+  bool held_ = false;  // reading waits for hold_reading()'s resume
   bool writing_ = false;
   bool closing_ = false;       // the connection is being dropped: queue nothing more
   bool close_wanted_ = false;  // a close frame follows the queued messages
