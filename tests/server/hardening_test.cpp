@@ -681,7 +681,9 @@ TEST(Spectators, HaveTheirOwnChatWhichPlayersNeverSee) {
   }
   // Also not in the chat a full state carries.
   f.send(b, {{"type", "game.watch"}, {"game_id", id}});
-  for (const json& line : b.last("game.state")["chat"]) EXPECT_EQ(line["channel"], "players");
+  // Held in a variable: a range-for over a member of a temporary reads a destroyed object.
+  const json state = b.last("game.state");
+  for (const json& line : state["chat"]) EXPECT_EQ(line["channel"], "players");
   f.send(s, {{"type", "game.watch"}, {"game_id", id}});
   EXPECT_EQ(s.last("game.state")["chat"].size(), 2u);
 }
