@@ -170,6 +170,15 @@ std::unique_ptr<GameRoom> GameRoom::load(Store& store, Metrics& metrics, std::in
     room->remember(Step{room->log_[static_cast<std::size_t>(i)].seq, std::move(events)});
   }
   room->record_.current_seat = decider(state);
+  if (room->record_.status == GameStatus::kRunning && state.phase == Phase::kGameOver) {
+    // The log ends the game but the row says running: a concession that left one player was
+    // stored before the engine ended the game on it [5.1]. Settle the row as a commit would.
+    const json result = result_json(state);
+    store.finish_game(game_id, result);
+    room->record_.result = result;
+    room->record_.status = GameStatus::kFinished;
+    spdlog::info("game_finished game={} seq={} on load (its row said running)", game_id, count);
+  }
   room->state_ = std::move(state);
   room->rebuild_delayed();
   return room;

@@ -687,6 +687,15 @@ void Store::write_action(const ActionCommit& commit) {
   update.bind(6, commit.game_id).run();
 }
 
+void Store::finish_game(std::int64_t game_id, const json& result) {
+  const auto guard = db_.lock();
+  db_.prepare(
+         "UPDATE games SET status = 'finished', result = ? WHERE id = ? AND status = 'running'")
+      .bind(1, result.dump())
+      .bind(2, game_id)
+      .run();
+}
+
 void Store::remove_last_action(std::int64_t game_id, int seq, int current_seat) {
   const auto guard = db_.lock();
   Transaction tx(db_);

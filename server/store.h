@@ -184,6 +184,9 @@ class Store {
   std::string group_commit_metrics() const;
   // Removes the last action (seq) and any snapshot after the state it leaves.
   void remove_last_action(std::int64_t game_id, int seq, int current_seat);
+  // Marks a running game finished with its result (a game whose stored log reaches the end
+  // while its row still says running: stored before the concession fix, docs/rules-notes.md).
+  void finish_game(std::int64_t game_id, const nlohmann::json& result);
   std::vector<ActionRecord> actions(std::int64_t game_id, int after_seq = 0);
   // The latest snapshot with seq <= max_seq.
   std::optional<std::pair<int, GameState>> latest_snapshot(std::int64_t game_id, int max_seq);

@@ -304,6 +304,30 @@ TEST_F(RoomTest, ConcedeEndsTheGameAndItBecomesReadOnly) {
   EXPECT_TRUE(spectator["viewer"].is_null());
 }
 
+// [5.1] A game stored while the engine did not yet end it on a concession that left one
+// player: its log replays to the end, but its row still says running. Loading settles it.
+TEST_F(RoomTest, R5_1_AGameWhoseLogEndsItIsFinishedOnLoadEvenIfItsRowSaysRunning) {
+  GameRoom* room = two_player_game();
+  ASSERT_FALSE(room->act(bob.id, room->seq(), act::concede(0)));
+  ASSERT_EQ(room->status(), GameStatus::kFinished);
+  const std::int64_t id = room->id();
+  store->db()
+      .prepare("UPDATE games SET status = 'running', result = NULL WHERE id = ?")
+      .bind(1, id)
+      .run();
+  ASSERT_EQ(store->game(id)->status, GameStatus::kRunning);
+
+  open_store();  // a fresh lobby loads the game from its row and log
+  GameRoom* again = lobby->room(id);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(again->status(), GameStatus::kFinished);
+  const auto stored = store->game(id);
+  EXPECT_EQ(stored->status, GameStatus::kFinished);
+  ASSERT_TRUE(stored->result);
+  EXPECT_EQ((*stored->result)["winners"], json::array({0}));
+  EXPECT_EQ(again->act(alice.id, again->seq(), act::end_phase(0))->code, "game_over");
+}
+
 TEST_F(RoomTest, ChatIsCheckedStoredAndDelivered) {
   GameRoom* room = two_player_game();
   EXPECT_EQ(room->chat(alice, "   ")->code, "chat_empty");
