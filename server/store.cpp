@@ -687,7 +687,7 @@ void Store::write_action(const ActionCommit& commit) {
   update.bind(6, commit.game_id).run();
 }
 
-void Store::finish_game(std::int64_t game_id, const json& result) {
+void Store::finish_game(std::int64_t game_id, const nlohmann::json& result) {
   const auto guard = db_.lock();
   db_.prepare(
          "UPDATE games SET status = 'finished', result = ? WHERE id = ? AND status = 'running'")
