@@ -13,6 +13,7 @@
 #include "../engine/random_play.h"
 #include "game.h"
 #include "json.h"
+#include "option_mix.h"
 
 namespace viktory {
 namespace {
@@ -25,36 +26,12 @@ std::string reference(const std::vector<Action>& actions) {
   return json(actions_to_json(actions)).dump();
 }
 
-// Options for game number `n`: each optional rule alone, all of them, none; the tile mixes in
-// turn. Invalid mixtures are made valid by dropping independent exploration.
-Options options_for(int players, int n) {
-  Options o;
-  o.players = players;
-  const TileMix mixes[] = {TileMix::kStandard, TileMix::kLandRich, TileMix::kIslands};
-  o.tile_mix = mixes[static_cast<std::size_t>(n % 3)];
-  bool* flags[] = {
-      &o.independent_exploration, &o.terrain_leveling, &o.no_exploration, &o.exploration_balancing,
-      &o.luck_averaging,          &o.town_relocation,  &o.subjugation};
-  constexpr int kFlags = 7;
-  const int variant = n % (kFlags + 2);
-  if (variant < kFlags) {
-    *flags[variant] = true;
-  } else if (variant == kFlags) {
-    for (bool* f : flags) *f = true;
-  }  // else none
-  if (o.subjugation && n % 2 == 0) o.victory.add(VictoryCondition::kSubjugation);
-  o = normalized(o);
-  if (options_problem(o)) o.independent_exploration = false;
-  if (options_problem(o)) o.no_exploration = false;
-  return normalized(o);
-}
-
 TEST(LegalText, ByteEqualToTheTreeOverRandomGames) {
   std::set<std::string> kinds;
   long lists = 0;
   for (int players = 2; players <= 6; ++players) {
     for (int n = 0; n < 9; ++n) {
-      const Options o = options_for(players, n);
+      const Options o = testing::option_mix(players, n);
       ASSERT_FALSE(options_problem(o)) << *options_problem(o);
       const std::uint64_t seed = 9100 + static_cast<std::uint64_t>(players * 100 + n);
       GameState state = new_game(o, seed);

@@ -17,6 +17,7 @@
 #include "game.h"
 #include "json.h"
 #include "json_writer.h"
+#include "option_mix.h"
 #include "view.h"
 #include "view_delta.h"
 
@@ -77,43 +78,12 @@ void check_game(const Options& options, std::uint64_t seed, int max_actions, Cov
       });
 }
 
-// Options for game number `n`: each optional rule alone, all of them, and mixtures; the tile
-// mixes and victory conditions in turn. Invalid mixtures are made valid by dropping
-// independent exploration (it excludes some of the optional rules).
-Options options_for(int players, int n) {
-  Options o;
-  o.players = players;
-  const TileMix mixes[] = {TileMix::kStandard, TileMix::kLandRich, TileMix::kIslands};
-  o.tile_mix = mixes[static_cast<std::size_t>(n % 3)];
-  bool* flags[] = {
-      &o.independent_exploration, &o.terrain_leveling, &o.no_exploration, &o.exploration_balancing,
-      &o.luck_averaging,          &o.town_relocation,  &o.subjugation};
-  constexpr int kFlags = 7;
-  const int variant = (n + players) % (kFlags + 3);
-  if (variant < kFlags) {
-    *flags[variant] = true;
-  } else if (variant == kFlags) {
-    for (bool* f : flags) *f = true;
-  } else if (variant == kFlags + 1) {
-    for (int i = 0; i < kFlags; i += 2) *flags[i] = true;
-  }  // else none
-  const VictoryCondition single[] = {VictoryCondition::kStandard, VictoryCondition::kShorter,
-                                     VictoryCondition::kRace, VictoryCondition::kDoomsday};
-  o.victory = single[static_cast<std::size_t>(n % 4)];
-  if (n % 3 == 1) o.victory.add(VictoryCondition::kDoomsday);  // several conditions [5.0]
-  if (o.subjugation && n % 2 == 0) o.victory.add(VictoryCondition::kSubjugation);
-  o = normalized(o);
-  if (options_problem(o)) o.independent_exploration = false;
-  if (options_problem(o)) o.no_exploration = false;
-  return normalized(o);
-}
-
 TEST(ViewText, ByteEqualToTheReferenceFormsOverRandomGames) {
   Coverage coverage;
   int games = 0;
   for (int players = 2; players <= 6; ++players) {
     for (int n = 0; n < 6; ++n) {
-      const Options o = options_for(players, n);
+      const Options o = testing::option_mix(players, n);
       ASSERT_FALSE(options_problem(o)) << *options_problem(o);
       const std::uint64_t seed = 7000 + static_cast<std::uint64_t>(players * 100 + n);
       check_game(o, seed, players <= 3 ? 200 : 100, coverage);
