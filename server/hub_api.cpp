@@ -1,0 +1,223 @@
+// The Hub's HTTP side: the JSON API the browser and tools call with a bearer token
+// (/api/session, /api/games, /api/my-games, ...), `my_games`, and the health check. Split from
+// hub.cpp (pure move); the locks are the Hub's (docs/server.md, "Threads and ordering").
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+
+#include "display_name.h"
+#include "hub.h"
+#include "json.h"
+#include "running_games.h"
+#include "token.h"
+
+namespace viktory::server {
+namespace {
+
+using nlohmann::json;
+
+ApiResponse api_json(const json& body) { return ApiResponse{200, body.dump()}; }
+
+std::map<std::string, std::string> parse_query(std::string_view query) {
+  std::map<std::string, std::string> out;
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    const auto eq = pair.find('=');
+    if (eq != std::string_view::npos) {
+      out[std::string(pair.substr(0, eq))] = std::string(pair.substr(eq + 1));
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return out;
+}
+
+std::optional<std::int64_t> parse_id(std::string_view s) {
+  std::int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size() || v <= 0) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+json Hub::my_games(std::int64_t player_id) {
+  json games = json::array();
+  Store::DamagedList damaged;
+  for (const GameRecord& stored : store_.games_of_player(player_id, &damaged)) {
+    if (stored.status == GameStatus::kCancelled) continue;
+    std::optional<int> seat;
+    for (const SeatRecord& s : stored.seats) {
+      if (s.player_id == player_id) seat = s.seat;
+    }
+    const bool running = stored.status == GameStatus::kRunning;
+    json g = GameRoom::summary_of(stored);
+    g["your_seat"] = seat ? json(*seat) : json(nullptr);
+    g["your_turn"] = running && seat && stored.current_seat == *seat;
+    if (const json clock = running ? clocks_->clock_json(stored.id) : json(nullptr);
+        !clock.is_null()) {
+      g["clock"] = json{{"seat", clock["seat"]},
+                        {"deadline", clock["deadline"]},
+                        {"stage", clock["stage"]},
+                        {"now", clock["now"]}};
+    }
+    games.push_back(std::move(g));
+  }
+  for (auto& [id, why] : damaged) spdlog::error("game_damaged game={} reason=\"{}\"", id, why);
+  return games;
+}
+
+std::optional<PlayerRecord> Hub::player_for_bearer(std::string_view authorization) {
+  constexpr std::string_view kPrefix = "Bearer ";
+  if (authorization.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  const std::string token(authorization.substr(kPrefix.size()));
+  if (!looks_like_hex_secret(token, 64)) return std::nullopt;
+  return store_.player_by_token_hash(token_hash(token));
+}
+
+Health Hub::health() {
+  bool probe = false;
+  {
+    std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    const auto since = now - last_probe_;
+    probe = (!storage_ok_ && since >= std::chrono::seconds(options_.health_retry_seconds)) ||
+            (storage_ok_ && since >= std::chrono::seconds(options_.health_probe_seconds));
+    if (probe) last_probe_ = now;
+  }
+  // The probe writes (a transaction and its fsync) with no lock of the Hub held.
+  std::optional<std::string> problem;
+  if (probe) {
+    try {
+      store_.check_writable();
+    } catch (const DbError& e) {
+      problem = e.what();
+    }
+  }
+  std::lock_guard lock(mutex_);
+  if (probe && !problem) {
+    if (!storage_ok_) spdlog::info("storage_recovered");
+    storage_ok_ = true;
+    storage_problem_.clear();
+  } else if (probe) {
+    if (storage_ok_) spdlog::error("storage_failure probe: {}", *problem);
+    storage_ok_ = false;
+    storage_problem_ = *problem;
+  }
+  if (storage_ok_) return Health{};
+  return Health{false, "the database cannot be written: " + storage_problem_};
+}
+
+ApiResponse Hub::handle_api(std::string_view method, std::string_view target, std::string_view body,
+                            std::string_view authorization, std::string_view address) {
+  const auto question = target.find('?');
+  const std::string_view path = target.substr(0, question);
+  const auto query =
+      parse_query(question == std::string_view::npos ? "" : target.substr(question + 1));
+  constexpr std::string_view kGames = "/api/games/";
+  std::optional<std::int64_t> id;
+  std::string_view what;
+  if (path.substr(0, kGames.size()) == kGames) {
+    std::string_view rest = path.substr(kGames.size());
+    const auto slash = rest.find('/');
+    id = parse_id(rest.substr(0, slash));
+    what = slash == std::string_view::npos ? "" : rest.substr(slash);
+    if (!id || (what != "" && what != "/replay" && what != "/record")) {
+      return api_error(404, "not_found", "no such game");
+    }
+    if (what == "/record") {
+      // Fair play: a finished game's record (fair_play.h), built like a replay.
+      if (method != "GET") return api_error(405, "method", "use GET");
+      return replays_.handle_record(*id, query, authorization, address);
+    }
+    if (what == "/replay") {
+      // Built without the lock of the game logic, through the replays' own connection.
+      if (method != "GET") return api_error(405, "method", "use GET");
+      return replays_.handle(*id, query, authorization, address);
+    }
+  }
+
+  try {
+    if (path == "/api/session") {
+      if (method != "POST") return api_error(405, "method", "use POST");
+      // Sign-ups write to the database (with no lock of the Hub held): limit them per address.
+      bool allowed = false;
+      {
+        std::lock_guard lock(clients_mutex_);
+        allowed = signup_buckets_.take(address);
+      }
+      if (!allowed) {
+        metrics_.count_error("rate_limited");
+        return api_error(429, "rate_limited", "too many new players from this address");
+      }
+      json j = json::parse(body, nullptr, false);
+      if (j.is_discarded() || !j.is_object() || !j.contains("name") || !j["name"].is_string()) {
+        return api_error(400, "bad_message", "send {\"name\":\"...\"}");
+      }
+      auto name = clean_name(j["name"].get<std::string>());
+      if (!name) {
+        return api_error(400, "bad_name",
+                         "a name has 1 to 32 characters, without control, invisible or "
+                         "direction-changing characters");
+      }
+      const std::string token = new_token();
+      const PlayerRecord player = store_.create_player(*name, token_hash(token), now_ms());
+      spdlog::info("player_created player={}", player.id);
+      return api_json(
+          json{{"player_id", std::to_string(player.id)}, {"name", player.name}, {"token", token}});
+    }
+    if (method != "GET") return api_error(405, "method", "use GET");
+    if (path == "/api/games") return api_json(json{{"games", lobby_.open_games()}});
+    if (path == "/api/my-games") {
+      auto player = player_for_bearer(authorization);
+      if (!player) return api_error(401, "auth_failed", "send Authorization: Bearer <token>");
+      return api_json(json{{"games", my_games(player->id)}});
+    }
+    if (id) {
+      std::shared_ptr<GameRoom> room;
+      {
+        std::lock_guard lobby_lock(mutex_);
+        if (lobby_.unavailable(*id)) {
+          return api_error(503, "game_unavailable", "the server's storage failed; try again later");
+        }
+        room = lobby_.shared_room(*id);
+        if (room == nullptr && lobby_.damaged(*id)) {
+          return api_error(503, "game_damaged", "this game's stored data is damaged");
+        }
+      }
+      auto player = player_for_bearer(authorization);
+      const std::int64_t player_id = player ? player->id : 0;
+      const auto invite = query.count("invite") ? query.at("invite") : std::string();
+      json summary;
+      if (room != nullptr) {
+        std::lock_guard room_lock(room->mutex());
+        if (room->status() != GameStatus::kCancelled && room->may_view(player_id, invite)) {
+          summary = room->summary();
+        }
+      }
+      {
+        std::lock_guard lobby_lock(mutex_);
+        lobby_.evict_idle();
+      }
+      // A private game without the invite answers exactly like a game that does not exist.
+      if (summary.is_null()) return api_error(404, "not_found", "no such game");
+      return api_json(summary);
+    }
+    return api_error(404, "not_found", "no such path");
+  } catch (const DbError& e) {
+    if (e.storage_failure()) {
+      ++metrics_.storage_failures;
+      std::lock_guard lock(mutex_);
+      storage_ok_ = false;
+      storage_problem_ = e.what();
+    }
+    spdlog::error("api_failed error={}", e.what());
+    return api_error(500, "internal", "the server could not handle this request");
+  } catch (const std::exception& e) {
+    spdlog::error("api_failed error={}", e.what());
+    return api_error(500, "internal", "the server could not handle this request");
+  }
+}
+
+}  // namespace viktory::server
