@@ -287,52 +287,57 @@ Failure Hub::storage_failed(std::int64_t game_id, const DbError& error) {
 
 void Hub::on_message(Client* client, std::string_view text) {
   ++metrics_.messages_in;
-  // Parsed and checked before any lock is taken.
-  json msg = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  std::optional<Failure> malformed;
-  json req = nullptr;
-  if (msg.is_discarded()) {
-    malformed = fail("bad_json", "the message is not valid JSON");
-  } else if (!msg.is_object()) {
-    malformed = fail("bad_message", "a message must be a JSON object");
-  } else if (msg.contains("req") && !msg["req"].is_number_integer()) {
-    malformed = fail("bad_message", "field 'req' must be an integer");
-  } else {
-    if (msg.contains("req")) req = msg["req"];
-    if (!msg.contains("type") || !msg["type"].is_string()) {
-      malformed = fail("bad_message", "field 'type' must be a string");
-    }
-  }
-  const std::string type = malformed ? std::string() : msg["type"].get<std::string>();
-
-  // The connection's state, for a few lines: every message costs a token, malformed ones too;
-  // expensive requests pay the rest.
+  // Every message costs a token, charged before it is parsed: a client over its limit costs
+  // no parse. The connection's lock is held for a few lines only.
   std::optional<PlayerRecord> player;
-  bool within_rate = true;
-  bool within_cost = true;
+  bool within_rate = false;
   {
     std::lock_guard lock(clients_mutex_);
     auto found = clients_.find(client);
     if (found == clients_.end()) return;
-    ClientState& state = found->second;
-    within_rate = charge(state, 1);
-    if (within_rate && !malformed) {
-      const double cost = request_cost(type);
-      within_cost = cost <= 1 || charge(state, cost - 1);
-    }
-    player = state.player;
+    within_rate = charge(found->second, 1);
+    player = found->second.player;
   }
   if (!within_rate) {
     send_error(client, fail("rate_limited", "too many messages; slow down"), nullptr);
     return;
   }
-  if (malformed) {
-    send_error(client, *malformed, req);
+  // Parsed and checked with no lock held.
+  json msg = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (msg.is_discarded()) {
+    send_error(client, fail("bad_json", "the message is not valid JSON"), nullptr);
     return;
   }
-  if (!within_cost) {
-    send_error(client, fail("rate_limited", "too many expensive requests; slow down"), req);
+  if (!msg.is_object()) {
+    send_error(client, fail("bad_message", "a message must be a JSON object"), nullptr);
     return;
+  }
+  json req = nullptr;
+  if (msg.contains("req")) {
+    if (!msg["req"].is_number_integer()) {
+      send_error(client, fail("bad_message", "field 'req' must be an integer"), nullptr);
+      return;
+    }
+    req = msg["req"];
+  }
+  if (!msg.contains("type") || !msg["type"].is_string()) {
+    send_error(client, fail("bad_message", "field 'type' must be a string"), req);
+    return;
+  }
+  const std::string type = msg["type"].get<std::string>();
+  // Expensive requests pay the rest of their cost now.
+  if (const double cost = request_cost(type); cost > 1) {
+    bool within_cost = false;
+    {
+      std::lock_guard lock(clients_mutex_);
+      auto found = clients_.find(client);
+      if (found == clients_.end()) return;
+      within_cost = charge(found->second, cost - 1);
+    }
+    if (!within_cost) {
+      send_error(client, fail("rate_limited", "too many expensive requests; slow down"), req);
+      return;
+    }
   }
   Outcome outcome;
   try {
