@@ -342,8 +342,7 @@ void Hub::on_message(Client* client, std::string_view text) {
   Outcome outcome;
   try {
     if (type == "game.action" && player) {
-      std::unique_lock lock(mutex_);
-      outcome = act(client, lock, msg);
+      outcome = act(client, msg);
     } else if (type == "game.since" && player) {
       // Replayed from the database outside the Hub's and every room's lock (catch_up.h).
       auto reply = catch_ups_.answer(player->id, msg);
@@ -390,15 +389,7 @@ void Hub::on_message(Client* client, std::string_view text) {
   }
 }
 
-Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const json& msg) {
-  // Whatever happens below (an exception included), the Hub's lock is held again on return,
-  // and only after the room's lock was released (lock order: Hub, room, database).
-  struct Relock {
-    std::unique_lock<std::mutex>& lock;
-    ~Relock() {
-      if (!lock.owns_lock()) lock.lock();
-    }
-  } relock{hub_lock};
+Outcome Hub::act(Client* client, const json& msg) {
   const std::int64_t game_id = int_field(msg, "game_id");
   const int seq = small_int_field(msg, "seq");
   if (!msg.contains("action") || !msg["action"].is_object()) {
@@ -426,12 +417,9 @@ Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const j
     std::shared_ptr<GameRoom> room;
     Outcome outcome;
     try {
-      if (auto f = require_room(game_id, room)) return f;
-      hub_lock.unlock();  // a busy room is waited for without the Lobby lock
-      std::unique_lock room_lock(room->mutex());
-      if (room->status() == GameStatus::kCancelled || !room->may_view(player_id, invite)) {
-        return fail("not_found", "no such game");
-      }
+      std::unique_lock<std::mutex> room_lock;
+      if (auto f = lock_room(game_id, room, room_lock)) return f;
+      if (!room->may_view(player_id, invite)) return fail("not_found", "no such game");
       if (!held.resume) {
         outcome = room->act(player_id, seq, action);
       } else {
@@ -462,20 +450,18 @@ Outcome Hub::act(Client* client, std::unique_lock<std::mutex>& hub_lock, const j
         outcome = room->act_async(player_id, seq, action, std::move(done));
         if (!outcome) {
           held.resume = nullptr;  // the completion reads on
-          return Failure{};       // answered by the completion (Relock takes the Hub's lock)
+          return Failure{};       // answered by the completion
         }
       }
     } catch (const DbError& e) {
       if (!e.storage_failure()) throw;
-      // Thrown with the Hub's lock (loading the room) or with the room's, which the unwinding
-      // released: the Hub's lock is taken again if needed, never with a room's held.
-      if (!hub_lock.owns_lock()) hub_lock.lock();
+      // Thrown while loading the room or with the room's lock, which the unwinding released:
+      // the Lobby lock is taken for the reload, never with a room's held.
+      std::lock_guard lobby_lock(mutex_);
       return storage_failed(game_id, e);
     }
-    if (outcome && outcome->code == "retired" && attempt < 3) {
-      hub_lock.lock();
-      continue;
-    }
+    // Retired while the room waited for a commit in flight (its lock released): look again.
+    if (outcome && outcome->code == "retired" && attempt < 3) continue;
     if (outcome && outcome->code == "stale") {
       send_error(client, *outcome, req);
       // The full state that follows costs like a game.watch (its message is cached per seq,

@@ -125,10 +125,9 @@ class Hub {
   // if the room was retired meanwhile); a cancelled game is not found.
   Outcome lock_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room,
                     std::unique_lock<std::mutex>& room_lock);
-  // game.action: the room is found under the Lobby lock (`hub_lock`, on mutex_), which is
-  // released before the room's is taken; the action runs under the room's lock only.
-  // `hub_lock` is held again when it returns.
-  Outcome act(Client* client, std::unique_lock<std::mutex>& hub_lock, const nlohmann::json& msg);
+  // game.action: the room is found and locked as for every request about a game (lock_room:
+  // the Lobby lock only to find it); the action runs under the room's lock only.
+  Outcome act(Client* client, const nlohmann::json& msg);
   // Under the room's lock. `always`: whatever the limit of watched games (a seat).
   Outcome watch(Client* client, GameRoom* room, std::int64_t player_id, bool always = false);
   bool charge(ClientState& state, double cost);  // under clients_mutex_
