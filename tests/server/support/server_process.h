@@ -11,10 +11,18 @@
 
 namespace viktory::server::testing {
 
+// How to start it: which binary (empty: the one this test program was built with) and whether
+// to add the integration tests' defaults (debug log, the rate limit and sign-ups lifted for
+// bots). The abuse bench (bench/abuse) starts any build with the server's own defaults.
+struct ServerLaunch {
+  std::string binary;
+  bool test_defaults = true;
+};
+
 class ServerProcess {
  public:
   ServerProcess(const std::string& db, const std::string& web_root,
-                std::vector<std::string> extra_args = {});
+                std::vector<std::string> extra_args = {}, const ServerLaunch& launch = {});
   ~ServerProcess();
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
