@@ -228,7 +228,9 @@ Outcome GameClocks::act_for(GameRoom& room, int seat, const Action& action) {
   for (const SeatRecord& s : room.record().seats) {
     // Committed directly, not through the writer thread: this holds the clocks' lock, which
     // the writer's completions of other games take (docs/server.md, "Threads and ordering").
-    if (s.seat == seat) return room.act(s.player_id, room.seq(), action, CommitPath::kDirect);
+    if (s.seat == seat) {
+      return room.act(s.player_id, room.seq(), action, CommitPath::kDirect, ActionSource::kClock);
+    }
   }
   return fail("bad_seat", "no such seat");
 }

@@ -167,7 +167,8 @@ std::unique_ptr<GameRoom> GameRoom::load(Store& store, Metrics& metrics, std::in
       throw DamagedGame(where + "stored action " + std::to_string(i + 1) +
                         " no longer applies: " + error->code);
     }
-    room->remember(Step{room->log_[static_cast<std::size_t>(i)].seq, std::move(events)});
+    const ActionRecord& stored = room->log_[static_cast<std::size_t>(i)];
+    room->remember(Step{stored.seq, std::move(events), stored.source});
   }
   room->record_.current_seat = decider(state);
   if (room->record_.status == GameStatus::kRunning && state.phase == Phase::kGameOver) {
@@ -527,7 +528,8 @@ Message GameRoom::state_message(int viewer) {
     json log = json::array();
     for (const Step& step : recent_) {
       if (step.seq > c.seq) break;
-      append_log_json(log, step.seq, s, filter_events_for(s, step.events, viewer), viewer);
+      append_log_json(log, step.seq, s, filter_events_for(s, step.events, viewer), viewer,
+                      step.source);
     }
     c.log = log.dump(-1, ' ', false, json::error_handler_t::replace);
   }
@@ -563,7 +565,7 @@ Message GameRoom::update_message_with(int viewer, const GameView* before, Viewer
                                       const GameState& after, const Step& step) {
   const std::vector<Event> events = filter_events_for(after, step.events, viewer);
   json log = json::array();
-  append_log_json(log, step.seq, after, events, viewer);
+  append_log_json(log, step.seq, after, events, viewer, step.source);
   const json head{
       {"type", "game.update"},  {"game_id", record_.id},         {"seq", step.seq},
       {"can_undo", c.can_undo}, {"events", events_json(events)}, {"log", std::move(log)}};
@@ -604,10 +606,11 @@ void GameRoom::remember(Step step) {
 
 // ---------------------------------------------------------------- running games
 
-Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action, CommitPath path) {
+Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action, CommitPath path,
+                      ActionSource source) {
   wait_idle();
   PendingAction pending;
-  if (auto refused = prepare_action(player_id, client_seq, std::move(action), pending)) {
+  if (auto refused = prepare_action(player_id, client_seq, std::move(action), pending, source)) {
     return refused;
   }
   // Durable before anyone hears of it.
@@ -621,7 +624,7 @@ Outcome GameRoom::act(std::int64_t player_id, int client_seq, Action action, Com
 }
 
 Outcome GameRoom::prepare_action(std::int64_t player_id, int client_seq, Action action,
-                                 PendingAction& pending) {
+                                 PendingAction& pending, ActionSource source) {
   pending.received = std::chrono::steady_clock::now();
   if (retired_) return fail("retired", "look the game up again");
   if (record_.status == GameStatus::kFinished) return fail("game_over", "the game is over");
@@ -646,7 +649,8 @@ Outcome GameRoom::prepare_action(std::int64_t player_id, int client_seq, Action 
     f.extra["reason"] = error->code;
     return f;
   }
-  ActionRecord record{record_.seq + 1, action, seals_turn(pending.events), state_->turn, now_ms()};
+  ActionRecord record{record_.seq + 1, action,   seals_turn(pending.events),
+                      state_->turn,    now_ms(), source};
   ActionCommit& commit = pending.commit;
   commit.game_id = record_.id;
   commit.record = record;
@@ -671,7 +675,7 @@ void GameRoom::install(PendingAction& pending) {
   record_.current_seat = commit.current_seat;
   record_.last_move_at = record.at;
   ++metrics_.actions;
-  remember(Step{record.seq, std::move(pending.events)});
+  remember(Step{record.seq, std::move(pending.events), record.source});
   // The views built before the commit for this seq (prepare_updates) are now the current ones.
   for (auto& [viewer, cache] : pending.caches) cache_[viewer] = std::move(cache);
   // Actions name only public things (seats, unit ids, hex indexes); never log state or events.

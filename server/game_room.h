@@ -119,8 +119,9 @@ class GameRoom {
   // action.player is ignored: the seat of player_id acts. Waits for the commit: through the
   // writer thread's group commit, or (kDirect) in a transaction of its own, for callers that
   // hold a lock the writer's completions take (the clocks').
+  // `source`: who decided for the seat when it was not its player (the log says so).
   Outcome act(std::int64_t player_id, int client_seq, Action action,
-              CommitPath path = CommitPath::kWriter);
+              CommitPath path = CommitPath::kWriter, ActionSource source = ActionSource::kPlayer);
   // The same without waiting for the commit (group commit started): returns a refusal at
   // once, or nullopt when the action went to the writer. Then `done` is called once, on the
   // writer thread after the group's COMMIT, without the room's lock: the new state is
@@ -153,6 +154,7 @@ class GameRoom {
   struct Step {
     int seq = 0;
     std::vector<Event> events;  // unfiltered; filtered per viewer when sent
+    ActionSource source = ActionSource::kPlayer;
   };
   // What one viewer (a seat, or kSpectator) sees at one seq, built once and shared by the
   // broadcast, game.watch and stale replies.
@@ -192,7 +194,7 @@ class GameRoom {
     std::map<int, ViewerCache> caches;
   };
   Outcome prepare_action(std::int64_t player_id, int client_seq, Action action,
-                         PendingAction& pending);
+                         PendingAction& pending, ActionSource source = ActionSource::kPlayer);
   // Builds, before the commit, the update each current viewer will get (on the io thread).
   void prepare_updates(PendingAction& pending);
   // After the commit: the new state, its fan-out, the observers.

@@ -153,7 +153,8 @@ void Hub::apply_computer_decision(const ComputerDecision& decision) {
       // set the cancel flag under this lock).
       if (decision.cancel && decision.cancel->load()) return;
       if (room->seq() != decision.seq) return;
-      outcome = room->act(decision.player_id, decision.seq, decision.action);
+      outcome = room->act(decision.player_id, decision.seq, decision.action, CommitPath::kWriter,
+                          decision.source);
     } catch (const DbError& e) {
       if (!hub_lock.owns_lock()) hub_lock.lock();
       if (e.storage_failure()) {

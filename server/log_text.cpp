@@ -275,10 +275,12 @@ std::vector<std::string> log_lines(const GameState& state, const std::vector<Eve
 }
 
 void append_log_json(nlohmann::json& out, int seq, const GameState& state,
-                     const std::vector<Event>& events, int viewer) {
+                     const std::vector<Event>& events, int viewer, ActionSource source) {
   for (LogLine& line : log_entries(state, events, viewer)) {
-    out.push_back(nlohmann::json{
-        {"seq", seq}, {"text", std::move(line.text)}, {"hexes", std::move(line.hexes)}});
+    nlohmann::json entry{
+        {"seq", seq}, {"text", std::move(line.text)}, {"hexes", std::move(line.hexes)}};
+    if (source != ActionSource::kPlayer) entry["by"] = to_string(source);
+    out.push_back(std::move(entry));
   }
 }
 

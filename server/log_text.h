@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "action_source.h"
 #include "event.h"
 #include "state.h"
 
@@ -25,9 +26,12 @@ struct LogLine {
 std::vector<LogLine> log_entries(const GameState& state, const std::vector<Event>& events,
                                  int viewer);
 // Appends {"seq","text","hexes"} per line to `out` (a JSON array): the form of the `log` of
-// game.state, game.update, replay pages and game.since (docs/protocol.md).
+// game.state, game.update, replay pages and game.since (docs/protocol.md). When the action was
+// not its seat player's own (`source`), each line also has "by": "computer", "standing_order"
+// or "clock".
 void append_log_json(nlohmann::json& out, int seq, const GameState& state,
-                     const std::vector<Event>& events, int viewer);
+                     const std::vector<Event>& events, int viewer,
+                     ActionSource source = ActionSource::kPlayer);
 
 std::string player_label(int player);  // "Red", "Yellow", ...
 

@@ -50,6 +50,8 @@ struct ComputerDecision {
   // Set (under the room's mutex) when the game moved on or the seat changed hands: the Hub
   // drops the decision then.
   std::shared_ptr<std::atomic<bool>> cancel;
+  // Who decided, for the log: a computer seat's or takeover's computer.
+  ActionSource source = ActionSource::kComputer;
 };
 
 // Whether `level` names a computer level a game may be created with.

@@ -158,6 +158,11 @@ CREATE TABLE IF NOT EXISTS game_clocks(
   due INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS game_clocks_by_due ON game_clocks(due);
 )sql",
+    // 7: who took each action for its seat when it was not the seat's player (ActionSource:
+    // 'computer', 'standing_order', 'clock'); NULL for the player, and for every older action.
+    R"sql(
+ALTER TABLE actions ADD COLUMN source TEXT;
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -658,14 +663,21 @@ void Store::commit_action_async(const ActionCommit& commit, CommitDone done) {
 
 void Store::write_action(const ActionCommit& commit) {
   const ActionRecord& r = commit.record;
-  db_.cached("INSERT INTO actions(game_id, seq, action, sealed, turn, at) VALUES(?,?,?,?,?,?)")
-      .bind(1, commit.game_id)
+  Statement insert = db_.cached(
+      "INSERT INTO actions(game_id, seq, action, sealed, turn, at, source) "
+      "VALUES(?,?,?,?,?,?,?)");
+  insert.bind(1, commit.game_id)
       .bind(2, r.seq)
       .bind(3, protocol::action_to_json(r.action).dump())
       .bind(4, r.sealed ? 1 : 0)
       .bind(5, r.turn)
-      .bind(6, r.at)
-      .run();
+      .bind(6, r.at);
+  if (r.source == ActionSource::kPlayer) {
+    insert.bind_null(7);
+  } else {
+    insert.bind(7, std::string(to_string(r.source)));
+  }
+  insert.run();
   if (commit.snapshot != nullptr) {
     db_.cached("INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES(?, ?, ?)")
         .bind(1, commit.game_id)
@@ -720,7 +732,7 @@ std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
   Database& db = reading();
   const auto guard = db.lock();
   Statement s = db.cached(
-      "SELECT seq, action, sealed, turn, at FROM actions WHERE game_id = ? AND seq > ? "
+      "SELECT seq, action, sealed, turn, at, source FROM actions WHERE game_id = ? AND seq > ? "
       "ORDER BY seq");
   s.bind(1, game_id).bind(2, after_seq);
   std::vector<ActionRecord> out;
@@ -731,6 +743,7 @@ std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
     r.sealed = s.int64(2) != 0;
     r.turn = static_cast<int>(s.int64(3));
     r.at = s.int64(4);
+    if (!s.is_null(5)) r.source = action_source_from_string(s.text(5));
     out.push_back(std::move(r));
   }
   return out;

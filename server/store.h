@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "action.h"
+#include "action_source.h"
 #include "database.h"
 #include "state.h"
 
@@ -88,6 +89,7 @@ struct ActionRecord {
   bool sealed = false;
   int turn = 0;  // the turn number when the action was taken
   std::int64_t at = 0;
+  ActionSource source = ActionSource::kPlayer;
 };
 
 struct ChatRecord {
@@ -109,7 +111,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 6;
+  static constexpr int kSchemaVersion = 7;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database

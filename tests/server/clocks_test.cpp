@@ -248,6 +248,10 @@ TEST_F(Clocks, ReminderThenOverTimeThenSkipThenExpelConcedes) {
   const json update = of(1 - late).last("game.update");
   ASSERT_FALSE(update.is_null());
   EXPECT_GT(int(update["seq"]), seq_before);
+  // Decided by the clock, not by the late player: the log lines say so, and so does the store.
+  ASSERT_FALSE(update["log"].empty());
+  for (const json& line : update["log"]) EXPECT_EQ(line["by"], "clock") << line.dump();
+  for (const ActionRecord& r : f.store.actions(id)) EXPECT_EQ(r.source, ActionSource::kClock);
   const json skipped = of(1 - late).last("game.clock");
   // Updates carry view deltas: the whole view from a fresh game.state.
   const json after = full_state(f, of(1 - late), id);

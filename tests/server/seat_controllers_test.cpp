@@ -58,7 +58,8 @@ TEST(SeatControllersStore, GamesStoredBeforeComputerSeatsLoadWithHumanSeats) {
     // Back to the schema before computer seats, as main stores it today.
     store.db().exec("DROP TABLE seat_controllers");
     store.db().exec("DROP TABLE game_clocks");
-    store.db().exec("PRAGMA user_version = " + std::to_string(Store::kSchemaVersion - 2));
+    store.db().exec("ALTER TABLE actions DROP COLUMN source");
+    store.db().exec("PRAGMA user_version = 4");
   }
   Store store(file);
   EXPECT_EQ(store.schema_version(), Store::kSchemaVersion);

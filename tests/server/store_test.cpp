@@ -101,7 +101,10 @@ TEST(Store, ActionLogSnapshotsAndUndo) {
   for (int seq = 1; seq <= 3; ++seq) {
     ActionCommit c;
     c.game_id = g.id;
-    c.record = ActionRecord{seq, act::end_phase(seq % 2), seq == 2, 1, 100 + seq};
+    // Who decided: the player (1), his standing order (2), the clock (3).
+    const ActionSource by[] = {ActionSource::kPlayer, ActionSource::kStandingOrder,
+                               ActionSource::kClock};
+    c.record = ActionRecord{seq, act::end_phase(seq % 2), seq == 2, 1, 100 + seq, by[seq - 1]};
     c.current_seat = seq % 2;
     if (seq == 2) c.snapshot = &state;
     store.commit_action(c);
@@ -111,6 +114,14 @@ TEST(Store, ActionLogSnapshotsAndUndo) {
   EXPECT_EQ(log[1].seq, 2);
   EXPECT_TRUE(log[1].sealed);
   EXPECT_EQ(log[2].action, act::end_phase(1));
+  EXPECT_EQ(log[0].source, ActionSource::kPlayer);
+  EXPECT_EQ(log[1].source, ActionSource::kStandingOrder);
+  EXPECT_EQ(log[2].source, ActionSource::kClock);
+  Statement stored_null =
+      store.db().prepare("SELECT count(*) FROM actions WHERE source IS NULL AND game_id = ?");
+  stored_null.bind(1, g.id);
+  ASSERT_TRUE(stored_null.step());
+  EXPECT_EQ(stored_null.int64(0), 1);  // the player's own: nothing stored
   EXPECT_EQ(store.game(g.id)->seq, 3);
   EXPECT_EQ(store.actions(g.id, 2).size(), 1u);
 
