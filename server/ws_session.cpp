@@ -17,6 +17,14 @@ namespace http = beast::http;
 namespace websocket = beast::websocket;
 namespace net = boost::asio;
 
+// Once the server starts a close (an oversized message, too many failed sign-ins, shutdown), the
+// connection ends within this time whatever the client does: its queued messages, our close
+// frame, its answer and the end of its TCP connection all have to fit in; then it is cut. An
+// honest client needs a round trip; a hostile one (that neither reads nor answers) must not keep
+// a slot of its address, its subscriptions and a session for the 30 s of Beast's close handshake
+// timeout (nor be cut then by the frame watchdog as if a message were late).
+constexpr auto kCloseGrace = std::chrono::seconds(2);
+
 class WsSession : public Client, public Closable, public std::enable_shared_from_this<WsSession> {
  public:
   WsSession(ClientStream stream, ServerContext& context,
@@ -24,7 +32,8 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
       : ws_(std::move(stream)),
         context_(context),
         guard_(std::move(guard)),
-        frame_timer_(ws_.get_executor()) {
+        frame_timer_(ws_.get_executor()),
+        close_timer_(ws_.get_executor()) {
     ++context_.metrics.connections_total;
     ++context_.metrics.connections_open;
   }
@@ -104,6 +113,15 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   void on_accept(beast::error_code ec) {
     if (ec) return;
     opened_ = true;
+    // From now on Beast's "handshake" timeout bounds its closing handshakes: the one we start
+    // (async_close) and the one it starts itself when a client breaks the protocol (a message
+    // over read_message_max, bad UTF-8), which waits for the client's close frame and the end
+    // of its TCP connection.
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = kCloseGrace;
+    timeouts.idle_timeout = std::chrono::seconds(context_.config.idle_timeout_seconds);
+    timeouts.keep_alive_pings = true;
+    ws_.set_option(timeouts);
     context_.hub.on_open(this, guard_->address());
     mark_boundary();
     watch_frames();
@@ -126,7 +144,9 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
         std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(250), timeout / 4);
     frame_timer_.expires_after(tick);
     frame_timer_.async_wait([self = shared_from_this(), timeout, tick](beast::error_code ec) {
-      if (ec || self->closing_) return;
+      // A close under way has a deadline of its own (kCloseGrace): what the close reads is
+      // not a late message.
+      if (ec || self->closing_ || self->close_wanted_) return;
       const auto now = std::chrono::steady_clock::now();
       if (beast::get_lowest_layer(self->ws_).rate_policy().bytes_read() > self->boundary_bytes_) {
         if (!self->arriving_since_) {
@@ -145,22 +165,32 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
     });
   }
 
-  // Closes the connection at once, without a close frame.
+  // Closes the connection at once, without a close frame. The operations still pending end
+  // with an error, and with the timers cancelled the last handler releases the session (and its
+  // slot of the address, its subscriptions, its presence) right away.
   void drop() {
     closing_ = true;
+    stop_timers();
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
     beast::get_lowest_layer(ws_).socket().close(ignored);
   }
 
+  void stop_timers() {
+    frame_timer_.cancel();
+    close_timer_.cancel();
+  }
+
   void read() {
+    // Once a close is under way Beast's close reads (and discards) what the client still sends.
+    if (closing_ || close_wanted_) return;
     ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t bytes) {
     if (ec) {
       if (ec != websocket::error::closed) spdlog::debug("websocket read ended: {}", ec.message());
-      frame_timer_.cancel();
+      stop_timers();
       return;
     }
     mark_boundary();
@@ -190,7 +220,9 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
   }
 
   void enqueue(Message message) {
-    if (closing_ || close_sent_) return;
+    // After the close is decided nothing more is queued: a busy game must not keep the close
+    // frame waiting behind an endless stream of updates.
+    if (closing_ || close_wanted_ || close_sent_) return;
     if (queue_.size() >= context_.config.max_send_queue_messages ||
         queued_bytes_ + message->size() > context_.config.max_send_queue_bytes ||
         !guard_->reserve_bytes(message->size())) {
@@ -220,7 +252,7 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
     queue_.pop_front();
     ++context_.metrics.messages_out;
     if (ec) {
-      closing_ = true;
+      drop();
       return;
     }
     if (!queue_.empty()) {
@@ -240,19 +272,30 @@ class WsSession : public Client, public Closable, public std::enable_shared_from
     }
     close_wanted_ = true;
     close_reason_ = websocket::close_reason(code, reason);
+    frame_timer_.cancel();
+    // The whole close, queued messages included, gets kCloseGrace: a client whose send queue is
+    // full (it does not read) would otherwise hold the close frame back for ever.
+    close_timer_.expires_after(kCloseGrace);
+    close_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec || self->closing_) return;
+      spdlog::debug("cutting a connection whose close took more than {} s", kCloseGrace.count());
+      self->drop();
+    });
     if (!writing_) send_close();  // otherwise after the queued messages
   }
 
   void send_close() {
     if (close_sent_) return;
     close_sent_ = true;
-    ws_.async_close(close_reason_, [self = shared_from_this()](beast::error_code) {});
+    ws_.async_close(close_reason_,
+                    [self = shared_from_this()](beast::error_code) { self->stop_timers(); });
   }
 
   websocket::stream<ClientStream> ws_;
   ServerContext& context_;
   std::shared_ptr<ConnectionLimiter::Guard> guard_;
   net::steady_timer frame_timer_;
+  net::steady_timer close_timer_;  // the deadline of a close the server started (kCloseGrace)
   std::uint64_t boundary_bytes_ = 0;
   std::optional<std::chrono::steady_clock::time_point> arriving_since_;
   beast::flat_buffer buffer_;

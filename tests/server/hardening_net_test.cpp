@@ -1,18 +1,12 @@
 // Hardening of the network side, against the real binary: trusted reverse proxies, messages
 // trickled byte by byte, and the developer pages.
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <sys/socket.h>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/read_until.hpp>
-#include <boost/asio/streambuf.hpp>
-#include <boost/asio/write.hpp>
 #include <fstream>
 #include <thread>
 
 #include "support/play.h"
+#include "support/raw_socket.h"
 #include "support/server_process.h"
 #include "test_support.h"
 
@@ -20,7 +14,6 @@ namespace viktory::server::testing {
 namespace {
 
 using nlohmann::json;
-namespace net = boost::asio;
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
 int sign_up_status(int port, const std::string& forwarded_for) {
@@ -66,60 +59,13 @@ TEST(TrustedProxy, ConnectionLimitsApplyToEachClientBehindTheProxy) {
   EXPECT_EQ(d.wait_type("pong")["type"], "pong");
 }
 
-// A raw WebSocket connection: the handshake by hand, then frames byte by byte.
-class RawSocket {
- public:
-  explicit RawSocket(int port) : socket_(ioc_) {
-    net::ip::tcp::resolver resolver(ioc_);
-    net::connect(socket_, resolver.resolve("127.0.0.1", std::to_string(port)));
-    const std::string request =
-        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
-    net::write(socket_, net::buffer(request));
-    net::streambuf response;
-    net::read_until(socket_, response, "\r\n\r\n");
-    const std::string head(net::buffers_begin(response.data()),
-                           net::buffers_begin(response.data()) + 12);
-    if (head.find("101") == std::string::npos) throw std::runtime_error("no upgrade: " + head);
-  }
-  bool send(const std::string& bytes) {
-    boost::system::error_code ec;
-    net::write(socket_, net::buffer(bytes), ec);
-    return !ec;
-  }
-  // Whether the server closed the connection within `timeout` (data it sends is skipped).
-  bool closed_within(std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      pollfd p{socket_.native_handle(), POLLIN, 0};
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      if (::poll(&p, 1, static_cast<int>(std::max<long>(1, left.count()))) <= 0) continue;
-      char buf[256];
-      const ssize_t n = ::recv(socket_.native_handle(), buf, sizeof buf, 0);
-      if (n <= 0) return true;
-    }
-    return false;
-  }
-
- private:
-  net::io_context ioc_;
-  net::ip::tcp::socket socket_;
-};
-
-// A masked text frame header for `length` bytes (< 126), with a zero mask: the payload goes
-// as it is.
-std::string text_frame_header(int length) {
-  return std::string{static_cast<char>(0x81), static_cast<char>(0x80 | length), 0, 0, 0, 0};
-}
-
 TEST(FrameTimeout, AMessageTrickledByteByByteIsCutOff) {
   TempDir dir;
   ServerProcess server(dir.file("trickle.db"), dir.path().string(), {"--frame-timeout", "2"});
   RawSocket raw(server.port());
   const std::string payload = R"({"type":"ping","pad":"................................"})";
   ASSERT_LT(payload.size(), 126u);
-  ASSERT_TRUE(raw.send(text_frame_header(static_cast<int>(payload.size()))));
+  ASSERT_TRUE(raw.send(text_frame_header(payload.size())));
   const auto start = std::chrono::steady_clock::now();
   bool closed = false;
   // One byte every 250 ms would take 15 s; each byte is "activity" for the idle timeout.
@@ -158,7 +104,7 @@ TEST(FrameTimeout, QuietConnectionsThatAnswerPingsStayOpen) {
   RawSocket raw(plain.port());
   const std::string payload = R"({"type":"ping"})";
   for (int i = 0; i < 3; ++i) {
-    ASSERT_TRUE(raw.send(text_frame_header(static_cast<int>(payload.size())) + payload));
+    ASSERT_TRUE(raw.send(text_frame_header(payload.size()) + payload));
   }
   EXPECT_FALSE(raw.closed_within(std::chrono::milliseconds(3500)));
 }

@@ -31,6 +31,7 @@ struct WsClient::Impl {
   std::deque<std::string> inbox;
   std::vector<std::string> all;
   bool closed = false;
+  bool reading = false;  // only a reading client learns that the connection closed
   std::deque<std::pair<std::string, bool>> outbox;
   bool writing = false;
 
@@ -90,6 +91,7 @@ void WsClient::connect(int port, const std::string& path, bool start_reading,
   }
   impl_->ws.handshake("127.0.0.1:" + std::to_string(port), path);
   impl_->work.emplace(impl_->ioc.get_executor());
+  impl_->reading = start_reading;
   if (start_reading) impl_->read();
   impl_->thread = std::thread([this] { impl_->ioc.run(); });
 }
@@ -156,7 +158,7 @@ void WsClient::drop() {
     beast::error_code ignored;
     beast::get_lowest_layer(impl_->ws).socket().close(ignored);
   });
-  wait_closed(3s);
+  if (impl_->reading) wait_closed(3s);
   impl_->stop();
 }
 
