@@ -10,6 +10,7 @@
 #include "battle_preview_request.h"
 #include "display_name.h"
 #include "json.h"
+#include "peek_req.h"
 #include "reach.h"
 #include "running_games.h"
 #include "token.h"
@@ -300,7 +301,10 @@ void Hub::on_message(Client* client, std::string_view text) {
     player = found->second.player;
   }
   if (!within_rate) {
-    send_error(client, fail("rate_limited", "too many messages; slow down"), nullptr);
+    // Still no parse: the reply's req is read from a few bytes at the message's ends.
+    const std::optional<std::int64_t> req = peek_req(text);
+    send_error(client, fail("rate_limited", "too many messages; slow down"),
+               req ? json(*req) : json(nullptr));
     return;
   }
   // Parsed and checked with no lock held.

@@ -2,6 +2,8 @@
 // nothing changes.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "support/play.h"
 #include "support/server_process.h"
 #include "test_support.h"
@@ -164,6 +166,35 @@ TEST_F(Errors, RateLimitDropsFloods) {
   EXPECT_GT(limited, 0);
   EXPECT_LT(pongs, 120);
   EXPECT_EQ(pongs + limited, 120);
+}
+
+// A refused message goes unparsed, yet its refusal names its req (read from the message's ends:
+// the web client sends it last, others first), so that the client can fail that request.
+TEST_F(Errors, RateLimitedRepliesCarryTheirReq) {
+  start_server({"--rate-limit", "20"});
+  WsClient ws;
+  ws.connect(server->port());
+  const std::string pad(3000, '.');
+  for (int i = 1; i <= 120; ++i) {
+    const std::string n = std::to_string(i);
+    if (i % 2) {
+      ws.send_raw(R"({"pad":")" + pad + R"(","type":"ping","req":)" + n + "}");  // web client
+    } else {
+      ws.send_raw(R"({"req":)" + n + R"(,"type":"ping","pad":")" + pad + R"("})");
+    }
+  }
+  std::map<int, int> answers;
+  int limited = 0;
+  while (auto m = ws.receive(std::chrono::milliseconds(1500))) {
+    if ((*m)["type"] == "error" && (*m)["code"] == "rate_limited") {
+      ++limited;
+      ASSERT_TRUE(m->contains("req")) << m->dump();
+    }
+    if (m->contains("req")) ++answers[(*m)["req"].get<int>()];
+  }
+  EXPECT_GT(limited, 0);
+  EXPECT_EQ(answers.size(), 120u);
+  for (const auto& [req, count] : answers) EXPECT_EQ(count, 1) << "req " << req;
 }
 
 // A client that does not read would make the server hold its messages forever: once its send
