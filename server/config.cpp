@@ -102,7 +102,7 @@ Usage: viktory-server [options]
   --signups-per-minute N   new players (POST /api/session) per client address, burst 2N
                        (default 30)
   --idle-timeout N     seconds of silence before a WebSocket is pinged and then closed if the
-                       ping is not answered (default 60; pings go out after N/2)
+                       ping is not answered (default 10; pings go out after N/2)
   --trusted-proxy LIST reverse proxies (IP addresses or CIDR ranges, comma-separated; the flag
                        may be repeated) whose X-Forwarded-For or Forwarded header names the
                        client's address (env VIKTORY_TRUSTED_PROXY; default: none, the headers
@@ -110,6 +110,8 @@ Usage: viktory-server [options]
   --frame-timeout N    seconds a WebSocket message may take to arrive once it has begun
                        (default 30)
   --replays-per-minute N   replay pages per client address, burst N (default 120)
+  --presence-per-minute N  presence requests (GET /api/presence) per client address, burst N
+                       (default 240: a page asks every 2 s while it shows presence)
   --smtp-url URL       SMTP relay for e-mail: smtp://host:587 or smtps://host:465
                        (env VIKTORY_SMTP_URL; default: no e-mail)
   --smtp-starttls MODE required|opportunistic|off for smtp:// (env VIKTORY_SMTP_STARTTLS,
@@ -219,6 +221,8 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 3600, c.frame_timeout_seconds)) return result;
     } else if (flag == "--replays-per-minute") {
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
+    } else if (flag == "--presence-per-minute") {
+      if (!int_flag(1, 1000000, c.presence_per_minute)) return result;
     } else if (flag == "--computer-threads") {
       if (!int_flag(1, 64, c.computer_threads)) return result;
     } else if (flag == "--computer-budget-ms") {

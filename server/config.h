@@ -22,7 +22,7 @@ struct Config {
   std::size_t max_message_bytes = 64 * 1024;
   std::size_t max_send_queue_bytes = 4 * 1024 * 1024;
   std::size_t max_send_queue_messages = 1024;
-  int idle_timeout_seconds = 60;
+  int idle_timeout_seconds = 10;  // a silent peer is pinged after half, closed at the end
   double messages_per_second = 20;
   double message_burst = 40;
   int signups_per_minute = 30;
@@ -47,6 +47,8 @@ struct Config {
   // Lets push endpoints and webhooks be plain http and private or loopback addresses: for
   // tests and development only (the address filter guards a real server).
   bool allow_private_endpoints = false;
+  // GET /api/presence per client address, burst the same (a page asks every 2 s).
+  int presence_per_minute = 240;
 };
 
 struct ParsedConfig {

@@ -241,8 +241,8 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
               ? context_.accounts->handle_api(method, path, req.body(), bearer, client_of(req))
           : context_.turns != nullptr && TurnNotifications::handles(path)
               ? context_.turns->handle_api(method, target, req.body(), bearer)
-          : context_.presence != nullptr && Presence::handles(path)
-              ? context_.presence->handle_api(method, target)
+          : context_.presence != nullptr && PresenceApi::handles(path)
+              ? context_.presence->handle(method, target, bearer, client_of(req))
               : context_.hub.handle_api(method, target, req.body(), bearer, client_of(req));
       auto res = text_response(static_cast<http::status>(api.status), std::move(api.body), version,
                                keep, api.content_type);

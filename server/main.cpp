@@ -110,8 +110,9 @@ int main(int argc, char** argv) {
     SessionRegistry registry;
     AddressSet trusted_proxies;
     for (const std::string& proxy : config.trusted_proxies) trusted_proxies.add(proxy);
-    ServerContext context{config,    hub,    metrics,   limiter,   registry, trusted_proxies,
-                          &accounts, &turns, &notifier, &presence, &store};
+    PresenceApi presence_api(presence, store, config.presence_per_minute);
+    ServerContext context{config,    hub,    metrics,   limiter,       registry, trusted_proxies,
+                          &accounts, &turns, &notifier, &presence_api, &store};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);

@@ -1,6 +1,10 @@
 #include "presence.h"
 
+#include <algorithm>
 #include <charconv>
+
+#include "store.h"
+#include "token.h"
 
 namespace viktory::server {
 
@@ -36,29 +40,62 @@ nlohmann::json Presence::of(const std::vector<std::int64_t>& player_ids) const {
   return out;
 }
 
-ApiResponse Presence::handle_api(std::string_view method, std::string_view target) const {
-  if (method != "GET") return api_error(405, "method", "use GET");
-  constexpr std::size_t kMaxIds = 64;
+std::optional<std::vector<std::int64_t>> Presence::ids_of(std::string_view target) {
   std::vector<std::int64_t> ids;
-  const auto key = target.find("players=");
-  if (key != std::string_view::npos) {
-    std::string_view list = target.substr(key + 8);
-    list = list.substr(0, list.find('&'));
-    while (!list.empty()) {
-      const auto comma = list.find(',');
-      const std::string_view part = list.substr(0, comma);
-      std::int64_t id = 0;
-      auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), id);
-      if (ec != std::errc() || ptr != part.data() + part.size() || id <= 0) {
-        return api_error(400, "bad_message", "players=1,2,3: player ids");
-      }
-      ids.push_back(id);
-      if (ids.size() > kMaxIds) return api_error(400, "bad_message", "at most 64 players");
-      if (comma == std::string_view::npos) break;
-      list.remove_prefix(comma + 1);
-    }
+  const auto query = target.find('?');
+  const auto key = target.find("players=", query == std::string_view::npos ? 0 : query);
+  if (query == std::string_view::npos || key == std::string_view::npos) return ids;
+  std::string_view list = target.substr(key + 8);
+  list = list.substr(0, list.find('&'));
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    const std::string_view part = list.substr(0, comma);
+    std::int64_t id = 0;
+    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), id);
+    if (ec != std::errc() || ptr != part.data() + part.size() || id <= 0) return std::nullopt;
+    ids.push_back(id);
+    if (ids.size() > kMaxIds) return std::nullopt;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
   }
-  return ApiResponse{200, nlohmann::json{{"players", of(ids)}}.dump()};
+  return ids;
+}
+
+PresenceApi::PresenceApi(const Presence& presence, Store& store, int requests_per_minute)
+    : presence_(presence),
+      store_(store),
+      requests_per_minute_(requests_per_minute),
+      buckets_(requests_per_minute / 60.0, requests_per_minute) {}
+
+ApiResponse PresenceApi::handle(std::string_view method, std::string_view target,
+                                std::string_view authorization, std::string_view address) {
+  if (method != "GET") return api_error(405, "method", "use GET");
+  bool within = false;
+  {
+    std::lock_guard lock(mutex_);
+    within = buckets_.take(address);
+  }
+  if (!within) {
+    ApiResponse refused = api_error(429, "rate_limited", "too many presence requests");
+    refused.retry_after_seconds = std::max(1, 60 / requests_per_minute_);
+    return refused;
+  }
+  const auto ids = Presence::ids_of(target);
+  if (!ids) return api_error(400, "bad_message", "players=1,2,3: at most 64 player ids");
+  constexpr std::string_view kPrefix = "Bearer ";
+  std::optional<PlayerRecord> asker;
+  if (authorization.substr(0, kPrefix.size()) == kPrefix) {
+    const std::string token(authorization.substr(kPrefix.size()));
+    if (looks_like_hex_secret(token, 64)) asker = store_.player_by_token_hash(token_hash(token));
+  }
+  if (!asker) return api_error(401, "auth_failed", "send Authorization: Bearer <token>");
+  std::vector<std::int64_t> visible;
+  std::vector<std::int64_t> others;
+  for (std::int64_t id : *ids) (id == asker->id ? visible : others).push_back(id);
+  if (!others.empty()) {
+    for (std::int64_t id : store_.players_sharing_a_game(asker->id, others)) visible.push_back(id);
+  }
+  return ApiResponse{200, nlohmann::json{{"players", presence_.of(visible)}}.dump()};
 }
 
 }  // namespace viktory::server

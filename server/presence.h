@@ -1,7 +1,7 @@
 // Who is online now (has a signed-in WebSocket) and when each player was last seen (his last
 // connection closed), for the game's player list and the lobby. In memory only: after a restart
 // nobody has a "last seen" until he comes back. Thread-safe; every call is a few map operations
-// (no I/O), so the Hub may call it under its lock.
+// (no I/O), so the Hub may call it under its lock. PresenceApi answers GET /api/presence.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +9,12 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "common.h"
+#include "rate_limit.h"
 
 namespace viktory::server {
 
@@ -27,9 +29,9 @@ class Presence {
   // {"<id>": {"online": bool, "last_seen": ms or null}} for each id.
   nlohmann::json of(const std::vector<std::int64_t>& player_ids) const;
 
-  // GET /api/presence?players=1,2,3 (at most 64 ids).
-  static bool handles(std::string_view path) { return path == "/api/presence"; }
-  ApiResponse handle_api(std::string_view method, std::string_view target) const;
+  // The ids of "players=1,2,3" in a request target (at most kMaxIds); nothing when malformed.
+  static constexpr std::size_t kMaxIds = 64;
+  static std::optional<std::vector<std::int64_t>> ids_of(std::string_view target);
 
  private:
   struct Seen {
@@ -39,6 +41,28 @@ class Presence {
   std::function<std::int64_t()> now_;
   mutable std::mutex mutex_;
   std::map<std::int64_t, Seen> players_;
+};
+
+class Store;
+
+// GET /api/presence?players=1,2,3 for a signed-in player (a bearer token), about the players who
+// share a game with him (and himself): the others are left out of the answer. Issue 22 brings
+// friends and privacy settings. Every request first costs a token of its client address's
+// bucket (`requests_per_minute`, burst the same), before any lookup.
+class PresenceApi {
+ public:
+  PresenceApi(const Presence& presence, Store& store, int requests_per_minute);
+
+  static bool handles(std::string_view path) { return path == "/api/presence"; }
+  ApiResponse handle(std::string_view method, std::string_view target,
+                     std::string_view authorization, std::string_view address);
+
+ private:
+  const Presence& presence_;
+  Store& store_;
+  int requests_per_minute_;
+  std::mutex mutex_;  // the buckets
+  AddressBuckets buckets_;
 };
 
 }  // namespace viktory::server

@@ -22,7 +22,7 @@ struct ServerContext {
   Accounts* accounts = nullptr;                // sign-in links, recovery codes, e-mail (accounts.h)
   TurnNotifications* turns = nullptr;          // push subscriptions, settings, webhooks
   const notify::Notifier* notifier = nullptr;  // its counters join /metrics
-  const Presence* presence = nullptr;          // GET /api/presence
+  PresenceApi* presence = nullptr;             // GET /api/presence
   const Store* store = nullptr;                // its group commit counters join /metrics
 };
 

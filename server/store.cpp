@@ -494,6 +494,24 @@ std::vector<GameRecord> Store::games_of_player(std::int64_t player_id, DamagedLi
   return read_games(db, s, damaged);
 }
 
+std::vector<std::int64_t> Store::players_sharing_a_game(std::int64_t player_id,
+                                                        const std::vector<std::int64_t>& ids) {
+  Database& db = reading();
+  const auto guard = db.lock();
+  // From each asked id's seats (seats_by_player) to the asker's seat in the same game (the
+  // UNIQUE(game_id, player_id) index): the cost follows the games of the ids asked about.
+  Statement s = db.cached(
+      "SELECT DISTINCT o.player_id FROM seats o "
+      "JOIN seats m ON m.game_id = o.game_id AND m.player_id = ?1 "
+      "JOIN games g ON g.id = o.game_id AND g.status != 'cancelled' "
+      "WHERE o.player_id IN (SELECT value FROM json_each(?2))");
+  s.bind(1, player_id);
+  s.bind(2, nlohmann::json(ids).dump());
+  std::vector<std::int64_t> out;
+  while (s.step()) out.push_back(s.int64(0));
+  return out;
+}
+
 std::vector<std::int64_t> Store::running_games_with_computers() {
   const auto guard = db_.lock();
   Statement s = db_.prepare(

@@ -149,6 +149,10 @@ class Store {
   using DamagedList = std::vector<std::pair<std::int64_t, std::string>>;
   std::vector<GameRecord> games_with_status(GameStatus status, DamagedList* damaged = nullptr);
   std::vector<GameRecord> games_of_player(std::int64_t player_id, DamagedList* damaged = nullptr);
+  // Of `ids`, the players seated with `player_id` in a game that was not cancelled (presence:
+  // who may see whom).
+  std::vector<std::int64_t> players_sharing_a_game(std::int64_t player_id,
+                                                   const std::vector<std::int64_t>& ids);
 
   // Running games with a computer seat (resumed at start-up).
   std::vector<std::int64_t> running_games_with_computers();

@@ -95,6 +95,14 @@ TEST(Config, DeveloperPagesAndFrameTimeout) {
   EXPECT_FALSE(parse({"--frame-timeout", "0"}).config);
 }
 
+TEST(Config, PresenceLimitAndIdleTimeout) {
+  auto p = parse({});
+  EXPECT_EQ(p.config->presence_per_minute, 240);
+  EXPECT_EQ(p.config->idle_timeout_seconds, 10);  // presence within 10 s of a silent peer
+  EXPECT_EQ(parse({"--presence-per-minute", "30"}).config->presence_per_minute, 30);
+  EXPECT_FALSE(parse({"--presence-per-minute", "0"}).config);
+}
+
 }  // namespace
 }  // namespace viktory::server
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "hub.h"
+#include "store.h"
 #include "test_support.h"
 #include "token.h"
 
@@ -28,19 +29,74 @@ TEST(Presence, OnlineWhileAnyConnectionIsOpenThenLastSeen) {
 }
 
 TEST(Presence, TheEndpointTakesAListOfIdsAndRefusesAnythingElse) {
-  Presence presence([] { return 5; });
-  presence.connected(3);
-  const ApiResponse r = presence.handle_api("GET", "/api/presence?players=3,4");
-  ASSERT_EQ(r.status, 200);
-  const json players = json::parse(r.body)["players"];
-  EXPECT_EQ(players["3"]["online"], true);
-  EXPECT_EQ(players["4"]["online"], false);
-  EXPECT_EQ(presence.handle_api("GET", "/api/presence?players=3,x").status, 400);
-  EXPECT_EQ(presence.handle_api("GET", "/api/presence?players=-1").status, 400);
-  EXPECT_EQ(presence.handle_api("POST", "/api/presence").status, 405);
+  using Ids = std::vector<std::int64_t>;
+  EXPECT_EQ(Presence::ids_of("/api/presence?players=3,4"), Ids({3, 4}));
+  EXPECT_EQ(Presence::ids_of("/api/presence?x=1&players=5"), Ids({5}));
+  EXPECT_EQ(Presence::ids_of("/api/presence"), Ids());
+  EXPECT_EQ(Presence::ids_of("/api/presence?players=3,x"), std::nullopt);
+  EXPECT_EQ(Presence::ids_of("/api/presence?players=-1"), std::nullopt);
   std::string many = "/api/presence?players=1";
   for (int i = 2; i <= 70; ++i) many += "," + std::to_string(i);
-  EXPECT_EQ(presence.handle_api("GET", many).status, 400);
+  EXPECT_EQ(Presence::ids_of(many), std::nullopt);
+}
+
+// Who may ask about whom: a signed-in player about himself and the players he shares a game
+// with (not a cancelled one); anyone else is left out of the answer.
+TEST(PresenceApi, AnswersASignedInPlayerAboutThoseWhoShareAGameWithHim) {
+  testing::TempDir dir;
+  Store store(dir.file("p.db"));
+  Presence presence([] { return 5; });
+  PresenceApi api(presence, store, 1000);
+  const std::string token = new_token();
+  const PlayerRecord alice = store.create_player("Alice", token_hash(token), 1);
+  const PlayerRecord bob = store.create_player("Bob", "b", 1);
+  const PlayerRecord carol = store.create_player("Carol", "c", 1);
+  const PlayerRecord dave = store.create_player("Dave", "d", 1);
+  for (const PlayerRecord& p : {alice, bob, carol, dave}) presence.connected(p.id);
+  auto game_of = [&](const PlayerRecord& a, const PlayerRecord& b) {
+    GameRecord g;
+    g.options.players = 2;
+    g.created = 1000;
+    g.creator = a;
+    g.seats = {SeatRecord{0, a.id, a.name, ""}, SeatRecord{1, b.id, b.name, ""}};
+    return store.create_game(g);
+  };
+  game_of(alice, bob);
+  store.cancel_game(game_of(carol, alice));
+  game_of(bob, dave);  // Bob's game: Alice is not in it
+  const std::string target = "/api/presence?players=" + std::to_string(alice.id) + "," +
+                             std::to_string(bob.id) + "," + std::to_string(carol.id) + "," +
+                             std::to_string(dave.id);
+  const ApiResponse r = api.handle("GET", target, "Bearer " + token, "198.51.100.1");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json players = json::parse(r.body)["players"];
+  EXPECT_EQ(players.size(), 2u) << players.dump();
+  EXPECT_TRUE(players.contains(std::to_string(alice.id)));
+  EXPECT_EQ(players[std::to_string(bob.id)]["online"], true);
+  EXPECT_EQ(api.handle("GET", target, "", "198.51.100.1").status, 401);
+  EXPECT_EQ(api.handle("GET", target, "Bearer " + new_token(), "198.51.100.1").status, 401);
+  EXPECT_EQ(api.handle("POST", target, "Bearer " + token, "198.51.100.1").status, 405);
+  EXPECT_EQ(api.handle("GET", "/api/presence?players=x", "Bearer " + token, "198.51.100.1").status,
+            400);
+}
+
+// Every request costs its address a token first, signed in or not.
+TEST(PresenceApi, IsLimitedPerClientAddress) {
+  testing::TempDir dir;
+  Store store(dir.file("p.db"));
+  Presence presence;
+  PresenceApi api(presence, store, 3);
+  const std::string token = new_token();
+  store.create_player("Alice", token_hash(token), 1);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(api.handle("GET", "/api/presence?players=1", "", "198.51.100.1").status, 401);
+  }
+  const ApiResponse refused =
+      api.handle("GET", "/api/presence?players=1", "Bearer " + token, "198.51.100.1");
+  EXPECT_EQ(refused.status, 429);
+  EXPECT_GT(refused.retry_after_seconds, 0);
+  EXPECT_EQ(api.handle("GET", "/api/presence?players=1", "Bearer " + token, "198.51.100.2").status,
+            200);
 }
 
 class FakeClient : public Client {
