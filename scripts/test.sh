@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds everything (Release, tests on, into build/ or $VIKTORY_BUILD_DIR) and runs every test:
 #   1. the CTest suite (engine, protocol, server, notify, deploy tests);
-#   2. the fuzz harnesses of tests/fuzz, built with clang and the sanitizers into <build>-fuzz/:
+#   2. the server's unit tests (the concurrency tests among them) and its integration tests again,
+#      built with ThreadSanitizer into <build>-tsan/ (server and tests alike): any report fails;
+#   3. the fuzz harnesses of tests/fuzz, built with clang and the sanitizers into <build>-fuzz/:
 #      each runs over its corpus, then fuzzes for $VIKTORY_FUZZ_SECONDS seconds (default 40);
-#   3. the browser tests in tests/browser (node --test, headless Chromium through playwright-core).
+#   4. the browser tests in tests/browser (node --test, headless Chromium through playwright-core).
 #
 #   scripts/test.sh
 #
@@ -92,6 +94,36 @@ run_ctest() {
 
 step "CTest"
 run_ctest ctest "$build_dir"
+
+# ThreadSanitizer: the server and its tests built with -fsanitize=thread (gcc, RelWithDebInfo),
+# the server's unit tests (label "server") and integration tests (label "integration", whose
+# servers are the TSan build too). Every report of any process goes to a file of its own
+# (log_path) and stops that process (halt_on_error, exit code 66); any report fails the step.
+tsan_dir="${build_dir%/}-tsan"
+step "ThreadSanitizer ($tsan_dir/): the server's unit and integration tests"
+if ! cmake -S . -B "$tsan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVIKTORY_TSAN=ON \
+  -DVIKTORY_BUILD_TESTS=ON -DVIKTORY_BUILD_BENCHMARKS=OFF; then
+  fail_step "tsan configure"
+  failed=$((failed + 1))
+elif ! cmake --build "$tsan_dir" -j"$jobs" --target viktory-server viktory-verify \
+  viktory_server_unit_tests viktory_server_integration_tests; then
+  fail_step "tsan build"
+  failed=$((failed + 1))
+else
+  tsan_reports="$log_dir/tsan"
+  mkdir -p "$tsan_reports"
+  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 log_path=$tsan_reports/report" \
+    run_ctest tsan "$tsan_dir" -L '^(server|integration)$'
+  tsan_count=$(find "$tsan_reports" -type f | wc -l)
+  if [ "$tsan_count" -ne 0 ]; then
+    for report in "$tsan_reports"/*; do
+      echo "---- $report"
+      head -n 80 "$report"
+    done
+    fail_step "ThreadSanitizer: $tsan_count report(s)"
+    failed=$((failed + tsan_count))
+  fi
+fi
 
 # The fuzz harnesses need clang (libFuzzer and the sanitizers): a build tree of their own.
 fuzz_dir="${build_dir%/}-fuzz"
