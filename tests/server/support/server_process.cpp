@@ -86,9 +86,10 @@ ServerProcess::ServerProcess(const std::string& db, const std::string& web_root,
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  const std::string output = log();
   if (pid_ > 0) kill9();
-  throw std::runtime_error("viktory-server did not start: " + output);
+  // A joinable thread left in a member would end the program when the constructor throws.
+  if (reader_.joinable()) reader_.join();
+  throw std::runtime_error("viktory-server did not start: " + log());
 }
 
 ServerProcess::~ServerProcess() {
