@@ -36,6 +36,8 @@ packages=(
 if [ "$with_test" = 1 ]; then
   # tests/fuzz: clang++, its libFuzzer/ASan/UBSan runtimes, llvm-symbolizer for the reports.
   packages+=(clang libclang-rt-14-dev llvm)
+  # The ThreadSanitizer build of the server's tests: gcc's TSan runtime (build-essential brings it).
+  packages+=(libtsan2)
   packages+=(chromium fonts-liberation)
   # Node.js may come from elsewhere (e.g. a newer upstream build); only add Debian's when absent,
   # so we never fight an existing installation.
