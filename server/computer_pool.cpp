@@ -161,6 +161,7 @@ void ComputerPool::submit(Job job) {
     Entry e;
     e.job = std::move(job);
     e.order = next_order_++;
+    e.submitted = now;
     for (const std::string& key : e.job.owners) ++owner(key, now).waiting;
     waiting_.push_back(std::move(e));
     hurry_for_waiting(now);
@@ -212,15 +213,22 @@ void ComputerPool::work() {
     lock.unlock();
 
     const std::chrono::nanoseconds cpu_before = cpu_now();
+    const Clock::time_point started = Clock::now();
     try {
       entry->job.run();
     } catch (const std::exception& e) {
       spdlog::error("computer_job_failed game={} error=\"{}\"", entry->job.game_id, e.what());
     }
     const double used = std::chrono::duration<double>(cpu_now() - cpu_before).count();
-
     lock.lock();
     now = Clock::now();
+    spdlog::debug(
+        "computer_job game={} background={} waited_ms={:.1f} ran_ms={:.1f} cpu_ms={:.1f} "
+        "hurried={}",
+        entry->job.game_id, entry->job.kind == JobClass::kBackground,
+        std::chrono::duration<double, std::milli>(started - entry->submitted).count(),
+        std::chrono::duration<double, std::milli>(now - started).count(), used * 1000,
+        entry->hurried);
     for (const std::string& key : entry->job.owners) {
       Owner& o = owner(key, now);
       --o.running;

@@ -115,6 +115,7 @@ class ComputerPool {
     Job job;
     std::uint64_t order = 0;  // arrival, for ties
     std::chrono::steady_clock::time_point deadline;
+    std::chrono::steady_clock::time_point submitted;  // for the log
     bool hurried = false;
     bool running = false;
   };
