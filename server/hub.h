@@ -104,6 +104,8 @@ class Hub {
   // Computer decisions applied so far (tests).
   std::int64_t computer_decisions() const { return seats_->decisions(); }
   const SeatControllers& seat_controllers() const { return *seats_; }
+  // The computer pool's figures for GET /metrics (viktory_computer_*).
+  std::string computer_metrics() const { return seats_->metrics(); }
   // A game's room, loaded if need be (tests: to hold its lock as a busy room does).
   std::shared_ptr<GameRoom> room_for_testing(std::int64_t game_id);
 

@@ -123,6 +123,28 @@ void SeatControllers::on_watched(GameRoom& room) {
   on_room_changed(room);
 }
 
+std::string SeatControllers::metrics() const {
+  const ComputerPool::Stats stats = pool_->stats();
+  std::string out;
+  const auto metric = [&out](const char* name, const char* type, const char* help,
+                             std::int64_t value) {
+    out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n" +
+           name + " " + std::to_string(value) + "\n";
+  };
+  metric("viktory_computer_workers", "gauge", "Worker threads for computer decisions.",
+         pool_->threads());
+  metric("viktory_computer_decisions_total", "counter", "Computer decisions handed to be applied.",
+         decisions_.load());
+  metric("viktory_computer_jobs_hurried_total", "counter",
+         "Computer searches cut short for a lighter owner's decision.", stats.hurried);
+  metric("viktory_computer_jobs_waiting", "gauge", "Computer decisions waiting for a worker.",
+         static_cast<std::int64_t>(stats.waiting));
+  metric("viktory_computer_games_paused", "gauge",
+         "Games of computers only paused because nobody watches them.",
+         static_cast<std::int64_t>(paused()));
+  return out;
+}
+
 void SeatControllers::set_over_caps(std::set<std::int64_t> games) {
   std::lock_guard lock(mutex_);
   over_caps_ = std::move(games);

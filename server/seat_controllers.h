@@ -91,6 +91,8 @@ class SeatControllers : public RoomObserver {
   // Games of computers only paused because nobody watches them.
   std::size_t paused() const;
   const ComputerPool& pool() const { return *pool_; }
+  // The pool's figures in the Prometheus text format, for GET /metrics (viktory_computer_*).
+  std::string metrics() const;
 
  private:
   struct Job {

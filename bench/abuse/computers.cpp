@@ -13,9 +13,11 @@
 // acts at once (a random legal action) whenever it is his turn, and starts a new game when one
 // ends. He measures the computer's decision latency: from the update that makes the computer
 // the decider (or the update with the computer's previous action, when it decides again) to
-// the update with its action. The server's computer decision rate comes from /metrics
-// (viktory_actions_total during the run, less the honest player's own actions).
+// the update with its action (a decision under way when the run ends is waited for). The server's
+// computer decision rate comes from /metrics (viktory_actions_total during the run, less the honest
+// player's own actions).
 #include <atomic>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -59,13 +61,23 @@ std::pair<std::int64_t, std::string> create_game(WsClient& ws, int req, bool att
   return {0, reply.value("code", "?")};
 }
 
-// viktory_actions_total from GET /metrics.
-double actions_total(int port) {
+// A figure of GET /metrics (0 when the server has none such).
+double metric(int port, const std::string& name) {
   const auto reply = http_request(port, "GET", "/metrics");
   std::istringstream lines(reply.body);
   std::string line;
   while (std::getline(lines, line)) {
-    if (line.rfind("viktory_actions_total ", 0) == 0) return std::stod(line.substr(22));
+    if (line.rfind(name + " ", 0) == 0) return std::stod(line.substr(name.size() + 1));
+  }
+  return 0;
+}
+
+// The server's resident memory in MiB (Linux), 0 when unknown.
+double resident_mib(int pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
   }
   return 0;
 }
@@ -165,7 +177,8 @@ Report run(Context& c) {
   std::mt19937 rng(19);
   Samples latency;
   long honest_actions = 0, games_played = 0, stalls = 0, refusals = 0;
-  const double actions_before = actions_total(c.port);
+  const double actions_before = metric(c.port, "viktory_actions_total");
+  const double hurried_before = metric(c.port, "viktory_computer_jobs_hurried_total");
   const auto start = Clock::now();
   const auto end = start + c.duration;
   int req = 100;
@@ -174,12 +187,16 @@ Report run(Context& c) {
   Seen seen;
   int sent_for = -1;
   Clock::time_point computer_since{};  // epoch: the computer is not deciding
-  while (Clock::now() < end) {
-    const std::optional<json> m = ws->receive(std::chrono::seconds(30));
-    if (!m) {
-      ++stalls;  // nothing for 30 s: the computer never answered
+  for (;;) {
+    // After the run, only a decision under way is waited for (so that it counts).
+    const bool deciding = computer_since != Clock::time_point{};
+    if (Clock::now() >= end && !deciding) break;
+    if (Clock::now() >= end + std::chrono::seconds(120)) {
+      ++stalls;  // the computer did not answer in two minutes
       break;
     }
+    const std::optional<json> m = ws->receive(std::chrono::seconds(1));
+    if (!m) continue;
     if ((*m)["type"] == "error") {
       ++refusals;
       continue;
@@ -197,6 +214,7 @@ Report run(Context& c) {
     computer_since = Clock::time_point{};
     if (seen.view["phase"] == "game_over") {
       ++games_played;
+      if (Clock::now() >= end) break;
       std::tie(game_id, code) = create_game(*ws, ++req, false);
       if (game_id == 0) throw std::runtime_error("the honest player's game was refused: " + code);
       seen = Seen{};
@@ -206,7 +224,7 @@ Report run(Context& c) {
     const json& decider = seen.view["decider"];
     if (decider == 1) {
       computer_since = now;
-    } else if (decider == 0 && sent_for != seen.seq) {
+    } else if (decider == 0 && sent_for != seen.seq && Clock::now() < end) {
       std::vector<json> choices;
       for (const json& action : seen.legal) {
         if (action["kind"] != "concede") choices.push_back(action);
@@ -221,7 +239,10 @@ Report run(Context& c) {
     }
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const double computer_actions = actions_total(c.port) - actions_before - double(honest_actions);
+  const double computer_actions =
+      metric(c.port, "viktory_actions_total") - actions_before - double(honest_actions);
+  const double hurried = metric(c.port, "viktory_computer_jobs_hurried_total") - hurried_before;
+  const double rss = resident_mib(c.server_pid);
 
   attack.stop = true;
   if (spammer.joinable()) spammer.join();
@@ -242,6 +263,8 @@ Report run(Context& c) {
   r.add("honest_refusals", static_cast<double>(refusals));
   r.add("stalls", static_cast<double>(stalls));
   r.add("server_computer_decisions_per_s", computer_actions / seconds);
+  r.add("server_searches_hurried", hurried);
+  r.add("server_rss_mib", rss);
   return r;
 }
 

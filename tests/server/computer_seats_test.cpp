@@ -257,6 +257,15 @@ TEST_F(ComputerSeats, CapsHoldAcrossARestartThatLowersThemAndTheComputersPlayOn)
               choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)]}});
   }
   EXPECT_GT(create(*a, json{{"seats", 2}, {"computers", against_one}}), running);
+  // The pool's figures: the computer's decisions since the restart, on one worker per core.
+  const std::string metrics = http_request(server->port(), "GET", "/metrics").body;
+  const auto figure = [&](const std::string& name) {
+    const std::size_t at = metrics.find("\n" + name + " ");
+    return at == std::string::npos ? -1 : std::stol(metrics.substr(at + name.size() + 2));
+  };
+  EXPECT_GE(figure("viktory_computer_decisions_total"), 3);
+  EXPECT_GE(figure("viktory_computer_workers"), 1);
+  EXPECT_EQ(figure("viktory_computer_games_paused"), 0);
   EXPECT_EQ(server->terminate(), 0);
 }
 
