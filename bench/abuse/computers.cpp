@@ -6,8 +6,9 @@
 // and other accounts fill up to `games` (default 64) such games in all, `per_account` (default
 // 4) per account and `per_address` (default 8) per address, so that the server's caps on
 // computer games allow them. Every attacking connection stays open and reads what it is sent
-// (it watches its games: nothing is paused). With `--param leave=1` the attackers close their
-// connections once their games run (the attacker went away).
+// (it watches its games: nothing is paused). With `--param leave=1` every attacker closes his
+// connection once his games run (the attacker went away; the single client after his first
+// refusal).
 //
 // Honest: one player (his own address) in a 2-player game against one "search" computer, who
 // acts at once (a random legal action) whenever it is his turn, and starts a new game when one
@@ -109,15 +110,14 @@ void spam_creates(Context& c, Attack& attack, const Account& account, const std:
       std::lock_guard lock(attack.mutex);
       ++attack.spammer_answers[answer];
     }
-    if (answer != "created" && answer != "rate_limited") first_refusal = true;
+    if (answer != "created" && answer != "rate_limited") {
+      first_refusal = true;
+      if (c.param("leave", 0) == 1) break;  // the attacker goes away: his connection closes
+    }
     while (ws->receive(std::chrono::milliseconds(0))) {
     }
     // A game.create costs 5 of the connection's 20 tokens a second: 4 a second.
     std::this_thread::sleep_until(started + std::chrono::milliseconds(250));
-  }
-  if (c.param("leave", 0) != 1) {
-    std::lock_guard lock(attack.mutex);
-    attack.connections.push_back(std::move(ws));
   }
 }
 
@@ -243,6 +243,7 @@ Report run(Context& c) {
       metric(c.port, "viktory_actions_total") - actions_before - double(honest_actions);
   const double hurried = metric(c.port, "viktory_computer_jobs_hurried_total") - hurried_before;
   const double rss = resident_mib(c.server_pid);
+  const double paused = metric(c.port, "viktory_computer_games_paused");
 
   attack.stop = true;
   if (spammer.joinable()) spammer.join();
@@ -265,6 +266,7 @@ Report run(Context& c) {
   r.add("server_computer_decisions_per_s", computer_actions / seconds);
   r.add("server_searches_hurried", hurried);
   r.add("server_rss_mib", rss);
+  r.add("server_games_paused", paused);
   return r;
 }
 
