@@ -123,9 +123,14 @@ Usage: viktory-server [options]
   --vapid-subject URI  contact for push services, mailto: or https: (env VIKTORY_VAPID_SUBJECT)
   --allow-private-endpoints   push endpoints and webhooks may be http and private or
                        loopback addresses (tests and development only, never in production)
-  --computer-threads N worker threads for computer players (default 1)
+  --computer-threads N worker threads for computer players (default 0: one per core)
   --computer-budget-ms N   milliseconds per decision of a computer player of the search
                        level (default 300)
+  --computer-games-per-player N   open or running games with computer players one player
+                       may have created (env VIKTORY_COMPUTER_GAMES_PER_PLAYER, default 4)
+  --computer-games-per-address N  the same per client address
+                       (env VIKTORY_COMPUTER_GAMES_PER_ADDRESS, default 8)
+  --computer-games N   the same on the whole server (env VIKTORY_COMPUTER_GAMES, default 128)
   --dev                also serve the developer pages under /dev/ (never in production)
   --help               this text
 
@@ -154,6 +159,17 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
   if (auto v = getenv("VIKTORY_MAX_CONNECTIONS_PER_ADDRESS")) {
     if (!parse_int(*v, 1, 100000, c.max_connections_per_address)) {
       return env_error("VIKTORY_MAX_CONNECTIONS_PER_ADDRESS");
+    }
+  }
+  // Caps on games with computer players: limits an operator sets for his machine.
+  for (const auto& [name, out] :
+       {std::pair<const char*, int*>{"VIKTORY_COMPUTER_GAMES_PER_PLAYER",
+                                     &c.computer_games_per_player},
+        std::pair<const char*, int*>{"VIKTORY_COMPUTER_GAMES_PER_ADDRESS",
+                                     &c.computer_games_per_address},
+        std::pair<const char*, int*>{"VIKTORY_COMPUTER_GAMES", &c.computer_games}}) {
+    if (auto v = getenv(name)) {
+      if (!parse_int(*v, 0, 1000000, *out)) return env_error(name);
     }
   }
   if (auto v = getenv("VIKTORY_TRUSTED_PROXY")) {
@@ -224,7 +240,13 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
     } else if (flag == "--presence-per-minute") {
       if (!int_flag(1, 1000000, c.presence_per_minute)) return result;
     } else if (flag == "--computer-threads") {
-      if (!int_flag(1, 64, c.computer_threads)) return result;
+      if (!int_flag(0, 64, c.computer_threads)) return result;
+    } else if (flag == "--computer-games-per-player") {
+      if (!int_flag(0, 1000000, c.computer_games_per_player)) return result;
+    } else if (flag == "--computer-games-per-address") {
+      if (!int_flag(0, 1000000, c.computer_games_per_address)) return result;
+    } else if (flag == "--computer-games") {
+      if (!int_flag(0, 1000000, c.computer_games)) return result;
     } else if (flag == "--computer-budget-ms") {
       if (!int_flag(1, 600000, c.computer_budget_ms)) return result;
     } else if (flag == "--dev") {

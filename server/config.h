@@ -34,8 +34,13 @@ struct Config {
   std::size_t max_queued_bytes_per_address = 32 * 1024 * 1024;  // send queues of one address
   int replays_per_minute = 120;  // replay pages per client address, burst the same
   bool dev = false;              // also serve the developer pages under /dev/
-  int computer_threads = 1;      // workers for computer players' decisions
+  int computer_threads = 0;      // workers for computer players' decisions; 0: one per core
   int computer_budget_ms = 300;  // time per decision of the search level
+  // Open or running games with computer seats (computer_caps.h): per creator, per client
+  // address, on the whole server.
+  int computer_games_per_player = 4;
+  int computer_games_per_address = 8;
+  int computer_games = 128;
   // E-mail through the operator's SMTP relay (docs/notifications.md); no e-mail without a URL.
   std::string smtp_url;
   std::string smtp_starttls = "required";  // required | opportunistic | off

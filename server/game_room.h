@@ -93,6 +93,8 @@ class GameRoom {
   void unwatch(Subscriber* subscriber);
   // A room whose commit is in flight counts as watched: it is not evicted meanwhile.
   bool has_subscribers() const { return !subscribers_.empty() || commit_in_flight_; }
+  // Whether anyone (a player or a spectator) watches the game now.
+  bool watched() const { return !subscribers_.empty(); }
   // Every subscriber and his player id; the room forgets them and retires (before it is
   // reloaded or evicted). Waits for a commit in flight first (wait_idle).
   std::map<Subscriber*, std::int64_t> take_subscribers();

@@ -229,6 +229,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       std::string metrics = context_.metrics.render();
       if (context_.notifier != nullptr) metrics += context_.notifier->render_metrics();
       if (context_.store != nullptr) metrics += context_.store->group_commit_metrics();
+      metrics += context_.hub.computer_metrics();
       return send(text_response(http::status::ok, std::move(metrics), version, keep,
                                 "text/plain; version=0.0.4; charset=utf-8"));
     }

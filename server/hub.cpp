@@ -87,6 +87,7 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
     : store_(store),
       metrics_(metrics),
       options_(std::move(options)),
+      computer_caps_(store, options_.computer_caps),
       lobby_(store, metrics, options_.room),
       replays_(store.db().path(), metrics, options_.replay),
       catch_ups_(store.db().path(), CatchUpLimits{}),
@@ -100,11 +101,15 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
   // webhook, per the player's settings), which only queue it here.
   if (options_.room.on_turn) clocks_->set_reminder(options_.room.on_turn);
   seats_ = std::make_unique<SeatControllers>(
-      options_.computers, [this](const ComputerDecision& d) { apply_computer_decision(d); });
+      options_.computers, [this](const ComputerDecision& d) { apply_computer_decision(d); },
+      &computer_caps_);
   std::lock_guard lock(mutex_);
+  lobby_.set_computer_caps(&computer_caps_);
   lobby_.add_observer(seats_.get());
   lobby_.add_observer(clocks_.get());
-  // After a restart, computers whose decision it is play on: loading the room schedules it.
+  // After a restart, computers whose decision it is play on: loading the room schedules it,
+  // under today's caps (games beyond them get only spare computer time).
+  seats_->set_over_caps(computer_caps_.over_caps());
   for (const std::int64_t game_id : store_.running_games_with_computers()) lobby_.room(game_id);
 }
 
@@ -539,6 +544,7 @@ Outcome Hub::watch(Client* client, GameRoom* room, std::int64_t player_id, bool 
     watched.insert(room->id());
   }
   room->watch(client, player_id);
+  seats_->on_watched(*room);  // a paused game of computers plays on
   clocks_->send(room->id(), client);
   return std::nullopt;
 }
@@ -671,6 +677,7 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
       if (static_cast<int>(state->second.watched.size()) >= options_.max_watched_games) {
         return fail("too_many_games", "this connection watches too many games; unwatch some first");
       }
+      req.address = state->second.address;  // caps on computer games count per address too
     }
     // Written to the store (the game, its computers: the writer's transaction and fsync)
     // with no lock held; then made known under the Lobby lock.

@@ -19,6 +19,7 @@
 
 #include "catch_up.h"
 #include "common.h"
+#include "computer_caps.h"
 #include "game_clocks.h"
 #include "lobby.h"
 #include "metrics.h"
@@ -62,6 +63,8 @@ struct HubOptions {
   Presence* presence = nullptr;  // told of every sign-in and closed connection (presence.h)
   ComputerOptions computers;     // computer seats' workers and budget (seat_controllers.h)
   Clock* clock = nullptr;        // the clocks' time (game_clock.h); nullptr: the system clock
+  // Caps on games with computer seats (computer_caps.h).
+  ComputerCapsOptions computer_caps;
 };
 
 // What GET /healthz reports.
@@ -100,6 +103,9 @@ class Hub {
   void set_clock_reminder(GameClocks::Reminder reminder);
   // Computer decisions applied so far (tests).
   std::int64_t computer_decisions() const { return seats_->decisions(); }
+  const SeatControllers& seat_controllers() const { return *seats_; }
+  // The computer pool's figures for GET /metrics (viktory_computer_*).
+  std::string computer_metrics() const { return seats_->metrics(); }
   // A game's room, loaded if need be (tests: to hold its lock as a busy room does).
   std::shared_ptr<GameRoom> room_for_testing(std::int64_t game_id);
 
@@ -156,6 +162,7 @@ class Hub {
   Store& store_;
   Metrics& metrics_;
   HubOptions options_;
+  ComputerCaps computer_caps_;  // before the Lobby, which checks them
   Lobby lobby_;
   Replays replays_;  // has its own locks and database connection
   // game.since (catch_up.h): its own lock and read-only connection

@@ -66,6 +66,11 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
     return fail("bad_options", "a spectator delay is 1 to " + std::to_string(kMaxSpectatorDelay) +
                                    " turns, and only with delayed spectators");
   }
+  // Caps on computer games: held until the game is written, so that the count stays exact.
+  std::unique_lock<std::mutex> admitted;
+  if (computer_caps_ != nullptr && !req.computers.empty()) {
+    if (Outcome refused = computer_caps_->admit(creator.id, req.address, admitted)) return *refused;
+  }
   GameRecord g;
   g.options = req.options;
   g.status = GameStatus::kOpen;
@@ -88,6 +93,7 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
   }
   std::sort(g.seats.begin(), g.seats.end(), [](auto& a, auto& b) { return a.seat < b.seat; });
   store_.create_game(g);
+  if (admitted.owns_lock()) computer_caps_->created(g.id, req.address);
   ++metrics_.games_created;
   return std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_);
 }

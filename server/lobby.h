@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common.h"
+#include "computer_caps.h"
 #include "game_room.h"
 #include "store.h"
 
@@ -38,6 +39,7 @@ struct CreateRequest {
   // the creator watches.
   std::map<int, std::string> computers;
   bool creator_plays = true;
+  std::string address;  // the creator's client address (caps on computer games); may be empty
 };
 
 class Lobby {
@@ -46,6 +48,8 @@ class Lobby {
 
   // Told of every change of every room from now on (seat controllers, clocks), in order.
   void add_observer(RoomObserver* observer) { observers_.list.push_back(observer); }
+  // Caps on games with computer seats, checked by make_game (none by default).
+  void set_computer_caps(ComputerCaps* caps) { computer_caps_ = caps; }
 
   // Creates an open game with the creator seated. Returns the room or why not. A private
   // game's invite code goes to `invite_code` (only its hash is stored). Under the Lobby lock:
@@ -103,6 +107,7 @@ class Lobby {
   Store& store_;
   Metrics& metrics_;
   RoomLimits limits_;
+  ComputerCaps* computer_caps_ = nullptr;
   nlohmann::json open_games_locked() const;  // under list_mutex_
 
   std::map<std::int64_t, std::shared_ptr<GameRoom>> rooms_;

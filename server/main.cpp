@@ -102,7 +102,10 @@ int main(int argc, char** argv) {
     hub_options.room.on_turn = [&turns](TurnChange change) { turns.post(std::move(change)); };
     Presence presence;
     hub_options.presence = &presence;
-    hub_options.computers.threads = config.computer_threads;
+    hub_options.computers.pool.threads = config.computer_threads;
+    hub_options.computer_caps.per_player = config.computer_games_per_player;
+    hub_options.computer_caps.per_address = config.computer_games_per_address;
+    hub_options.computer_caps.total = config.computer_games;
     hub_options.computers.search_budget = std::chrono::milliseconds(config.computer_budget_ms);
     Hub hub(store, metrics, hub_options);
     ConnectionLimiter limiter(config.max_connections_per_address,

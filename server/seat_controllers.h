@@ -3,7 +3,8 @@
 // game (an action committed, an undo, the start, a load after a restart) the room tells this
 // class, which asks "who must act now" (the decider: the current player, or whoever owes a
 // decision out of turn, such as casualties or a retreat) and, when that seat is a computer's,
-// schedules its decision on a worker thread.
+// hands its decision to the computer pool (computer_pool.h), which runs it on a worker thread
+// fairly between games and their owners.
 //
 // The decision runs off the network threads and outside every lock of the game logic: only the
 // seat's view, its legal actions and its public history go to the worker (copied under the
@@ -12,32 +13,38 @@
 // action through the path of a player's (checked by the engine, committed by the writer
 // thread, then told). A result whose seq has moved on, or whose cancel flag is set, is dropped
 // there. Each decision has a cancel flag, set when the game moves on or ends, when the seat
-// changes hands, or when the server stops.
+// changes hands, or when the server stops; and a stop flag, which the pool sets to hurry a
+// search (its best action so far is applied) or when its budget is spent.
+//
+// A game of computers only that nobody watches is paused: its computers play for nobody. The
+// next change or a new watcher (on_watched) wakes it.
 #pragma once
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "action.h"
 #include "bot.h"
+#include "computer_pool.h"
 #include "game_room.h"
 
 namespace viktory::server {
 
+class ComputerCaps;
+
 struct ComputerOptions {
-  int threads = 1;  // workers for computer decisions (a 2-core server: 1)
-  // Per decision of the search level (the heuristic and random levels need no budget).
+  ComputerPoolOptions pool;  // workers (default: one per core) and their scheduling
+  // Per decision of the search level (the heuristic and random levels need no budget); the
+  // pool stops a job when it is spent.
   std::chrono::milliseconds search_budget{300};
 };
 
@@ -60,7 +67,8 @@ bool valid_computer_level(const std::string& level);
 class SeatControllers : public RoomObserver {
  public:
   using Apply = std::function<void(const ComputerDecision&)>;
-  SeatControllers(ComputerOptions options, Apply apply);
+  // `caps` (may be null) names the client address a game was created from, for fairness.
+  SeatControllers(ComputerOptions options, Apply apply, const ComputerCaps* caps = nullptr);
   ~SeatControllers() override;  // cancels what runs and joins the workers
   SeatControllers(const SeatControllers&) = delete;
   SeatControllers& operator=(const SeatControllers&) = delete;
@@ -72,9 +80,19 @@ class SeatControllers : public RoomObserver {
 
   // Called by the room (under its mutex) after every change: cheap, never searches.
   void on_room_changed(GameRoom& room) override;
+  // Someone began to watch the room (under its mutex): a paused game of computers plays on.
+  void on_watched(GameRoom& room);
+  // Games beyond a cap lowered since they were created (ComputerCaps::over_caps, at a start):
+  // their computers get only the time nobody else needs.
+  void set_over_caps(std::set<std::int64_t> games);
 
   // Decisions handed to `apply` so far (for tests and metrics).
   std::int64_t decisions() const { return decisions_.load(); }
+  // Games of computers only paused because nobody watches them.
+  std::size_t paused() const;
+  const ComputerPool& pool() const { return *pool_; }
+  // The pool's figures in the Prometheus text format, for GET /metrics (viktory_computer_*).
+  std::string metrics() const;
 
  private:
   struct Job {
@@ -91,13 +109,13 @@ class SeatControllers : public RoomObserver {
     Options options;
     std::uint64_t seed = 0;
     std::vector<Action> actions;
-    std::shared_ptr<std::atomic<bool>> cancel;
+    std::shared_ptr<JobFlags> flags;
   };
   // A game's decision in progress (at most one: one seat decides at a time).
   struct Pending {
     int seq = 0;
     int seat = 0;
-    std::shared_ptr<std::atomic<bool>> cancel;
+    std::shared_ptr<JobFlags> flags;
   };
   // The public history of every seat of one game, up to `applied.size()` actions.
   struct History {
@@ -107,20 +125,21 @@ class SeatControllers : public RoomObserver {
     std::vector<ai::PublicHistory> seats;
   };
 
-  void work();
   void decide(Job& job);
   ai::PublicHistory history_for(Job& job);
 
   ComputerOptions options_;
   Apply apply_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<Job> queue_;
+  const ComputerCaps* caps_;
+  mutable std::mutex mutex_;
   std::map<std::int64_t, Pending> pending_;
   std::map<std::int64_t, std::shared_ptr<History>> histories_;
+  std::set<std::int64_t> paused_;
+  std::set<std::int64_t> over_caps_;
   bool stopping_ = false;
   std::atomic<std::int64_t> decisions_{0};
-  std::vector<std::thread> workers_;
+  // Last: destroyed first, joining its workers before what they use goes away.
+  std::unique_ptr<ComputerPool> pool_;
 };
 
 }  // namespace viktory::server

@@ -522,6 +522,18 @@ std::vector<std::int64_t> Store::running_games_with_computers() {
   return out;
 }
 
+std::vector<Store::ComputerGame> Store::live_computer_games() {
+  Database& db = reading();
+  const auto guard = db.lock();
+  Statement s = db.cached(
+      "SELECT g.id, g.creator FROM games g WHERE g.status IN ('open', 'running') AND EXISTS "
+      "(SELECT 1 FROM seat_controllers c WHERE c.game_id = g.id AND c.kind = 'computer') "
+      "ORDER BY g.id");
+  std::vector<ComputerGame> out;
+  while (s.step()) out.push_back(ComputerGame{s.int64(0), s.int64(1)});
+  return out;
+}
+
 // The writer thread of group commit and the commits waiting for it.
 struct Store::GroupCommit {
   struct Waiting {

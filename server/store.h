@@ -156,6 +156,14 @@ class Store {
 
   // Running games with a computer seat (resumed at start-up).
   std::vector<std::int64_t> running_games_with_computers();
+  // Open and running games created with a computer seat (kind 'computer', not a takeover),
+  // oldest first, each with its creator: what the caps on computer games count
+  // (computer_caps.h).
+  struct ComputerGame {
+    std::int64_t game_id = 0;
+    std::int64_t creator = 0;
+  };
+  std::vector<ComputerGame> live_computer_games();
 
   // Durable when it returns (its COMMIT was fsynced), or throws. With group commit started, it
   // waits for the writer thread, which writes every action queued meanwhile (of any game) in

@@ -19,9 +19,10 @@ const std::vector<std::string> kFastComputers = {"--computer-budget-ms", "20"};
 class ComputerSeats : public ::testing::Test {
  protected:
   void SetUp() override { start_server(); }
-  void start_server() {
-    server =
-        std::make_unique<ServerProcess>(dir.file("game.db"), dir.path().string(), kFastComputers);
+  void start_server(std::vector<std::string> more = {}) {
+    std::vector<std::string> args = kFastComputers;
+    args.insert(args.end(), more.begin(), more.end());
+    server = std::make_unique<ServerProcess>(dir.file("game.db"), dir.path().string(), args);
   }
   std::int64_t create(WsClient& ws, json fields) {
     json create{{"type", "game.create"}, {"req", 1}};
@@ -180,6 +181,91 @@ TEST_F(ComputerSeats, BadComputerSeatsAreRefusedAndChangeNothing) {
   b.send(json{{"type", "game.join"}, {"game_id", id}});
   const json started = b.wait_type("game.state");
   EXPECT_EQ(started["you"]["seat"], 1);
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+// Caps on games with computer seats (computer_caps.h) over the wire, across a restart that
+// lowers them: the count comes from the database, the computers of the games already there
+// play on, and the count drops as games end.
+TEST_F(ComputerSeats, CapsHoldAcrossARestartThatLowersThemAndTheComputersPlayOn) {
+  start_server({"--computer-games-per-player", "2"});
+  const Account alice = sign_up(server->port(), "Alice");
+  auto a = std::make_unique<WsClient>();
+  a->connect(server->port());
+  sign_in(*a, alice);
+  const json against_one = json::array({{{"seat", 1}, {"level", "random"}}});
+  const std::int64_t running = create(*a, json{{"seats", 2}, {"computers", against_one}});
+  const std::int64_t open = create(
+      *a, json{{"seats", 3}, {"computers", json::array({{{"seat", 2}, {"level", "random"}}})}});
+  const auto refused = [&](WsClient& ws, int req) {
+    ws.send(json{{"type", "game.create"}, {"seats", 2}, {"computers", against_one}, {"req", req}});
+    const json reply = ws.wait_for(
+        [](const json& m) { return m["type"] == "error" || m["type"] == "game.created"; });
+    EXPECT_EQ(reply["type"], "error") << reply.dump();
+    EXPECT_EQ(reply["req"], req);
+    EXPECT_EQ(reply["code"], "too_many_computer_games");
+    EXPECT_EQ(reply["scope"], "player");
+    return reply.value("limit", 0);
+  };
+  EXPECT_EQ(refused(*a, 3), 2);
+
+  server->kill9();
+  start_server({"--computer-games-per-player", "1"});
+  a = std::make_unique<WsClient>();
+  a->connect(server->port());
+  sign_in(*a, alice);
+  EXPECT_EQ(refused(*a, 4), 1);  // still two games, one more than the cap now
+  // Games that end free their places: the open one, cancelled by its creator...
+  a->send(json{{"type", "game.leave"}, {"game_id", open}, {"req", 5}});
+  a->wait_for([](const json& m) { return m["type"] == "ack" && m["req"] == 5; });
+  EXPECT_EQ(refused(*a, 6), 1);
+  // ... and the running one, in which the computer answers her moves after the restart
+  // (three times), and which she then concedes.
+  a->send(json{{"type", "game.watch"}, {"game_id", running}});
+  Seen me;
+  int computer_actions = 0;
+  std::mt19937 rng(3);
+  for (;;) {
+    const std::optional<json> m = a->receive(std::chrono::seconds(30));
+    ASSERT_TRUE(m) << "the computer did not play on after the restart";
+    if ((*m)["type"] == "error") FAIL() << m->dump();
+    const int decided_before = me.view.is_object() && me.view["decider"].is_number_integer()
+                                   ? int(me.view["decider"])
+                                   : -1;
+    if (!me.absorb(*m)) continue;
+    if ((*m)["type"] == "game.update" && decided_before == 1) ++computer_actions;
+    ASSERT_NE(me.view["phase"], "game_over");
+    if (me.view["decider"] != 0) continue;
+    std::vector<json> choices;
+    json concede;
+    for (const json& action : me.legal) {
+      (action["kind"] == "concede" ? concede : choices.emplace_back()) = action;
+    }
+    if (computer_actions >= 3) {
+      ASSERT_TRUE(concede.is_object());
+      a->send(json{
+          {"type", "game.action"}, {"game_id", running}, {"seq", me.seq}, {"action", concede}});
+      a->wait_for(
+          [&](const json& u) { return u["type"] == "game.update" && u["seq"] == me.seq + 1; });
+      break;
+    }
+    a->send(
+        json{{"type", "game.action"},
+             {"game_id", running},
+             {"seq", me.seq},
+             {"action",
+              choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)]}});
+  }
+  EXPECT_GT(create(*a, json{{"seats", 2}, {"computers", against_one}}), running);
+  // The pool's figures: the computer's decisions since the restart, on one worker per core.
+  const std::string metrics = http_request(server->port(), "GET", "/metrics").body;
+  const auto figure = [&](const std::string& name) {
+    const std::size_t at = metrics.find("\n" + name + " ");
+    return at == std::string::npos ? -1 : std::stol(metrics.substr(at + name.size() + 2));
+  };
+  EXPECT_GE(figure("viktory_computer_decisions_total"), 3);
+  EXPECT_GE(figure("viktory_computer_workers"), 1);
+  EXPECT_EQ(figure("viktory_computer_games_paused"), 0);
   EXPECT_EQ(server->terminate(), 0);
 }
 

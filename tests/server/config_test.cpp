@@ -57,6 +57,28 @@ TEST(Config, ConnectionLimitFromEnvironmentForProxiedSetups) {
   EXPECT_FALSE(parse({}, {{"VIKTORY_MAX_CONNECTIONS_PER_ADDRESS", "0"}}).config);
 }
 
+TEST(Config, ComputerWorkersAndCapsOnComputerGames) {
+  auto defaults = parse({});
+  ASSERT_TRUE(defaults.config);
+  EXPECT_EQ(defaults.config->computer_threads, 0);  // one per core
+  EXPECT_EQ(defaults.config->computer_games_per_player, 4);
+  EXPECT_EQ(defaults.config->computer_games_per_address, 8);
+  EXPECT_EQ(defaults.config->computer_games, 128);
+  auto p = parse({"--computer-games-per-player", "2", "--computer-threads", "3"},
+                 {{"VIKTORY_COMPUTER_GAMES_PER_PLAYER", "9"},
+                  {"VIKTORY_COMPUTER_GAMES_PER_ADDRESS", "20"},
+                  {"VIKTORY_COMPUTER_GAMES", "500"}});
+  ASSERT_TRUE(p.config);
+  EXPECT_EQ(p.config->computer_games_per_player, 2);  // the flag wins
+  EXPECT_EQ(p.config->computer_games_per_address, 20);
+  EXPECT_EQ(p.config->computer_games, 500);
+  EXPECT_EQ(p.config->computer_threads, 3);
+  EXPECT_EQ(parse({"--computer-games", "0"}).config->computer_games, 0);  // none at all
+  EXPECT_FALSE(parse({"--computer-games-per-address", "-1"}).config);
+  EXPECT_FALSE(parse({}, {{"VIKTORY_COMPUTER_GAMES", "many"}}).config);
+  EXPECT_FALSE(parse({"--computer-threads", "65"}).config);
+}
+
 TEST(Config, ErrorsAndHelp) {
   EXPECT_TRUE(parse({"--help"}).help);
   EXPECT_FALSE(parse({"--port", "70000"}).config);
