@@ -4,6 +4,7 @@
 
 #include <cctype>
 
+#include "standing_order_service.h"
 #include "token.h"
 
 namespace viktory::server {
@@ -146,7 +147,9 @@ ApiResponse Accounts::handle_api(std::string_view method, std::string_view path,
                                  std::string_view address) {
   std::lock_guard lock(mutex_);
   try {
-    if (method != "GET" && method != "POST" && method != "DELETE") {
+    const bool orders_path = path == "/api/account/standing-orders";  // also PUT
+    if (method != "GET" && method != "POST" && method != "DELETE" &&
+        !(orders_path && method == "PUT")) {
       return api_error(405, "method", "use GET, POST or DELETE");
     }
     std::optional<json> j;
@@ -220,6 +223,12 @@ ApiResponse Accounts::handle_api(std::string_view method, std::string_view path,
     if (path == "/api/account/email") {
       if (method != "POST") return api_error(405, "method", "use POST");
       return set_email(*player, *j);
+    }
+    if (orders_path) {  // standing_order_service.h
+      if (method == "PUT" && !orders_buckets_.take(std::to_string(player->id))) {
+        return api_error(429, "rate_limited", "too many changes of your orders; wait a minute");
+      }
+      return account_orders_api(db_, player->id, method, j ? *j : json::object());
     }
     return api_error(404, "not_found", "no such path");
   } catch (const std::exception& e) {

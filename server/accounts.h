@@ -84,6 +84,9 @@ class Accounts {
   Database db_;
   AccountOptions options_;
   AddressBuckets redeem_buckets_;
+  // Writes of standing orders (PUT /api/account/standing-orders) per player.
+  AddressBuckets orders_buckets_{kOrderWritesPerMinute / 60.0, kOrderWritesPerMinute};
+  static constexpr double kOrderWritesPerMinute = 30;
 };
 
 }  // namespace viktory::server

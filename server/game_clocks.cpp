@@ -8,6 +8,7 @@
 #include "bot.h"
 #include "game.h"
 #include "seat_controllers.h"
+#include "standing_order_service.h"
 #include "view.h"
 
 namespace viktory::server {
@@ -224,12 +225,12 @@ void GameClocks::sweep_game(std::int64_t game_id, GameRoom* room) {
   }
 }
 
-Outcome GameClocks::act_for(GameRoom& room, int seat, const Action& action) {
+Outcome GameClocks::act_for(GameRoom& room, int seat, const Action& action, ActionSource source) {
   for (const SeatRecord& s : room.record().seats) {
     // Committed directly, not through the writer thread: this holds the clocks' lock, which
     // the writer's completions of other games take (docs/server.md, "Threads and ordering").
     if (s.seat == seat) {
-      return room.act(s.player_id, room.seq(), action, CommitPath::kDirect, ActionSource::kClock);
+      return room.act(s.player_id, room.seq(), action, CommitPath::kDirect, source);
     }
   }
   return fail("bad_seat", "no such seat");
@@ -250,16 +251,22 @@ Outcome GameClocks::skip_turn(GameRoom& room, std::int64_t player_id) {
   }
   if (late == *me) return fail("own_turn", "you cannot skip your own turn: just play");
   // The late seat's turn ends with nothing done: every phase ends at once; a decision the
-  // rules need from it (casualties, a retreat, an elimination, the Capital) is made by the
-  // heuristic computer player.
+  // rules need from it (casualties, a retreat, an elimination) is made by his standing orders
+  // (standing_order_service.h), and one they do not cover (the Capital) by the heuristic
+  // computer player.
   for (int i = 0; i < kMaxSkipActions && SeatControllers::seat_to_act(room) == late; ++i) {
     const GameState& s = *room.state();
     const std::vector<Action> legal = legal_actions(s, late);
     std::optional<Action> pick;
+    ActionSource source = ActionSource::kClock;
     if (s.current == late) {
       for (const Action& a : legal) {
         if (a.kind == ActionKind::kEndPhase) pick = a;
       }
+    }
+    if (!pick && orders_ != nullptr) {
+      pick = orders_->action_for(room, late);
+      if (pick) source = ActionSource::kStandingOrder;
     }
     if (!pick) {
       ai::BotConfig config;
@@ -267,7 +274,7 @@ Outcome GameClocks::skip_turn(GameRoom& room, std::int64_t player_id) {
       config.seed = static_cast<std::uint64_t>(room.id()) ^ static_cast<std::uint64_t>(room.seq());
       pick = ai::choose_action(view_for(s, late), legal, ai::PublicHistory{}, config);
     }
-    if (auto refused = act_for(room, late, *pick)) return refused;
+    if (auto refused = act_for(room, late, *pick, source)) return refused;
   }
   e = entry(room.id());
   SeatClock& c = e->state.seats[static_cast<std::size_t>(late)];

@@ -27,6 +27,10 @@
 #include "turn_hook.h"
 
 namespace viktory::server {
+class StandingOrderService;  // standing_order_service.h
+}
+
+namespace viktory::server {
 
 class GameClocks : public RoomObserver {
  public:
@@ -44,6 +48,12 @@ class GameClocks : public RoomObserver {
   void set_due_changed(std::function<void(std::int64_t due)> f) {
     std::lock_guard lock(mutex_);
     due_changed_ = std::move(f);
+  }
+
+  // Whose standing orders make a skipped turn's decisions where they cover them (the Hub's).
+  void set_standing_orders(StandingOrderService* orders) {
+    std::lock_guard lock(mutex_);
+    orders_ = orders;
   }
 
   // Stores a new game's clock options (nothing for a game without a clock).
@@ -84,13 +94,15 @@ class GameClocks : public RoomObserver {
   void add_line(Entry& e, const std::string& line, int seq);
   // Ends declared vacations that are over, or whose seat acted since: returns the log lines.
   std::vector<std::string> end_vacations(GameRoom& room, Entry& e);
-  Outcome act_for(GameRoom& room, int seat, const Action& action);
+  Outcome act_for(GameRoom& room, int seat, const Action& action,
+                  ActionSource source = ActionSource::kClock);
 
   std::recursive_mutex mutex_;
   Store& store_;
   Clock& clock_;
   Reminder reminder_;
   std::function<void(std::int64_t)> due_changed_;
+  StandingOrderService* orders_ = nullptr;
   std::map<std::int64_t, std::optional<Entry>> cache_;  // nullopt: no clock
 };
 

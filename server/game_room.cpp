@@ -432,11 +432,22 @@ void GameRoom::watch(Subscriber* subscriber, std::int64_t player_id) {
   subscribers_[subscriber] = player_id;
   subscriber->deliver(make_message(seats_message()));
   if (state_) send_state(subscriber, player_id);
+  if (observer_ != nullptr && player_id != 0) observer_->on_watchers_changed(*this, player_id);
 }
 
 void GameRoom::unwatch(Subscriber* subscriber) {
+  const auto it = subscribers_.find(subscriber);
+  const std::int64_t player_id = it == subscribers_.end() ? 0 : it->second;
   subscribers_.erase(subscriber);
   board_.forget(subscriber);
+  if (observer_ != nullptr && player_id != 0) observer_->on_watchers_changed(*this, player_id);
+}
+
+bool GameRoom::watched_by(std::int64_t player_id) const {
+  for (const auto& [subscriber, player] : subscribers_) {
+    if (player == player_id) return true;
+  }
+  return false;
 }
 
 std::map<Subscriber*, std::int64_t> GameRoom::take_subscribers() {

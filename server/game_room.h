@@ -47,6 +47,9 @@ class RoomObserver {
  public:
   virtual ~RoomObserver() = default;
   virtual void on_room_changed(GameRoom& room) = 0;
+  // A connection of `player_id` began or stopped watching the game (standing_orders.h: is
+  // the decider there?). Under the room's mutex, like on_room_changed.
+  virtual void on_watchers_changed(GameRoom& /*room*/, std::int64_t /*player_id*/) {}
 };
 
 class GameRoom {
@@ -91,6 +94,8 @@ class GameRoom {
   // --- subscriptions (player_id 0: anonymous) ---
   void watch(Subscriber* subscriber, std::int64_t player_id);
   void unwatch(Subscriber* subscriber);
+  // Whether a connection of this player watches the game (as his seat, if he has one).
+  bool watched_by(std::int64_t player_id) const;
   // A room whose commit is in flight counts as watched: it is not evicted meanwhile.
   bool has_subscribers() const { return !subscribers_.empty() || commit_in_flight_; }
   // Whether anyone (a player or a spectator) watches the game now.

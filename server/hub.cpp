@@ -74,7 +74,8 @@ double request_cost(const std::string& type) {
     return 5;
   }
   if (type == "game.join" || type == "my_games" || type == "lobby.subscribe" ||
-      type == "game.invite" || type == "game.preview_battle" || type == "game.reach") {
+      type == "game.invite" || type == "game.preview_battle" || type == "game.reach" ||
+      type == "game.standing_orders") {
     return 3;
   }
   return 1;
@@ -103,10 +104,14 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
   seats_ = std::make_unique<SeatControllers>(
       options_.computers, [this](const ComputerDecision& d) { apply_computer_decision(d); },
       &computer_caps_);
+  standing_ = std::make_unique<StandingOrderService>(
+      store_, options_.clock != nullptr ? *options_.clock : system_clock_);
+  clocks_->set_standing_orders(standing_.get());  // a skipped turn's decisions
   std::lock_guard lock(mutex_);
   lobby_.set_computer_caps(&computer_caps_);
   lobby_.add_observer(seats_.get());
   lobby_.add_observer(clocks_.get());
+  lobby_.add_observer(standing_.get());
   // After a restart, computers whose decision it is play on: loading the room schedules it,
   // under today's caps (games beyond them get only spare computer time).
   seats_->set_over_caps(computer_caps_.over_caps());
@@ -128,7 +133,9 @@ std::int64_t Hub::sweep_clocks() {
       std::lock_guard room_lock(room->mutex());
       clocks_->sweep_game(game_id, room.get());
     }
-    return clocks_->next_due();
+    sweep_standing_orders();
+    const std::int64_t clocks = clocks_->next_due(), orders = standing_->next_due();
+    return clocks == 0 || (orders != 0 && orders < clocks) ? orders : clocks;
   } catch (const std::exception& e) {
     spdlog::error("clock_sweep_failed error=\"{}\"", e.what());
     return 0;
@@ -136,6 +143,7 @@ std::int64_t Hub::sweep_clocks() {
 }
 
 void Hub::on_clock_due(std::function<void(std::int64_t)> f) {
+  standing_->set_due_changed(f);
   clocks_->set_due_changed(std::move(f));
 }
 
@@ -200,6 +208,8 @@ void Hub::on_close(Client* client) {
     if (auto it = clients_.find(client); it != clients_.end()) player = it->second.player;
     clients_.erase(client);
   }
+  // Leaving by a closed connection may be a page reload: his standing orders wait a moment.
+  if (player) standing_->connection_closed(player->id);
   lobby_.forget(client, mutex_);
   if (player && options_.presence != nullptr) options_.presence->disconnected(player->id);
   std::lock_guard lock(mutex_);
@@ -606,9 +616,10 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
   if (type == "game.create") return create_game(client, me, msg);
 
   static const std::set<std::string> kGameTypes = {
-      "game.join",   "game.leave",     "game.start",      "game.watch",     "game.unwatch",
-      "game.action", "game.undo",      "chat.send",       "game.invite",    "game.preview_battle",
-      "game.reach",  "game.skip_turn", "game.vote_expel", "game.take_back", "game.vacation"};
+      "game.join",       "game.leave",          "game.start",    "game.watch",
+      "game.unwatch",    "game.action",         "game.undo",     "chat.send",
+      "game.invite",     "game.preview_battle", "game.reach",    "game.skip_turn",
+      "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders"};
   // game.board: the static board again (board_once.h).
   if (!kGameTypes.count(type) && type != "game.board") {
     return fail("unknown_type", "unknown message type");
@@ -650,8 +661,11 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
     req.seat = optional_small_int(msg, "seat").value_or(0);
     req.creator_plays = bool_field(msg, "play", true);
     ClockOptions clock;
+    int decision_grace = 0;  // standing_order_service.h
     try {
       clock = clock_options_from_json(msg.value("clock", json(nullptr)));
+      decision_grace =
+          decision_grace_from_json(msg.value("decision_grace_seconds", json(nullptr)), clock);
     } catch (const std::invalid_argument& e) {
       return fail("bad_options", e.what());
     }
@@ -699,6 +713,7 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
     {
       std::lock_guard room_lock(room->mutex());
       clocks_->create(*room, clock);
+      standing_->create(*room, decision_grace);
       watch(client, room.get(), me.id, /*always=*/true);  // the limit was checked above
     }
     lobby_.changed();
@@ -814,6 +829,7 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
     return clocks_->vote_expel(*room, me.id, small_int_field(msg, "seat"));
   }
   if (type == "game.take_back") return clocks_->take_back(*room, me.id);
+  if (type == "game.standing_orders") return standing_->request(client, *room, me.id, msg);
   if (type == "game.vacation") {
     return clocks_->declare_vacation(*room, me.id, small_int_field(msg, "days"));
   }

@@ -27,6 +27,7 @@
 #include "rate_limit.h"
 #include "replay.h"
 #include "seat_controllers.h"
+#include "standing_order_service.h"
 #include "store.h"
 
 namespace viktory::server {
@@ -101,6 +102,8 @@ class Hub {
   void on_clock_due(std::function<void(std::int64_t)> f);
   // The reminder hook of the clocks; by default `room.on_turn` (the turn notifications).
   void set_clock_reminder(GameClocks::Reminder reminder);
+  // Standing orders (standing_order_service.h): those scheduled and not yet due (tests).
+  std::size_t standing_orders_scheduled() { return standing_->scheduled(); }
   // Computer decisions applied so far (tests).
   std::int64_t computer_decisions() const { return seats_->decisions(); }
   const SeatControllers& seat_controllers() const { return *seats_; }
@@ -152,6 +155,9 @@ class Hub {
   // A computer seat's decision, from a worker (no lock held): applied like a player's
   // game.action (the Lobby lock to find the room, then the room's alone); stale ones dropped.
   void apply_computer_decision(const ComputerDecision& decision);
+  // Applies the standing orders that are due (hub_standing_orders.cpp), one game at a time
+  // like a request; part of sweep_clocks().
+  void sweep_standing_orders();
 
   // The Lobby lock: which rooms exist (finding a room, loading one, eviction, reloads) and the
   // storage's health below. Never held while waiting for a room's lock or for the writer.
@@ -176,6 +182,7 @@ class Hub {
   std::chrono::steady_clock::time_point last_probe_;
   SystemClock system_clock_;
   std::unique_ptr<GameClocks> clocks_;
+  std::unique_ptr<StandingOrderService> standing_;
   // Last: destroyed first, so its workers stop before what they call into goes away.
   std::unique_ptr<SeatControllers> seats_;
 };

@@ -127,6 +127,9 @@ class Lobby {
     void on_room_changed(GameRoom& room) override {
       for (RoomObserver* o : list) o->on_room_changed(room);
     }
+    void on_watchers_changed(GameRoom& room, std::int64_t player_id) override {
+      for (RoomObserver* o : list) o->on_watchers_changed(room, player_id);
+    }
   };
   Observers observers_;
 };

@@ -163,6 +163,24 @@ CREATE INDEX IF NOT EXISTS game_clocks_by_due ON game_clocks(due);
     R"sql(
 ALTER TABLE actions ADD COLUMN source TEXT;
 )sql",
+    // 8 (standing orders): how a player decides ahead (engine/ai/standing_orders.h): his
+    // account's orders (JSON, order -> choice; no row: the defaults), the orders a seat set for
+    // one game (only those that differ; keyed by player like seat_controllers), and how long a
+    // game waits for a decider who is there before it applies his order (seconds, 0: always
+    // waits; chosen at game.create; no row: the default for its clock).
+    R"sql(
+CREATE TABLE IF NOT EXISTS standing_orders(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  orders TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS game_standing_orders(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  orders TEXT NOT NULL,
+  PRIMARY KEY(game_id, player_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS game_decision_grace(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  grace_seconds INTEGER NOT NULL);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 

@@ -112,6 +112,16 @@ std::int64_t play_random_game(std::vector<Client>& players, Client& spectator, c
   const std::int64_t id = start_game(clients, seen, fields);
   spectator.ws->send(json{{"type", "game.watch"}, {"game_id", id}});
   spectator.ws->wait_type("game.state");
+  // Each seat reads its standing orders for the game, and the first changes one: the answer
+  // is for him alone (checked with every other byte below).
+  for (std::size_t seat = 0; seat < clients.size(); ++seat) {
+    json ask{{"type", "game.standing_orders"}, {"game_id", id}};
+    if (seat == 0) ask["orders"] = {{"averaging", "always"}};
+    clients[seat]->send(ask);
+    clients[seat]->wait_type("game.standing_orders");
+  }
+  spectator.ws->send(json{{"type", "game.standing_orders"}, {"game_id", id}});
+  EXPECT_EQ(spectator.ws->wait_type("error")["code"], "not_seated");
   std::vector<WsClient*> watchers = clients;
   for (int i = 0; i < max_actions; ++i) {
     if (seen[0].view["phase"] == "game_over") break;
@@ -181,6 +191,7 @@ class LeakCheck {
   std::map<std::string, int> event_counts;  // by kind; "tile_revealed/hidden" for filtered ones
   int fair_secrets_checked = 0;             // 1 when the game's secret and salt are looked for
   int checked_catch_ups = 0;                // game.since replies looked at
+  int checked_orders = 0;                   // game.standing_orders answers looked at
 
   // Before the messages one connection received: each connection gets the board once.
   void begin_history() { boards_in_history_ = 0; }
@@ -224,6 +235,12 @@ class LeakCheck {
       return;
     }
     if (m.contains("view")) ++views_in_history_;
+    if (m.value("type", "") == "game.standing_orders") {
+      // A seat's standing orders are his own business: sent to him alone.
+      ++checked_orders;
+      EXPECT_EQ(m.value("seat", -2), viewer) << "another seat's standing orders: " << m.dump();
+      return;
+    }
     if (m.value("type", "") == "game.since") {
       // A catch-up: each step is checked like the live update of that seq.
       ++checked_catch_ups;
@@ -406,6 +423,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     EXPECT_EQ(check.checked_boards(), int(game.clients.size()) + 1) << "game " << game.id;
     boards += check.checked_boards();
     EXPECT_EQ(check.checked_catch_ups, int(game.clients.size())) << "game " << game.id;
+    EXPECT_EQ(check.checked_orders, int(game.clients.size())) << "game " << game.id;
     hexes += check.checked_hexes();
     fair_games += check.fair_secrets_checked;
     views += check.checked_views();

@@ -7,6 +7,7 @@ import { ApiError, saveSession, clearSession } from './net.js';
 import { h, toast } from './util.js';
 import { modal } from './dialogs.js';
 import { pushSupported, enablePush, disablePush, currentSubscription, notifyApi } from './push.js';
+import { ordersForm } from './standing_orders.js';
 
 async function accountFetch(path, { method = 'GET', body, token } = {}) {
   const headers = { Accept: 'application/json' };
@@ -40,6 +41,8 @@ export const accountApi = {
   verifyEmail: (code) => accountFetch('/api/account/email/verify', { method: 'POST', body: { code } }),
   redeem: (code) => accountFetch('/api/session/redeem', { method: 'POST', body: { code } }),
   mailLink: (address) => accountFetch('/api/session/email-link', { method: 'POST', body: { address } }),
+  standingOrders: (token) => accountFetch('/api/account/standing-orders', { token }),
+  setStandingOrders: (token, orders) => accountFetch('/api/account/standing-orders', { method: 'PUT', token, body: { orders } }),
 };
 
 // The link the server gives, or one made from this page's address when the server has no
@@ -174,6 +177,7 @@ export function mountAccount(root, ctx) {
         h('h3', {}, 'E-mail'),
         emailBox,
         notificationsSection(ctx, error),
+        standingOrdersSection(ctx, error),
         h('h3', {}, 'Sign out other devices'),
         h('p', {}, 'Lost a phone? This signs out every other device and cancels sign-in links not used yet. Your recovery code keeps working.'),
         h(
@@ -271,6 +275,37 @@ function notificationsSection(ctx, error) {
     );
   };
   guard(render)();
+  return box;
+}
+
+// "Standing orders": how the server decides for you when a decision falls to you outside
+// your turn and you are away (each game may change them on its page).
+function standingOrdersSection(ctx, error) {
+  const token = ctx.session.token;
+  const box = h('section', { id: 'standing-orders' }, h('h3', {}, 'Standing orders'));
+  const render = (reply) => {
+    box.replaceChildren(
+      h('h3', {}, 'Standing orders'),
+      h('p', {}, 'When a decision falls to you outside your turn (your losses in a battle, units lost with a Town…) and you are not in the game, these decide for you at once, so that nobody waits. The game log says "(standing order)". Each game can change them on its page.'),
+      ordersForm({
+        idPrefix: 'standing',
+        choices: reply.choices,
+        values: reply.orders,
+        onChange: async (order, value) => {
+          error.textContent = '';
+          try {
+            render(await accountApi.setStandingOrders(token, { [order]: value }));
+            toast('Standing orders saved.');
+          } catch (err) {
+            error.textContent = err.message;
+          }
+        },
+      }),
+    );
+  };
+  accountApi.standingOrders(token).then(render, (err) => {
+    error.textContent = err.message;
+  });
   return box;
 }
 

@@ -11,7 +11,16 @@ export const PER_MOVE_CHOICES = [
   ...[1, 2, 3, 5, 7, 14].map((d) => [String(d * DAY), `${d} day${d === 1 ? '' : 's'} per move`]),
 ];
 
-// Fields for the create form; value() gives game.create's `clock` (or null: no clock).
+// The grace periods the server offers (standing orders, docs/protocol.md).
+export const GRACE_CHOICES = [
+  ['0', 'is always waited for'],
+  ['30', 'has 30 seconds, then his standing order decides'],
+  ['60', 'has 1 minute, then his standing order decides'],
+  ['120', 'has 2 minutes, then his standing order decides'],
+];
+
+// Fields for the create form; value() gives game.create's `clock` (or null: no clock),
+// graceSeconds() its `decision_grace_seconds`.
 export function clockFields() {
   const field = (id, label, control) => h('label', { class: 'field', for: id }, h('span', {}, label), control);
   const options = (id, choices, value) =>
@@ -27,15 +36,35 @@ export function clockFields() {
     field('clock_vacation', 'Vacation per player', vacation),
     field('clock_expel', 'A player expelled for being absent', expel),
   );
+  // How long a decision out of turn (losses in a battle...) waits for a player who has the game
+  // open before his standing order decides (a player who is away: at once). The default follows
+  // the clock, as on the server: 1 minute live, otherwise always wait; until changed by hand.
+  const grace = options('decision_grace', GRACE_CHOICES, '0');
+  let graceTouched = false;
+  grace.addEventListener('change', () => {
+    graceTouched = true;
+  });
   perMove.addEventListener('change', () => {
     details.hidden = perMove.value === '0';
+    const live = Number(perMove.value) > 0 && Number(perMove.value) < DAY;
+    if (!graceTouched) grace.value = live ? '60' : '0';
   });
   return {
-    element: h('div', { class: 'clock-fields' }, field('clock_per_move', 'Clock', perMove), details),
+    element: h(
+      'div',
+      { class: 'clock-fields' },
+      field('clock_per_move', 'Clock', perMove),
+      details,
+      field('decision_grace', 'A player who has the game open, for a decision out of his turn', grace),
+    ),
     value() {
       const perMoveSeconds = Number(perMove.value);
       if (!perMoveSeconds) return null;
       return { per_move_seconds: perMoveSeconds, bank_seconds: Number(bank.value), vacation_days: Number(vacation.value), expel: expel.value };
+    },
+    // game.create's decision_grace_seconds.
+    graceSeconds() {
+      return Number(grace.value);
     },
   };
 }

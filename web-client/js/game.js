@@ -28,6 +28,7 @@ import { confirmIfSealing } from './game/confirm.js';
 import { hexName } from './game/hexname.js';
 import { buildHelpPanel } from './game/help.js';
 import { buildSettingsPanel } from './game/settings-panel.js';
+import { buildStandingOrdersPanel } from './game/standing-orders.js';
 import { installLogHighlight } from './game/log.js';
 import { rememberFocus, restoreFocus } from './game/focus.js';
 import { settings } from './settings.js';
@@ -173,6 +174,7 @@ class GamePage {
     e.battle = h('div', { class: 'panel battle-panel', id: 'battle' });
     e.help = buildHelpPanel();
     e.settings = buildSettingsPanel();
+    e.standingOrders = buildStandingOrdersPanel(this);
     e.log = h('ol', { class: 'log-list', id: 'log' });
     e.chatList = h('ol', { class: 'chat-list', id: 'chat' });
     e.chatInput = h('input', { type: 'text', maxlength: 500, placeholder: 'Say something…', 'aria-label': 'Chat message', id: 'chat-input' });
@@ -204,6 +206,7 @@ class GamePage {
       h('details', { class: 'panel chat-panel', open: true }, (e.chatTitle = h('summary', { id: 'chat-title' }, 'Chat')), e.chatList, e.chatForm),
       e.help,
       e.settings,
+      e.standingOrders,
       this.fair.el,
       e.meta,
     );
@@ -373,6 +376,7 @@ class GamePage {
     renderMeta(this, c);
     renderDecision(this, c);
     this.els.help.update(this.view.phase);
+    this.els.standingOrders.update();
     this.renderHover();
     this.renderLastMoves();
     restoreFocus(this, focus);

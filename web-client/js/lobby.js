@@ -194,6 +194,7 @@ class Lobby {
           const computers = kinds.computers();
           if (computers.length) payload.computers = computers;
           if (clock.value()) payload.clock = clock.value();
+          payload.decision_grace_seconds = clock.graceSeconds();
           button.disabled = true;
           error.textContent = '';
           try {

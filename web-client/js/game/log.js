@@ -27,7 +27,11 @@ export function renderLog(page) {
     ...log.map((line, i) => {
       // The server names a line's hexes (`hexes`); lines kept from an older server are read.
       const hexes = Array.isArray(line.hexes) ? line.hexes : hexesOfLine(page, line.text);
-      return h('li', { id: `log-${line.seq}-${i}`, class: `${hexes.length ? 'has-hexes' : ''}${line.clock ? ' log-clock' : ''}`.trim(), dataset: { seq: line.seq, hexes: hexes.join(',') } }, line.text);
+      // A decision his standing order made for a player who was away (docs/protocol.md): said
+      // on the action's first line, the decision itself (the others are what came of it).
+      const first = i === 0 || log[i - 1].seq !== line.seq;
+      const by = line.by === 'standing_order' && first ? h('span', { class: 'log-by' }, ' (standing order)') : null;
+      return h('li', { id: `log-${line.seq}-${i}`, class: `${hexes.length ? 'has-hexes' : ''}${line.clock ? ' log-clock' : ''}`.trim(), dataset: { seq: line.seq, hexes: hexes.join(',') } }, line.text, by);
     }),
   );
   const activeLine = active ? document.getElementById(active) : null;

@@ -31,7 +31,7 @@ export async function rematch(page) {
 
 // The computer seats chosen at creation keep their seat and level (a seat a computer took over
 // from an expelled player is a person's again), the creator keeps his seat, and the clock its
-// options.
+// options (and the game its grace period).
 export function rematchSeatsAndClock(page) {
   const out = {};
   const seats = (page.seats && page.seats.seats) || [];
@@ -41,6 +41,10 @@ export function rematchSeatsAndClock(page) {
   if (computers.length) out.computers = computers;
   if (page.mySeat !== null && page.mySeat !== undefined) out.seat = page.mySeat;
   if (page.clock && page.clock.options && page.clock.options.per_move_seconds) out.clock = { ...page.clock.options };
+  // The grace period for decisions out of turn (known from this seat's standing orders).
+  if (page.standingOrders && Number.isInteger(page.standingOrders.decision_grace_seconds)) {
+    out.decision_grace_seconds = page.standingOrders.decision_grace_seconds;
+  }
   return out;
 }
 
