@@ -86,7 +86,7 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
     : store_(store),
       metrics_(metrics),
       options_(std::move(options)),
-      lobby_(store, metrics, options_.room),
+      lobby_(store, metrics, options_.room, options_.lobby),
       replays_(store.db().path(), metrics, options_.replay),
       catch_ups_(store.db().path(), CatchUpLimits{}),
       signup_buckets_(options_.signups_per_minute / 60.0, 2 * options_.signups_per_minute),
@@ -577,7 +577,17 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
   const PlayerRecord& me = *player;
 
   if (type == "lobby.subscribe") {
-    lobby_.subscribe(client);
+    // The page of the open list to watch (docs/protocol.md, "Lobby"): every field optional.
+    LobbyPage page;
+    const auto number = [&](const char* name) -> std::optional<std::int64_t> {
+      if (!msg.contains(name) || msg[name].is_null()) return std::nullopt;
+      return int_field(msg, name);
+    };
+    if (auto f = make_lobby_page(options_.lobby, optional_string(msg, "speed"), number("offset"),
+                                 number("limit"), page)) {
+      return f;
+    }
+    lobby_.subscribe(client, page);
     return std::nullopt;
   }
   if (type == "lobby.unsubscribe") {
@@ -590,7 +600,10 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
   }
   if (type == "lobby.running") {  // server/running_games.h
     client->deliver(
-        make_message(json{{"type", "lobby.running"}, {"games", running_public_games(store_)}}));
+        make_message(json{{"type", "lobby.running"},
+                          {"games", running_public_games(store_, me.id,
+                                                         static_cast<std::size_t>(
+                                                             options_.games_to_watch))}}));
     return std::nullopt;
   }
   if (type == "game.create") return create_game(client, me, msg);
@@ -660,10 +673,12 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
     }
     req.spectators = *sp;
     req.spectator_delay = optional_small_int(msg, "spectator_delay").value_or(0);
+    if (clock.enabled()) req.clock = clock_options_to_json(clock);  // shown in the summaries
     {
       std::lock_guard lock(clients_mutex_);
       auto state = clients_.find(client);
       if (state == clients_.end()) return Failure{};  // closed meanwhile
+      req.address = state->second.address;  // the cap on open games per address
       if (static_cast<int>(state->second.watched.size()) >= options_.max_watched_games) {
         return fail("too_many_games", "this connection watches too many games; unwatch some first");
       }
@@ -732,6 +747,10 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
 
   if (type == "game.board") return room->send_board(client);  // board_once.h
   if (type == "game.join") {
+    // The cap on open games per player (a seat taken already is the room's error to give).
+    if (room->status() == GameStatus::kOpen && !room->seat_of(me.id)) {
+      if (auto f = lobby_.may_take_open_seat(me.id)) return f;
+    }
     if (auto f = room->join(me, optional_small_int(msg, "seat"), optional_string(msg, "invite"))) {
       return f;
     }

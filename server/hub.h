@@ -45,6 +45,12 @@ class Client : public Subscriber {
 
 struct HubOptions {
   RoomLimits room;
+  LobbyLimits lobby;        // open games, the open list's pages and its subscribers' budget
+  int games_to_watch = 50;  // games listed by lobby.running
+  // "Your games" (my_games, GET /api/my-games): the open and running games listed, and the
+  // finished ones, newest first.
+  int my_games_active = 100;
+  int my_games_finished = 50;
   ReplayLimits replay;
   std::string public_url;           // for invite links; may be empty
   double messages_per_second = 20;  // token bucket per connection (a message costs 1 or more)
