@@ -286,6 +286,14 @@ Store::Reading Store::reading() {
   }
 }
 
+std::shared_ptr<void> Store::hold_reader_for_testing() {
+  struct Held {
+    Reading reading;
+    explicit Held(Store& store) : reading(store.reading()) {}
+  };
+  return std::make_shared<Held>(*this);
+}
+
 Store::Store(const std::string& path, int readers) : db_(path) {
   // WAL keeps readers and the writer apart; synchronous=FULL makes each COMMIT durable
   // (fsync) before we tell anyone about the action it contains.

@@ -215,6 +215,9 @@ class Store {
 
   // The connection that writes (and reads inside its own transactions).
   Database& db() { return db_; }
+  // Holds one read-only connection (or the write connection without any) until the returned
+  // object dies, as a long read does (tests).
+  std::shared_ptr<void> hold_reader_for_testing();
 
  private:
   void migrate();
