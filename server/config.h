@@ -43,7 +43,7 @@ struct Config {
   int games_to_watch = 50;
   int my_games_active = 100;
   int my_games_finished = 50;
-  int read_connections = 3;  // read-only SQLite connections (Store)
+  int read_connections = 3;      // read-only SQLite connections (Store)
   bool dev = false;              // also serve the developer pages under /dev/
   int computer_threads = 1;      // workers for computer players' decisions
   int computer_budget_ms = 300;  // time per decision of the search level

@@ -599,11 +599,10 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
     return std::nullopt;
   }
   if (type == "lobby.running") {  // server/running_games.h
-    client->deliver(
-        make_message(json{{"type", "lobby.running"},
-                          {"games", running_public_games(store_, me.id,
-                                                         static_cast<std::size_t>(
-                                                             options_.games_to_watch))}}));
+    client->deliver(make_message(json{
+        {"type", "lobby.running"},
+        {"games",
+         running_public_games(store_, me.id, static_cast<std::size_t>(options_.games_to_watch))}}));
     return std::nullopt;
   }
   if (type == "game.create") return create_game(client, me, msg);
@@ -678,7 +677,7 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
       std::lock_guard lock(clients_mutex_);
       auto state = clients_.find(client);
       if (state == clients_.end()) return Failure{};  // closed meanwhile
-      req.address = state->second.address;  // the cap on open games per address
+      req.address = state->second.address;            // the cap on open games per address
       if (static_cast<int>(state->second.watched.size()) >= options_.max_watched_games) {
         return fail("too_many_games", "this connection watches too many games; unwatch some first");
       }

@@ -59,10 +59,16 @@ json Hub::my_games(std::int64_t player_id) {
     g["your_turn"] = running && seat && stored.current_seat == *seat;
     if (const json clock = running ? clocks_->clock_json(stored.id) : json(nullptr);
         !clock.is_null()) {
-      g["clock"] = json{{"seat", clock["seat"]},
-                        {"deadline", clock["deadline"]},
-                        {"stage", clock["stage"]},
-                        {"now", clock["now"]}};
+      // Beside the clock's options (the summary's `clock`): whose clock runs and until when.
+      const json state{{"seat", clock["seat"]},
+                       {"deadline", clock["deadline"]},
+                       {"stage", clock["stage"]},
+                       {"now", clock["now"]}};
+      if (g["clock"].is_object()) {
+        g["clock"].update(state);
+      } else {
+        g["clock"] = state;
+      }
     }
     games.push_back(std::move(g));
   }

@@ -143,9 +143,9 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
       return fail("too_many_open_games",
                   "the server has too many open games now: join one, or try again later");
     }
-    if (!req.address.empty() && count_in(open_by_address_, req.address) +
-                                        count_in(pending_addresses_, req.address) >=
-                                    lobby_limits_.open_games_per_address) {
+    if (!req.address.empty() &&
+        count_in(open_by_address_, req.address) + count_in(pending_addresses_, req.address) >=
+            lobby_limits_.open_games_per_address) {
       return fail("too_many_open_games",
                   "too many open games were created from your address: join one, or start, "
                   "leave or cancel one first");

@@ -193,8 +193,8 @@ class Lobby {
     std::string address;
   };
   std::map<std::int64_t, Open> open_;
-  std::map<std::int64_t, int> open_seats_;            // player -> open games with his seat
-  std::map<std::string, int> open_by_address_;         // creator's address -> open games
+  std::map<std::int64_t, int> open_seats_;      // player -> open games with his seat
+  std::map<std::string, int> open_by_address_;  // creator's address -> open games
   struct Pending {
     std::int64_t player = 0;  // the creator when he plays
     std::string address;

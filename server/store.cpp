@@ -195,9 +195,9 @@ void after_migration(Database& db, int version) {
   if (version == 2) hash_stored_invite_codes(db);
 }
 
-#define VIKTORY_GAME_FIELDS                                                                 \
-  "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, "   \
-  "g.invite_hash, g.result, g.current_seat, g.seq, g.last_move_at, g.spectators, "        \
+#define VIKTORY_GAME_FIELDS                                                             \
+  "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, " \
+  "g.invite_hash, g.result, g.current_seat, g.seq, g.last_move_at, g.spectators, "      \
   "g.spectator_delay, g.commitment, c.options "
 // The clock's options come along (a game without a clock has no row in game_clocks).
 #define VIKTORY_GAME_JOINS \
@@ -577,8 +577,7 @@ std::vector<GameRecord> Store::recent_games_of_player(std::int64_t player_id, in
                           "g.status = 'finished' ORDER BY s.game_id DESC LIMIT ?2");
   f.bind(1, player_id).bind(2, finished);
   std::vector<GameRecord> done = read_games(db, f, damaged);
-  out.insert(out.end(), std::make_move_iterator(done.begin()),
-             std::make_move_iterator(done.end()));
+  out.insert(out.end(), std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
   std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.id > y.id; });
   return out;
 }

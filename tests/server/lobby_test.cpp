@@ -2,6 +2,8 @@
 // address, in all), the paged open list whose subscribers are sent their page once and then
 // only its changes, within a byte budget each, and the time control in every summary (issue
 // 20). Over the Hub (no sockets) and the Lobby itself, on real database files.
+#include "lobby.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,7 +13,6 @@
 #include <thread>
 
 #include "hub.h"
-#include "lobby.h"
 #include "test_support.h"
 
 namespace viktory::server {
@@ -283,8 +284,8 @@ TEST(LobbyPaging, PagesRebuiltFromTheFirstMessageAndTheChangesAreTheServers) {
   LobbyFixture f(limits);
   std::vector<PlayerRecord> players;
   for (int i = 0; i < 14; ++i) players.push_back(f.player("P" + std::to_string(i)));
-  const std::vector<LobbyPage> pages = {
-      {"", 0, 5}, {"", 3, 4}, {"live", 0, 3}, {"daily", 1, 5}, {"untimed", 2, 2}, {"", 0, 50}};
+  const std::vector<LobbyPage> pages = {{"", 0, 5},      {"", 3, 4},        {"live", 0, 3},
+                                        {"daily", 1, 5}, {"untimed", 2, 2}, {"", 0, 50}};
   std::vector<std::unique_ptr<ListClient>> clients;
   for (const LobbyPage& page : pages) {
     clients.push_back(std::make_unique<ListClient>());
@@ -300,9 +301,8 @@ TEST(LobbyPaging, PagesRebuiltFromTheFirstMessageAndTheChangesAreTheServers) {
     const int what = static_cast<int>(pick(10));
     if (what < 4 || open.empty()) {
       const std::int64_t speeds[] = {0, 120, 86400, 3 * 86400};
-      if (std::holds_alternative<GameRoom*>(f.create(players[pick(players.size())],
-                                                     2 + static_cast<int>(pick(3)),
-                                                     speeds[pick(4)]))) {
+      if (std::holds_alternative<GameRoom*>(f.create(
+              players[pick(players.size())], 2 + static_cast<int>(pick(3)), speeds[pick(4)]))) {
         ++operations;
       }
     } else {

@@ -27,7 +27,8 @@ TEST(StoreReaders, ASignInIsAnsweredWhileAnotherReadHoldsAConnection) {
   // A long read (lobby.running over every running game took 62-73 ms at 10,000) holds a
   // read-only connection meanwhile.
   auto held = store.hold_reader_for_testing();
-  auto sign_in = std::async(std::launch::async, [&] { return store.player_by_token_hash("hash-a"); });
+  auto sign_in =
+      std::async(std::launch::async, [&] { return store.player_by_token_hash("hash-a"); });
   const std::future_status answered = sign_in.wait_for(5s);
   held.reset();  // the long read ends (the sign-in waits no longer, whatever happened)
   // Before, there was one read-only connection: the sign-in waited for the long read.
@@ -41,7 +42,8 @@ TEST(StoreReaders, WithEveryReaderHeldAReadWaitsForTheFirstOneFreed) {
   store.create_player("Alice", "hash-a", 1);
   auto first = store.hold_reader_for_testing();
   auto second = store.hold_reader_for_testing();
-  auto sign_in = std::async(std::launch::async, [&] { return store.player_by_token_hash("hash-a"); });
+  auto sign_in =
+      std::async(std::launch::async, [&] { return store.player_by_token_hash("hash-a"); });
   EXPECT_EQ(sign_in.wait_for(200ms), std::future_status::timeout);
   second.reset();
   ASSERT_EQ(sign_in.wait_for(5s), std::future_status::ready);
@@ -85,7 +87,8 @@ struct Games {
       }
       store.create_game(g);
       Statement u = store.db().prepare(
-          "UPDATE games SET status = ?, private = ?, spectators = ?, last_move_at = ? WHERE id = ?");
+          "UPDATE games SET status = ?, private = ?, spectators = ?, last_move_at = ? WHERE id = "
+          "?");
       u.bind(1, statuses[pick(6)]).bind(2, pick(4) == 0 ? 1 : 0).bind(3, spectators[pick(3)]);
       if (pick(5) == 0) {
         u.bind_null(4);
@@ -185,7 +188,8 @@ TEST(StoreIndexes, TheListsWalkAnIndexInOrder) {
   // Store::games_to_watch names its index (without statistics SQLite would rather take
   // games_by_status and sort every running game).
   const std::string watch = plan(
-      "SELECT g.id FROM games g INDEXED BY games_to_watch WHERE g.status = 'running' AND g.private = 0 AND "
+      "SELECT g.id FROM games g INDEXED BY games_to_watch WHERE g.status = 'running' AND g.private "
+      "= 0 AND "
       "g.spectators != 'none' ORDER BY COALESCE(g.last_move_at, g.created) DESC, g.id DESC "
       "LIMIT 50");
   EXPECT_NE(watch.find("games_to_watch"), std::string::npos) << watch;
