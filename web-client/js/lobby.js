@@ -301,7 +301,7 @@ class Lobby {
             h('b', {}, `Game ${g.game_id}`),
             ` by ${g.creator ? g.creator.name : '?'}`,
             h('div', { class: 'subtle' }, optionsText(g.options)),
-            h('div', { class: 'time-control' }, h('span', { class: `tag tag-speed speed-${g.speed || 'untimed'}` }, SPEED_NAME[g.speed] || SPEED_NAME.untimed), ' ', timeControlText(g.clock)),
+            h('div', { class: 'time-control' }, h('span', { class: `tag tag-speed speed-${g.speed || 'untimed'}` }, SPEED_NAME[g.speed] || SPEED_NAME.untimed), g.clock ? ` ${timeControlText(g.clock)}` : ''),
           ),
           seatDots(g.seats),
           h('span', { class: 'subtle' }, `${taken}/${g.seats.length}`),
