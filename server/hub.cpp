@@ -95,6 +95,8 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
       last_probe_(std::chrono::steady_clock::now()) {
   clocks_ = std::make_unique<GameClocks>(
       store_, options_.clock != nullptr ? *options_.clock : system_clock_);
+  games_to_watch_ =
+      std::make_unique<GamesToWatch>(store_, static_cast<std::size_t>(options_.games_to_watch));
   // A clock's reminder goes out the way turns do: the turn notifications (push, e-mail,
   // webhook, per the player's settings), which only queue it here.
   if (options_.room.on_turn) clocks_->set_reminder(options_.room.on_turn);
@@ -599,10 +601,8 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
     return std::nullopt;
   }
   if (type == "lobby.running") {  // server/running_games.h
-    client->deliver(make_message(json{
-        {"type", "lobby.running"},
-        {"games",
-         running_public_games(store_, me.id, static_cast<std::size_t>(options_.games_to_watch))}}));
+    // From a copy read at most once a second, less the viewer's own games.
+    client->deliver(std::make_shared<const std::string>(games_to_watch_->message_for(me.id)));
     return std::nullopt;
   }
   if (type == "game.create") return create_game(client, me, msg);

@@ -25,6 +25,7 @@
 #include "presence.h"
 #include "rate_limit.h"
 #include "replay.h"
+#include "running_games.h"
 #include "seat_controllers.h"
 #include "store.h"
 
@@ -175,6 +176,7 @@ class Hub {
   std::chrono::steady_clock::time_point last_probe_;
   SystemClock system_clock_;
   std::unique_ptr<GameClocks> clocks_;
+  std::unique_ptr<GamesToWatch> games_to_watch_;  // lobby.running (running_games.h)
   // Last: destroyed first, so its workers stop before what they call into goes away.
   std::unique_ptr<SeatControllers> seats_;
 };

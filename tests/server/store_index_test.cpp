@@ -9,6 +9,7 @@
 #include <future>
 #include <random>
 
+#include "running_games.h"
 #include "store.h"
 #include "test_support.h"
 
@@ -173,6 +174,37 @@ TEST(StoreIndexes, YourGamesAreTheOldQuerysAnswerFromTheIndex) {
     }
   }
   EXPECT_GT(g.store.recent_games_of_player(g.players[0].id, 1000, 1000).size(), 20u);
+}
+
+// lobby.running from the copy read once a second: the same list as a read of the store for
+// each viewer, also for one who plays more of the latest games than the copy has to spare.
+TEST(StoreIndexes, GamesToWatchFromTheCopyAreTheStoresAnswerForEachViewer) {
+  Games g(400);
+  GamesToWatch watch(g.store, 10, std::chrono::hours(1));
+  // 40 of the 60 read: each player here sits in about a third of the games, so some viewers
+  // need a read of their own.
+  GamesToWatch wide(g.store, 40, std::chrono::hours(1));
+  for (const PlayerRecord& p : g.players) {
+    const nlohmann::json got = nlohmann::json::parse(watch.message_for(p.id));
+    EXPECT_EQ(got["type"], "lobby.running");
+    EXPECT_EQ(got["games"], running_public_games(g.store, p.id, 10)) << "viewer " << p.id;
+    EXPECT_EQ(nlohmann::json::parse(wide.message_for(p.id))["games"],
+              running_public_games(g.store, p.id, 40))
+        << "viewer " << p.id;
+  }
+  GamesToWatch all(g.store, 1000, std::chrono::hours(1));
+  for (std::int64_t viewer : {std::int64_t{0}, g.players[2].id}) {
+    EXPECT_EQ(nlohmann::json::parse(all.message_for(viewer))["games"],
+              running_public_games(g.store, viewer, 1000));
+  }
+  // Read once: a game that starts running now shows only once the copy is read again.
+  const nlohmann::json before = nlohmann::json::parse(watch.message_for(0))["games"];
+  g.store.db().exec(
+      "UPDATE games SET status = 'running', private = 0, spectators = 'live', last_move_at = "
+      "999999 WHERE id = 1");
+  EXPECT_EQ(nlohmann::json::parse(watch.message_for(0))["games"], before);
+  GamesToWatch fresh(g.store, 10, std::chrono::milliseconds(0));
+  EXPECT_EQ(nlohmann::json::parse(fresh.message_for(0))["games"][0]["game_id"], 1);
 }
 
 // The plans SQLite chooses: an index walked in order, no table scanned and nothing sorted, so
