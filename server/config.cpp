@@ -115,7 +115,7 @@ Usage: viktory-server [options]
   --max-open-games-per-address N  open games created from one client address (default 20)
   --max-open-games N   open games in all (default 1000)
   --lobby-page-size N  games on a page of the open list when the client asks for none
-                       (default 20)
+                       (default 10)
   --lobby-max-page-size N   the most games a client may ask for on one page (default 50)
   --lobby-bytes-per-minute N   changes of the open list sent to one subscriber, bytes a
                        minute, a quarter of it at once (default 24000)

@@ -37,7 +37,7 @@ struct Config {
   int max_open_games_per_player = 5;
   int max_open_games_per_address = 20;
   int max_open_games = 1000;
-  int lobby_page_size = 20;
+  int lobby_page_size = 10;
   int lobby_max_page_size = 50;
   int lobby_bytes_per_minute = 24000;
   int games_to_watch = 50;

@@ -57,7 +57,7 @@ struct LobbyLimits {
   int open_games_per_player = 5;    // open games a player holds a seat in (created or joined)
   int open_games_per_address = 20;  // open games created from one client address
   int open_games = 1000;            // open games in all (public and private)
-  int page_size = 20;               // games on a page of the open list when none is asked
+  int page_size = 10;               // games on a page of the open list when none is asked
   int max_page_size = 50;
   // What lobby.changes may send one subscriber: this many bytes a minute, at most a quarter of
   // it at once (a page asked for with lobby.subscribe is not counted: that request is).
@@ -69,7 +69,7 @@ struct LobbyLimits {
 struct LobbyPage {
   std::string speed;
   int offset = 0;
-  int limit = 20;
+  int limit = 10;
 };
 
 // A page asked for (lobby.subscribe, GET /api/games): `speed` "" (all), "live", "daily" or

@@ -11,6 +11,7 @@
 // Reports the open games at the end (GET /api/games), the honest player's bytes, and his bytes
 // per minute.
 #include <atomic>
+#include <iostream>
 #include <thread>
 
 #include "abuse.h"
@@ -42,8 +43,9 @@ void attack(Context& c, int index, const std::atomic<bool>& stop, std::atomic<lo
     // The answer to this request: an ack, an error, or what it made.
     return ws->wait_for(
         [&](const json& r) {
-          return (r.value("req", -1) == req) || r["type"] == "game.created" ||
-                 r["type"] == "game.state";
+          // (a refusal by the rate limit comes before the message is read: it has no req)
+          return r.value("req", -1) == req || r["type"] == "error" ||
+                 r["type"] == "game.created" || r["type"] == "game.state";
         },
         std::chrono::seconds(10));
   };
@@ -93,8 +95,9 @@ void attack(Context& c, int index, const std::atomic<bool>& stop, std::atomic<lo
       }
       ask(json{{"type", "game.leave"}, {"game_id", game_id}});
     }
-  } catch (const std::exception&) {
+  } catch (const std::exception& e) {
     // closed or refused: this address is done
+    if (c.param("verbose", 0)) std::cerr << "address " << index << ": " << e.what() << "\n";
   }
 }
 
@@ -125,6 +128,7 @@ Report run(Context& c) {
     ++messages;
   }
   const double seconds = ms_since(start) / 1000.0;
+  const bool closed = watcher->wait_closed(std::chrono::milliseconds(1));
   const long open = open_games(c.port);
   stop = true;
   for (std::thread& t : attackers) t.join();
@@ -135,6 +139,7 @@ Report run(Context& c) {
   r.add("honest_first_message_bytes", static_cast<double>(first_page));
   r.add("honest_bytes", static_cast<double>(bytes));
   r.add("honest_bytes_per_minute", static_cast<double>(bytes) * 60.0 / seconds);
+  r.add("honest_disconnected", closed ? "yes" : "no");
   return r;
 }
 
