@@ -1,8 +1,9 @@
 // Scenario "lobby": hostile clients fill the lobby while an honest player watches it (issue 19).
 //
 // Attack: `addresses` client addresses (default 50), each with one connection at a time: it
-// signs up a player, creates open public games of three seats as fast as it is answered until
-// the server refuses one (a cap), then signs up the next player, until the address is refused
+// signs up a player, creates open public games of six seats (so that the joiners below rarely
+// fill one) as fast as it is answered until the server refuses one (a cap), then signs up the
+// next player, until the address is refused
 // (its cap, or its sign-ups); after that it joins and leaves the oldest open game over and over
 // (`churn`, default on), so that the first page of the list changes all the time. Old servers
 // without caps simply keep creating.
@@ -44,8 +45,8 @@ void attack(Context& c, int index, const std::atomic<bool>& stop, std::atomic<lo
     return ws->wait_for(
         [&](const json& r) {
           // (a refusal by the rate limit comes before the message is read: it has no req)
-          return r.value("req", -1) == req || r["type"] == "error" ||
-                 r["type"] == "game.created" || r["type"] == "game.state";
+          return r.value("req", -1) == req || r["type"] == "error" || r["type"] == "game.created" ||
+                 r["type"] == "game.state";
         },
         std::chrono::seconds(10));
   };
@@ -63,7 +64,7 @@ void attack(Context& c, int index, const std::atomic<bool>& stop, std::atomic<lo
       ws = connect_as(c.port, a, from);
       bool refused = false;
       while (!stop && !refused) {
-        const json r = ask(json{{"type", "game.create"}, {"seats", 3}});
+        const json r = ask(json{{"type", "game.create"}, {"seats", 6}});
         if (r["type"] == "game.created") {
           ++created;
         } else if (r["type"] == "error" && r["code"] == "rate_limited") {
