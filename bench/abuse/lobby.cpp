@@ -4,14 +4,16 @@
 // signs up a player, creates open public games of six seats (so that the joiners below rarely
 // fill one) as fast as it is answered until the server refuses one (a cap), then signs up the
 // next player, until the address is refused
-// (its cap, or its sign-ups); after that it joins and leaves the oldest open game over and over
-// (`churn`, default on), so that the first page of the list changes all the time. Old servers
-// without caps simply keep creating.
+// (its cap, or its sign-ups); after that the first `churners` addresses (default 4) join and
+// leave one of the ten oldest open games over and over, so that the first page of the list
+// changes all the time. Old servers without caps simply keep creating.
 // Honest: one connection subscribes to the lobby at the start (lobby.subscribe with no fields:
 // the server's default) and counts every byte it receives for `--seconds`.
 // Reports the open games at the end (GET /api/games), the honest player's bytes, and his bytes
 // per minute.
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <iostream>
 #include <thread>
 
@@ -30,7 +32,7 @@ long open_games(int port) {
   return static_cast<long>(j.value("games", json::array()).size());
 }
 
-// One hostile address: creates until refused, then churns the first open game.
+// One hostile address: creates until refused, then (a churner) joins and leaves open games.
 void attack(Context& c, int index, const std::atomic<bool>& stop, std::atomic<long>& created) {
   const std::string from = address(index);
   int player = 0;
@@ -79,16 +81,19 @@ void attack(Context& c, int index, const std::atomic<bool>& stop, std::atomic<lo
         }
       }
     }
-    if (!c.param("churn", 1) || stop) return;
+    if (index > c.param("churners", 4) || stop) return;
     // A fresh player who holds no seat joins and leaves the oldest open game.
     const Account churner = new_player(c.port, "Churn " + std::to_string(index), from);
     if (ws) ws->close();
     ws = connect_as(c.port, churner, from);
     while (!stop) {
       const json first =
-          viktory::server::testing::http_request(c.port, "GET", "/api/games?limit=1").json();
-      if (first.value("games", json::array()).empty()) break;
-      const json game_id = first["games"][0]["game_id"];
+          viktory::server::testing::http_request(c.port, "GET", "/api/games?limit=10").json();
+      const json games = first.value("games", json::array());
+      if (games.empty()) break;
+      // (an old server answers the whole list: the ten oldest are its first ten)
+      const json game_id = games[static_cast<std::size_t>(std::rand()) %
+                                 std::min<std::size_t>(games.size(), 10)]["game_id"];
       const json joined = ask(json{{"type", "game.join"}, {"game_id", game_id}});
       if (joined["type"] == "error") {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -146,8 +151,8 @@ Report run(Context& c) {
 
 const bool registered = register_scenario(
     {"lobby",
-     "addresses creating open games until refused, then churning the first one (--param "
-     "addresses=N, churn=0|1) vs the bytes an honest lobby subscriber receives",
+     "addresses creating open games until refused, then churning the first page (--param "
+     "addresses=N, churners=N) vs the bytes an honest lobby subscriber receives",
      {},
      run,
      nullptr});
