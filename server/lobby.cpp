@@ -134,8 +134,8 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
     return fail("bad_options", "a spectator delay is 1 to " + std::to_string(kMaxSpectatorDelay) +
                                    " turns, and only with delayed spectators");
   }
-  // The caps on open games (LobbyLimits), checked and reserved until add_game counts the game
-  // itself: the store is written meanwhile, with no lock held.
+  // The caps on open games (LobbyLimits), checked and reserved at once, until add_game counts
+  // the game itself: the store is written meanwhile, with no lock held.
   const std::int64_t seated = req.creator_plays ? creator.id : 0;
   {
     std::lock_guard lock(list_mutex_);
@@ -150,12 +150,12 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
                   "too many open games were created from your address: join one, or start, "
                   "leave or cancel one first");
     }
-  }
-  if (seated != 0) {
-    if (auto f = may_take_open_seat(seated)) return *f;
-  }
-  {
-    std::lock_guard lock(list_mutex_);
+    if (seated != 0 && count_in(open_seats_, seated) + count_in(pending_players_, seated) >=
+                           lobby_limits_.open_games_per_player) {
+      return fail("too_many_open_games",
+                  "you have a seat in " + std::to_string(lobby_limits_.open_games_per_player) +
+                      " open games already: start, leave or cancel one first");
+    }
     ++pending_total_;
     if (seated != 0) add_to(pending_players_, seated, 1);
     if (!req.address.empty()) add_to(pending_addresses_, req.address, 1);
@@ -225,9 +225,14 @@ std::shared_ptr<GameRoom> Lobby::add_game(std::unique_ptr<GameRoom> made) {
     std::lock_guard list_lock(list_mutex_);
     if (auto pending = new_games_.find(id); pending != new_games_.end()) {
       release_pending_locked(pending->second.player, pending->second.address);
-      if (inserted && !pending->second.address.empty() && !open_.count(id)) {
-        open_[id].address = pending->second.address;  // count_open takes it over
-        add_to(open_by_address_, pending->second.address, 1);
+      const std::string& address = pending->second.address;
+      if (!address.empty()) {
+        // count_open (in note) takes the address over from this entry.
+        Open& open = open_[id];
+        if (open.address.empty()) {
+          open.address = address;
+          add_to(open_by_address_, address, 1);
+        }
       }
       new_games_.erase(pending);
     }
