@@ -112,6 +112,19 @@ Usage: viktory-server [options]
   --replays-per-minute N   replay pages per client address, burst N (default 120)
   --presence-per-minute N  presence requests (GET /api/presence) per client address, burst N
                        (default 240: a page asks every 2 s while it shows presence)
+  --max-open-games-per-player N   open games a player may hold a seat in, created or joined
+                       (default 5)
+  --max-open-games-per-address N  open games created from one client address (default 20)
+  --max-open-games N   open games in all (default 1000)
+  --lobby-page-size N  games on a page of the open list when the client asks for none
+                       (default 10)
+  --lobby-max-page-size N   the most games a client may ask for on one page (default 50)
+  --lobby-bytes-per-minute N   changes of the open list sent to one subscriber, bytes a
+                       minute, a quarter of it at once (default 24000)
+  --games-to-watch N   running games listed by lobby.running (default 50)
+  --my-games-active N  open and running games listed in "your games" (default 100)
+  --my-games-finished N   finished games listed in "your games" (default 50)
+  --read-connections N read-only database connections (default 3)
   --smtp-url URL       SMTP relay for e-mail: smtp://host:587 or smtps://host:465
                        (env VIKTORY_SMTP_URL; default: no e-mail)
   --smtp-starttls MODE required|opportunistic|off for smtp:// (env VIKTORY_SMTP_STARTTLS,
@@ -239,6 +252,26 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
     } else if (flag == "--presence-per-minute") {
       if (!int_flag(1, 1000000, c.presence_per_minute)) return result;
+    } else if (flag == "--max-open-games-per-player") {
+      if (!int_flag(1, 1000, c.max_open_games_per_player)) return result;
+    } else if (flag == "--max-open-games-per-address") {
+      if (!int_flag(1, 100000, c.max_open_games_per_address)) return result;
+    } else if (flag == "--max-open-games") {
+      if (!int_flag(1, 1000000, c.max_open_games)) return result;
+    } else if (flag == "--lobby-page-size") {
+      if (!int_flag(1, 1000, c.lobby_page_size)) return result;
+    } else if (flag == "--lobby-max-page-size") {
+      if (!int_flag(1, 1000, c.lobby_max_page_size)) return result;
+    } else if (flag == "--lobby-bytes-per-minute") {
+      if (!int_flag(1000, 100000000, c.lobby_bytes_per_minute)) return result;
+    } else if (flag == "--games-to-watch") {
+      if (!int_flag(1, 1000, c.games_to_watch)) return result;
+    } else if (flag == "--my-games-active") {
+      if (!int_flag(1, 10000, c.my_games_active)) return result;
+    } else if (flag == "--my-games-finished") {
+      if (!int_flag(0, 10000, c.my_games_finished)) return result;
+    } else if (flag == "--read-connections") {
+      if (!int_flag(1, 64, c.read_connections)) return result;
     } else if (flag == "--computer-threads") {
       if (!int_flag(0, 64, c.computer_threads)) return result;
     } else if (flag == "--computer-games-per-player") {

@@ -33,6 +33,17 @@ struct Config {
   int frame_timeout_seconds = 30;  // to receive a whole WebSocket message once it has begun
   std::size_t max_queued_bytes_per_address = 32 * 1024 * 1024;  // send queues of one address
   int replays_per_minute = 120;  // replay pages per client address, burst the same
+  // The lobby (lobby.h, LobbyLimits) and the lists read from the store.
+  int max_open_games_per_player = 5;
+  int max_open_games_per_address = 20;
+  int max_open_games = 1000;
+  int lobby_page_size = 10;
+  int lobby_max_page_size = 50;
+  int lobby_bytes_per_minute = 24000;
+  int games_to_watch = 50;
+  int my_games_active = 100;
+  int my_games_finished = 50;
+  int read_connections = 3;      // read-only SQLite connections (Store)
   bool dev = false;              // also serve the developer pages under /dev/
   int computer_threads = 0;      // workers for computer players' decisions; 0: one per core
   int computer_budget_ms = 300;  // time per decision of the search level

@@ -842,7 +842,9 @@ json GameRoom::seats_message() const {
               {"private", record_.is_private},
               {"spectators", to_string(record_.spectators)},
               {"spectator_delay", record_.spectator_delay},
-              {"commitment", commitment_json(record_)}};
+              {"commitment", commitment_json(record_)},
+              {"clock", record_.clock},
+              {"speed", speed_of(record_)}};
 }
 
 json GameRoom::summary_of(const GameRecord& record) {
@@ -862,7 +864,17 @@ json GameRoom::summary_of(const GameRecord& record) {
                                    : json(nullptr)},
               {"seq", record.seq},
               {"result", record.result ? *record.result : json(nullptr)},
-              {"commitment", commitment_json(record)}};
+              {"commitment", commitment_json(record)},
+              {"clock", record.clock},
+              {"speed", speed_of(record)}};
+}
+
+const char* GameRoom::speed_of(const GameRecord& record) {
+  constexpr std::int64_t kDaySeconds = 86400;
+  const std::int64_t per_move =
+      record.clock.is_object() ? record.clock.value("per_move_seconds", std::int64_t{0}) : 0;
+  if (per_move <= 0) return "untimed";
+  return per_move < kDaySeconds ? "live" : "daily";
 }
 
 }  // namespace viktory::server

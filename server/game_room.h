@@ -152,6 +152,9 @@ class GameRoom {
   nlohmann::json seats_message() const;
   // The game summary of docs/protocol.md, from a record alone (e.g. read from the store).
   static nlohmann::json summary_of(const GameRecord& record);
+  // How fast a game is played (the lobby's filter): "live" (minutes per move), "daily" (days
+  // per move) or "untimed" (no clock).
+  static const char* speed_of(const GameRecord& record);
   static nlohmann::json seats_json(const GameRecord& record);
 
   // How many times a full view was built (for tests of the per-viewer cache).

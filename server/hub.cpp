@@ -89,7 +89,7 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
       metrics_(metrics),
       options_(std::move(options)),
       computer_caps_(store, options_.computer_caps),
-      lobby_(store, metrics, options_.room),
+      lobby_(store, metrics, options_.room, options_.lobby),
       replays_(store.db().path(), metrics, options_.replay),
       catch_ups_(store.db().path(), CatchUpLimits{}),
       signup_buckets_(options_.signups_per_minute / 60.0, 2 * options_.signups_per_minute),
@@ -98,6 +98,8 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
       last_probe_(std::chrono::steady_clock::now()) {
   clocks_ = std::make_unique<GameClocks>(
       store_, options_.clock != nullptr ? *options_.clock : system_clock_);
+  games_to_watch_ =
+      std::make_unique<GamesToWatch>(store_, static_cast<std::size_t>(options_.games_to_watch));
   // A clock's reminder goes out the way turns do: the turn notifications (push, e-mail,
   // webhook, per the player's settings), which only queue it here.
   if (options_.room.on_turn) clocks_->set_reminder(options_.room.on_turn);
@@ -597,7 +599,17 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
   const PlayerRecord& me = *player;
 
   if (type == "lobby.subscribe") {
-    lobby_.subscribe(client);
+    // The page of the open list to watch (docs/protocol.md, "Lobby"): every field optional.
+    LobbyPage page;
+    const auto number = [&](const char* name) -> std::optional<std::int64_t> {
+      if (!msg.contains(name) || msg[name].is_null()) return std::nullopt;
+      return int_field(msg, name);
+    };
+    if (auto f = make_lobby_page(options_.lobby, optional_string(msg, "speed"), number("offset"),
+                                 number("limit"), page)) {
+      return f;
+    }
+    lobby_.subscribe(client, page);
     return std::nullopt;
   }
   if (type == "lobby.unsubscribe") {
@@ -609,8 +621,8 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
     return std::nullopt;
   }
   if (type == "lobby.running") {  // server/running_games.h
-    client->deliver(
-        make_message(json{{"type", "lobby.running"}, {"games", running_public_games(store_)}}));
+    // From a copy read at most once a second, less the viewer's own games.
+    client->deliver(std::make_shared<const std::string>(games_to_watch_->message_for(me.id)));
     return std::nullopt;
   }
   if (type == "game.create") return create_game(client, me, msg);
@@ -684,10 +696,12 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
     }
     req.spectators = *sp;
     req.spectator_delay = optional_small_int(msg, "spectator_delay").value_or(0);
+    if (clock.enabled()) req.clock = clock_options_to_json(clock);  // shown in the summaries
     {
       std::lock_guard lock(clients_mutex_);
       auto state = clients_.find(client);
       if (state == clients_.end()) return Failure{};  // closed meanwhile
+      req.address = state->second.address;            // the cap on open games per address
       if (static_cast<int>(state->second.watched.size()) >= options_.max_watched_games) {
         return fail("too_many_games", "this connection watches too many games; unwatch some first");
       }
@@ -758,6 +772,10 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
 
   if (type == "game.board") return room->send_board(client);  // board_once.h
   if (type == "game.join") {
+    // The cap on open games per player (a seat taken already is the room's error to give).
+    if (room->status() == GameStatus::kOpen && !room->seat_of(me.id)) {
+      if (auto f = lobby_.may_take_open_seat(me.id)) return f;
+    }
     if (auto f = room->join(me, optional_small_int(msg, "seat"), optional_string(msg, "invite"))) {
       return f;
     }

@@ -26,6 +26,7 @@
 #include "presence.h"
 #include "rate_limit.h"
 #include "replay.h"
+#include "running_games.h"
 #include "seat_controllers.h"
 #include "standing_order_service.h"
 #include "store.h"
@@ -47,6 +48,12 @@ class Client : public Subscriber {
 
 struct HubOptions {
   RoomLimits room;
+  LobbyLimits lobby;        // open games, the open list's pages and its subscribers' budget
+  int games_to_watch = 50;  // games listed by lobby.running
+  // "Your games" (my_games, GET /api/my-games): the open and running games listed, and the
+  // finished ones, newest first.
+  int my_games_active = 100;
+  int my_games_finished = 50;
   ReplayLimits replay;
   std::string public_url;           // for invite links; may be empty
   double messages_per_second = 20;  // token bucket per connection (a message costs 1 or more)
@@ -183,6 +190,7 @@ class Hub {
   SystemClock system_clock_;
   std::unique_ptr<GameClocks> clocks_;
   std::unique_ptr<StandingOrderService> standing_;
+  std::unique_ptr<GamesToWatch> games_to_watch_;  // lobby.running (running_games.h)
   // Last: destroyed first, so its workers stop before what they call into goes away.
   std::unique_ptr<SeatControllers> seats_;
 };

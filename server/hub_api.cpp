@@ -45,8 +45,10 @@ std::optional<std::int64_t> parse_id(std::string_view s) {
 json Hub::my_games(std::int64_t player_id) {
   json games = json::array();
   Store::DamagedList damaged;
-  for (const GameRecord& stored : store_.games_of_player(player_id, &damaged)) {
-    if (stored.status == GameStatus::kCancelled) continue;
+  // From the index of the player's seats, at most the listed numbers (Store::
+  // recent_games_of_player): the time does not grow with the number of games.
+  for (const GameRecord& stored : store_.recent_games_of_player(
+           player_id, options_.my_games_active, options_.my_games_finished, &damaged)) {
     std::optional<int> seat;
     for (const SeatRecord& s : stored.seats) {
       if (s.player_id == player_id) seat = s.seat;
@@ -57,10 +59,16 @@ json Hub::my_games(std::int64_t player_id) {
     g["your_turn"] = running && seat && stored.current_seat == *seat;
     if (const json clock = running ? clocks_->clock_json(stored.id) : json(nullptr);
         !clock.is_null()) {
-      g["clock"] = json{{"seat", clock["seat"]},
-                        {"deadline", clock["deadline"]},
-                        {"stage", clock["stage"]},
-                        {"now", clock["now"]}};
+      // Beside the clock's options (the summary's `clock`): whose clock runs and until when.
+      const json state{{"seat", clock["seat"]},
+                       {"deadline", clock["deadline"]},
+                       {"stage", clock["stage"]},
+                       {"now", clock["now"]}};
+      if (g["clock"].is_object()) {
+        g["clock"].update(state);
+      } else {
+        g["clock"] = state;
+      }
     }
     games.push_back(std::move(g));
   }
@@ -168,7 +176,25 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
           json{{"player_id", std::to_string(player.id)}, {"name", player.name}, {"token", token}});
     }
     if (method != "GET") return api_error(405, "method", "use GET");
-    if (path == "/api/games") return api_json(json{{"games", lobby_.open_games()}});
+    if (path == "/api/games") {
+      // A page of the open list, as lobby.subscribe's (docs/protocol.md, "Lobby").
+      const auto number = [&](const char* name) -> std::optional<std::int64_t> {
+        auto it = query.find(name);
+        if (it == query.end()) return std::nullopt;
+        std::int64_t v = -1;
+        const std::string& text = it->second;
+        auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || ptr != text.data() + text.size()) return -1;  // refused below
+        return v;
+      };
+      const auto speed = query.find("speed");
+      LobbyPage page;
+      if (auto f = make_lobby_page(options_.lobby, speed == query.end() ? "" : speed->second,
+                                   number("offset"), number("limit"), page)) {
+        return api_error(400, f->code, f->message);
+      }
+      return api_json(lobby_.open_games(page));
+    }
     if (path == "/api/my-games") {
       auto player = player_for_bearer(authorization);
       if (!player) return api_error(401, "auth_failed", "send Authorization: Bearer <token>");

@@ -11,8 +11,46 @@ namespace viktory::server {
 
 using nlohmann::json;
 
-Lobby::Lobby(Store& store, Metrics& metrics, RoomLimits limits)
-    : store_(store), metrics_(metrics), limits_(limits) {
+namespace {
+
+// A burst of changes (a game filling up, a flood of creations) makes one message.
+constexpr auto kCoalesce = std::chrono::milliseconds(250);
+
+template <typename Map, typename Key>
+int count_in(const Map& map, const Key& key) {
+  auto it = map.find(key);
+  return it == map.end() ? 0 : it->second;
+}
+
+template <typename Map, typename Key>
+void add_to(Map& map, const Key& key, int delta) {
+  auto it = map.try_emplace(key, 0).first;
+  it->second += delta;
+  if (it->second <= 0) map.erase(it);
+}
+
+}  // namespace
+
+Outcome make_lobby_page(const LobbyLimits& limits, const std::string& speed,
+                        std::optional<std::int64_t> offset, std::optional<std::int64_t> limit,
+                        LobbyPage& page) {
+  if (!speed.empty() && speed != "live" && speed != "daily" && speed != "untimed") {
+    return fail("bad_page", "speed is \"live\", \"daily\", \"untimed\" or absent (all)");
+  }
+  if (offset && (*offset < 0 || *offset > limits.open_games)) {
+    return fail("bad_page", "offset is 0 to " + std::to_string(limits.open_games));
+  }
+  if (limit && (*limit < 1 || *limit > limits.max_page_size)) {
+    return fail("bad_page", "limit is 1 to " + std::to_string(limits.max_page_size));
+  }
+  page.speed = speed;
+  page.offset = static_cast<int>(offset.value_or(0));
+  page.limit = static_cast<int>(limit.value_or(limits.page_size));
+  return std::nullopt;
+}
+
+Lobby::Lobby(Store& store, Metrics& metrics, RoomLimits limits, LobbyLimits lobby_limits)
+    : store_(store), metrics_(metrics), limits_(limits), lobby_limits_(lobby_limits) {
   // Open games make up the lobby list, so they are always in memory. One whose row cannot be
   // read stays out (and says why in the log); the others are served.
   Store::DamagedList damaged;
@@ -29,6 +67,36 @@ Lobby::Lobby(Store& store, Metrics& metrics, RoomLimits limits)
     spdlog::error("game_damaged game={} reason=\"{}\"", id, why);
     damaged_[id] = why;
   }
+  changes_thread_ = std::thread([this] { run_changes(); });
+}
+
+Lobby::~Lobby() {
+  {
+    std::lock_guard lock(list_mutex_);
+    stopping_ = true;
+  }
+  changes_wanted_.notify_all();
+  changes_thread_.join();
+}
+
+Outcome Lobby::may_take_open_seat(std::int64_t player_id) const {
+  std::lock_guard lock(list_mutex_);
+  const int cap = lobby_limits_.open_games_per_player;
+  if (count_in(open_seats_, player_id) + count_in(pending_players_, player_id) >= cap) {
+    return fail("too_many_open_games", "you have a seat in " + std::to_string(cap) +
+                                           " open games already: start, leave or cancel one first");
+  }
+  return std::nullopt;
+}
+
+int Lobby::open_count() const {
+  std::lock_guard lock(list_mutex_);
+  return static_cast<int>(open_.size());
+}
+
+int Lobby::open_seats_of(std::int64_t player_id) const {
+  std::lock_guard lock(list_mutex_);
+  return count_in(open_seats_, player_id);
 }
 
 std::variant<GameRoom*, Failure> Lobby::create(const PlayerRecord& creator,
@@ -66,6 +134,41 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
     return fail("bad_options", "a spectator delay is 1 to " + std::to_string(kMaxSpectatorDelay) +
                                    " turns, and only with delayed spectators");
   }
+  // The caps on open games (LobbyLimits), checked and reserved at once, until add_game counts
+  // the game itself: the store is written meanwhile, with no lock held.
+  const std::int64_t seated = req.creator_plays ? creator.id : 0;
+  {
+    std::lock_guard lock(list_mutex_);
+    if (static_cast<int>(open_.size()) + pending_total_ >= lobby_limits_.open_games) {
+      return fail("too_many_open_games",
+                  "the server has too many open games now: join one, or try again later");
+    }
+    if (!req.address.empty() &&
+        count_in(open_by_address_, req.address) + count_in(pending_addresses_, req.address) >=
+            lobby_limits_.open_games_per_address) {
+      return fail("too_many_open_games",
+                  "too many open games were created from your address: join one, or start, "
+                  "leave or cancel one first");
+    }
+    if (seated != 0 && count_in(open_seats_, seated) + count_in(pending_players_, seated) >=
+                           lobby_limits_.open_games_per_player) {
+      return fail("too_many_open_games",
+                  "you have a seat in " + std::to_string(lobby_limits_.open_games_per_player) +
+                      " open games already: start, leave or cancel one first");
+    }
+    ++pending_total_;
+    if (seated != 0) add_to(pending_players_, seated, 1);
+    if (!req.address.empty()) add_to(pending_addresses_, req.address, 1);
+  }
+  struct Release {
+    Lobby* lobby;
+    std::int64_t player;
+    std::string address;
+    bool armed = true;
+    ~Release() {
+      if (armed) lobby->release_pending(player, address);
+    }
+  } release{this, seated, req.address};
   // Caps on computer games: held until the game is written, so that the count stays exact.
   std::unique_lock<std::mutex> admitted;
   if (computer_caps_ != nullptr && !req.computers.empty()) {
@@ -73,6 +176,7 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
   }
   GameRecord g;
   g.options = req.options;
+  g.clock = req.clock;
   g.status = GameStatus::kOpen;
   g.created = now_ms();
   g.creator = creator;
@@ -95,7 +199,23 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
   store_.create_game(g);
   if (admitted.owns_lock()) computer_caps_->created(g.id, req.address);
   ++metrics_.games_created;
+  {
+    std::lock_guard lock(list_mutex_);
+    new_games_[g.id] = Pending{seated, req.address};  // add_game releases the reservation
+  }
+  release.armed = false;
   return std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_);
+}
+
+void Lobby::release_pending(std::int64_t player, const std::string& address) {
+  std::lock_guard lock(list_mutex_);
+  release_pending_locked(player, address);
+}
+
+void Lobby::release_pending_locked(std::int64_t player, const std::string& address) {
+  --pending_total_;
+  if (player != 0) add_to(pending_players_, player, -1);
+  if (!address.empty()) add_to(pending_addresses_, address, -1);
 }
 
 std::shared_ptr<GameRoom> Lobby::add_game(std::unique_ptr<GameRoom> made) {
@@ -106,6 +226,23 @@ std::shared_ptr<GameRoom> Lobby::add_game(std::unique_ptr<GameRoom> made) {
   std::lock_guard lock(it->second->mutex());
   if (inserted) it->second->set_observer(&observers_);
   it->second->start_if_full();  // every seat a computer's but the creator's
+  {
+    // Counted by note() below from now on, with its creator's address.
+    std::lock_guard list_lock(list_mutex_);
+    if (auto pending = new_games_.find(id); pending != new_games_.end()) {
+      release_pending_locked(pending->second.player, pending->second.address);
+      const std::string& address = pending->second.address;
+      if (!address.empty()) {
+        // count_open (in note) takes the address over from this entry.
+        Open& open = open_[id];
+        if (open.address.empty()) {
+          open.address = address;
+          add_to(open_by_address_, address, 1);
+        }
+      }
+      new_games_.erase(pending);
+    }
+  }
   note(it->second);
   return it->second;
 }
@@ -156,7 +293,8 @@ void Lobby::set_unavailable(std::int64_t game_id, std::map<Subscriber*, std::int
   }
   unavailable_.insert(game_id);
   std::lock_guard list_lock(list_mutex_);
-  listed_.erase(game_id);
+  if (auto it = listed_.find(game_id); it != listed_.end()) unlist(it);
+  forget_open(game_id);
 }
 
 GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t>* dropped) {
@@ -170,7 +308,8 @@ GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t
   }
   {
     std::lock_guard list_lock(list_mutex_);
-    listed_.erase(game_id);  // the fresh room notes itself
+    // The fresh room notes itself (its open_ entry stays: it keeps the creator's address).
+    if (auto it = listed_.find(game_id); it != listed_.end()) unlist(it);
   }
   GameRoom* fresh = nullptr;
   try {
@@ -187,10 +326,31 @@ GameRoom* Lobby::reload(std::int64_t game_id, std::map<Subscriber*, std::int64_t
   return fresh;
 }
 
-void Lobby::subscribe(Subscriber* subscriber) {
+void Lobby::subscribe(Subscriber* subscriber, const LobbyPage& page) {
   std::lock_guard lock(list_mutex_);
-  subscribers_.insert(subscriber);
-  subscriber->deliver(make_message(json{{"type", "lobby"}, {"games", open_games_locked()}}));
+  const Time now = std::chrono::steady_clock::now();
+  auto [it, fresh] = subscribers_.try_emplace(subscriber);
+  Subscription& sub = it->second;
+  if (fresh) {
+    sub.tokens = lobby_limits_.subscriber_bytes_per_minute / 4.0;
+    sub.refilled = now;
+  }
+  sub.page = page;
+  const Built built = build_page(page);
+  json games = json::array();
+  sub.sent.clear();
+  for (const Listed* l : built.games) {
+    games.push_back(l->summary);
+    sub.sent.emplace_back(l->summary["game_id"].get<std::int64_t>(), l->version);
+  }
+  sub.sent_count = built.count;
+  sub.dirty = false;
+  subscriber->deliver(make_message(json{{"type", "lobby"},
+                                        {"games", std::move(games)},
+                                        {"count", built.count},
+                                        {"offset", page.offset},
+                                        {"limit", page.limit},
+                                        {"speed", page.speed}}));
 }
 
 void Lobby::unsubscribe(Subscriber* subscriber) {
@@ -203,16 +363,57 @@ void Lobby::note(const std::shared_ptr<GameRoom>& room) {
   auto it = listed_.find(room->id());
   if (room->retired()) {
     // No longer the game's room: the one that replaced it notes itself.
-    if (it != listed_.end() && it->second.room.lock() == room) listed_.erase(it);
+    if (it != listed_.end() && it->second.room.lock() == room) unlist(it);
     return;
   }
+  count_open(room->id(), room.get());
   if (room->status() == GameStatus::kOpen && !room->record().is_private) {
-    listed_[room->id()] = Listed{room, room->summary()};
+    json summary = room->summary();
+    std::string text = summary.dump();
+    if (it == listed_.end()) {
+      const std::string speed = GameRoom::speed_of(room->record());
+      ++speed_counts_[speed];
+      listed_.emplace(room->id(),
+                      Listed{room, std::move(summary), std::move(text), speed, next_version_++});
+      ++generation_;
+    } else {
+      it->second.room = room;
+      if (it->second.text != text) {
+        it->second.summary = std::move(summary);
+        it->second.text = std::move(text);
+        it->second.version = next_version_++;
+        ++generation_;
+      }
+    }
   } else if (it != listed_.end()) {
-    listed_.erase(it);
+    unlist(it);
   }
 }
 
+void Lobby::unlist(std::map<std::int64_t, Listed>::iterator it) {
+  add_to(speed_counts_, it->second.speed, -1);
+  listed_.erase(it);
+  ++generation_;
+}
+
+void Lobby::count_open(std::int64_t id, const GameRoom* room) {
+  std::string address;
+  if (auto it = open_.find(id); it != open_.end()) {
+    for (std::int64_t p : it->second.players) add_to(open_seats_, p, -1);
+    if (!it->second.address.empty()) add_to(open_by_address_, it->second.address, -1);
+    address = std::move(it->second.address);
+    open_.erase(it);
+  }
+  if (room == nullptr || room->status() != GameStatus::kOpen) return;
+  Open open;
+  open.address = std::move(address);
+  for (const SeatRecord& seat : room->record().seats) {
+    if (seat.computer.empty()) open.players.push_back(seat.player_id);
+  }
+  for (std::int64_t p : open.players) add_to(open_seats_, p, 1);
+  if (!open.address.empty()) add_to(open_by_address_, open.address, 1);
+  open_.emplace(id, std::move(open));
+}
 void Lobby::forget(Subscriber* subscriber, std::mutex& lobby_mutex) {
   unsubscribe(subscriber);
   // The rooms are unwatched without the Lobby lock. A reload meanwhile (a storage failure)
@@ -236,39 +437,108 @@ void Lobby::forget(Subscriber* subscriber, std::mutex& lobby_mutex) {
   }
 }
 
-json Lobby::open_games() const {
-  std::lock_guard lock(list_mutex_);
-  return open_games_locked();
+Lobby::Built Lobby::build_page(const LobbyPage& page) const {
+  Built built;
+  built.count = page.speed.empty() ? listed_.size()
+                                   : static_cast<std::size_t>(count_in(speed_counts_, page.speed));
+  int skipped = 0;
+  for (const auto& entry : listed_) {
+    const Listed& listed = entry.second;
+    if (static_cast<int>(built.games.size()) >= page.limit) break;
+    if (!page.speed.empty() && listed.speed != page.speed) continue;
+    if (skipped++ < page.offset) continue;
+    built.games.push_back(&listed);
+  }
+  return built;
 }
 
-json Lobby::open_games_locked() const {
+json Lobby::open_games(const LobbyPage& page) const {
+  std::lock_guard lock(list_mutex_);
+  const Built built = build_page(page);
   json games = json::array();
-  for (const auto& [id, listed] : listed_) games.push_back(listed.summary);
-  return games;
+  for (const Listed* l : built.games) games.push_back(l->summary);
+  return json{{"games", std::move(games)},
+              {"count", built.count},
+              {"offset", page.offset},
+              {"limit", page.limit},
+              {"speed", page.speed}};
 }
 
 void Lobby::changed() {
-  std::vector<std::shared_ptr<GameRoom>> listed;
   {
     std::lock_guard lock(list_mutex_);
-    for (auto it = listed_.begin(); it != listed_.end();) {
-      if (auto room = it->second.room.lock()) {
-        listed.push_back(std::move(room));
-        ++it;
-      } else {
-        it = listed_.erase(it);
-      }
+    if (generation_ == marked_generation_) return;
+    marked_generation_ = generation_;
+    const Time due = std::chrono::steady_clock::now() + kCoalesce;
+    for (auto& [subscriber, sub] : subscribers_) {
+      if (sub.dirty) continue;
+      sub.dirty = true;
+      sub.due = due;
     }
   }
-  for (const auto& room : listed) {
-    std::lock_guard room_lock(room->mutex());
-    note(room);
+  changes_wanted_.notify_one();
+}
+
+void Lobby::flush(Subscriber* subscriber, Subscription& sub, Time now) {
+  const double per_second = lobby_limits_.subscriber_bytes_per_minute / 60.0;
+  const double burst = lobby_limits_.subscriber_bytes_per_minute / 4.0;
+  sub.tokens = std::min(
+      burst, sub.tokens + per_second * std::chrono::duration<double>(now - sub.refilled).count());
+  sub.refilled = now;
+  const Built built = build_page(sub.page);
+  std::map<std::int64_t, std::uint64_t> had(sub.sent.begin(), sub.sent.end());
+  json games = json::array();
+  for (const Listed* l : built.games) {
+    const std::int64_t id = l->summary["game_id"].get<std::int64_t>();
+    auto it = had.find(id);
+    if (it == had.end() || it->second != l->version) games.push_back(l->summary);
+    if (it != had.end()) had.erase(it);
   }
-  std::lock_guard lock(list_mutex_);
-  const Message message = make_message(json{{"type", "lobby"}, {"games", open_games_locked()}});
-  if (*message == last_sent_) return;
-  last_sent_ = *message;
-  for (Subscriber* s : subscribers_) s->deliver(message);
+  json removed = json::array();
+  for (const auto& [id, version] : had) removed.push_back(id);
+  if (games.empty() && removed.empty() && built.count == sub.sent_count) {
+    sub.dirty = false;
+    return;
+  }
+  const Message message = make_message(json{{"type", "lobby.changes"},
+                                            {"removed", std::move(removed)},
+                                            {"games", std::move(games)},
+                                            {"count", built.count}});
+  const double size = static_cast<double>(message->size());
+  if (size > sub.tokens && sub.tokens < burst) {
+    // Over his budget: look again when it has refilled enough (a message larger than the burst
+    // goes once the bucket is full). What changes meanwhile joins this message.
+    const double wait = (std::min(size, burst) - sub.tokens) / per_second;
+    sub.due = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(wait));
+    return;
+  }
+  sub.tokens -= size;
+  sub.sent.clear();
+  for (const Listed* l : built.games) {
+    sub.sent.emplace_back(l->summary["game_id"].get<std::int64_t>(), l->version);
+  }
+  sub.sent_count = built.count;
+  sub.dirty = false;
+  subscriber->deliver(message);
+}
+
+void Lobby::run_changes() {
+  std::unique_lock lock(list_mutex_);
+  while (!stopping_) {
+    const Time now = std::chrono::steady_clock::now();
+    Time next = Time::max();
+    for (auto& [subscriber, sub] : subscribers_) {
+      if (!sub.dirty) continue;
+      if (sub.due <= now) flush(subscriber, sub, now);
+      if (sub.dirty) next = std::min(next, sub.due);
+    }
+    if (next == Time::max()) {
+      changes_wanted_.wait(lock);
+    } else {
+      changes_wanted_.wait_until(lock, next);
+    }
+  }
 }
 
 std::vector<std::shared_ptr<GameRoom>> Lobby::rooms() const {

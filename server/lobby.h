@@ -9,8 +9,17 @@
 // lobby locks no room: a room busy with an action or a commit never stalls it. The calls that
 // need the Lobby lock lock a room only when it cannot be busy (a fresh one) or try to
 // (evict_idle); a caller never holds a room's lock while calling one of them.
+//
+// The open list is paged and oldest first (a flood of new games changes its last page, not
+// its first): a subscriber chooses a page (offset, size) and a speed, is sent it whole once,
+// then only what changes (lobby.changes: games gone, games new or changed, the count), built
+// by a thread of the Lobby's own from what he was last sent, coalesced and within his byte
+// budget (docs/protocol.md, "Lobby"). Open games are capped per player, per client address
+// and in all (LobbyLimits).
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -18,6 +27,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -39,12 +49,44 @@ struct CreateRequest {
   // the creator watches.
   std::map<int, std::string> computers;
   bool creator_plays = true;
-  std::string address;  // the creator's client address (caps on computer games); may be empty
+  nlohmann::json clock;  // clock_options_to_json, or null: no clock (shown in the summaries)
+  std::string address;   // the creator's client address, for the cap per address ("": none)
 };
+
+// The lobby's limits (flags in config.cpp; docs/server.md, "Limits and robustness").
+struct LobbyLimits {
+  int open_games_per_player = 5;    // open games a player holds a seat in (created or joined)
+  int open_games_per_address = 20;  // open games created from one client address
+  int open_games = 1000;            // open games in all (public and private)
+  int page_size = 10;               // games on a page of the open list when none is asked
+  int max_page_size = 50;
+  // What lobby.changes may send one subscriber: this many bytes a minute, at most a quarter of
+  // it at once (a page asked for with lobby.subscribe is not counted: that request is).
+  int subscriber_bytes_per_minute = 24000;
+};
+
+// What a subscriber of the open list sees: its speed ("" for all, "live", "daily",
+// "untimed": GameRoom::speed_of), from `offset`, at most `limit` games.
+struct LobbyPage {
+  std::string speed;
+  int offset = 0;
+  int limit = 10;
+};
+
+// A page asked for (lobby.subscribe, GET /api/games): `speed` "" (all), "live", "daily" or
+// "untimed"; `offset` from 0; `limit` 1 to the maximum page size (absent: the limits' page
+// size). Refused (bad_page) otherwise.
+Outcome make_lobby_page(const LobbyLimits& limits, const std::string& speed,
+                        std::optional<std::int64_t> offset, std::optional<std::int64_t> limit,
+                        LobbyPage& page);
 
 class Lobby {
  public:
-  Lobby(Store& store, Metrics& metrics, RoomLimits limits);
+  Lobby(Store& store, Metrics& metrics, RoomLimits limits, LobbyLimits lobby_limits = {});
+  ~Lobby();
+  Lobby(const Lobby&) = delete;
+  Lobby& operator=(const Lobby&) = delete;
+  const LobbyLimits& lobby_limits() const { return lobby_limits_; }
 
   // Told of every change of every room from now on (seat controllers, clocks), in order.
   void add_observer(RoomObserver* observer) { observers_.list.push_back(observer); }
@@ -80,17 +122,27 @@ class Lobby {
   bool unavailable(std::int64_t game_id) const { return unavailable_.count(game_id) != 0; }
   void set_available(std::int64_t game_id) { unavailable_.erase(game_id); }
 
+  // Refused (too_many_open_games) when a seat in one more open game would pass the player's
+  // cap. game.join asks before joining (make_game asks for the creator itself).
+  Outcome may_take_open_seat(std::int64_t player_id) const;
+
   // The lobby list (the list lock only; callable without the Lobby lock).
-  void subscribe(Subscriber* subscriber);  // sends the list now and after each change
+  // Sends the page now (lobby) and then its changes (lobby.changes); subscribing again
+  // replaces the page watched.
+  void subscribe(Subscriber* subscriber, const LobbyPage& page = {});
   void unsubscribe(Subscriber* subscriber);
   // Records what the list shows of a room (its summary while it is open and public); under
   // the room's lock, after anything that may change an open game (join, leave, start).
   void note(const std::shared_ptr<GameRoom>& room);
-  // Call after anything that may change the open list (with no room's lock held); re-sends
-  // it when it changed. Notes the listed rooms again first, locking each: only open games are
-  // listed, and an open game is never busy with an action or its commit.
+  // Call after anything that may change the open list (with no room's lock held): the
+  // subscribers are sent what changed on their pages, soon (coalesced, within their budget).
   void changed();
-  nlohmann::json open_games() const;
+  // A page of the open list: {games, count, offset, limit, speed} (GET /api/games).
+  nlohmann::json open_games(const LobbyPage& page) const;
+  nlohmann::json open_games() const { return open_games(LobbyPage{"", 0, 1 << 30}); }
+  // Open games now (public and private), and how many a player holds a seat in.
+  int open_count() const;
+  int open_seats_of(std::int64_t player_id) const;
 
   // Drops a subscriber from the lobby and every room (a connection closed). Takes the Lobby
   // lock itself, a moment at a time: the rooms are unwatched without it, so a busy room
@@ -108,20 +160,73 @@ class Lobby {
   Metrics& metrics_;
   RoomLimits limits_;
   ComputerCaps* computer_caps_ = nullptr;
-  nlohmann::json open_games_locked() const;  // under list_mutex_
+  LobbyLimits lobby_limits_;
 
   std::map<std::int64_t, std::shared_ptr<GameRoom>> rooms_;
   std::map<std::int64_t, std::string> damaged_;
   std::set<std::int64_t> unavailable_;
   // The list lock: a leaf, taken under a room's lock (note) or alone.
   mutable std::mutex list_mutex_;
-  std::set<Subscriber*> subscribers_;
-  std::string last_sent_;
+  using Time = std::chrono::steady_clock::time_point;
+  struct Subscription {
+    LobbyPage page;
+    std::vector<std::pair<std::int64_t, std::uint64_t>> sent;  // his page: ids and versions
+    std::size_t sent_count = 0;
+    double tokens = 0;  // bytes he may be sent now
+    Time refilled;
+    bool dirty = false;  // something changed since his page was last sent
+    Time due;            // when to look at it (coalescing, or waiting for the budget)
+  };
+  std::map<Subscriber*, Subscription> subscribers_;
   struct Listed {
     std::weak_ptr<GameRoom> room;
     nlohmann::json summary;
+    std::string text;  // the summary as sent
+    std::string speed;
+    std::uint64_t version = 0;  // changes with the summary
   };
-  std::map<std::int64_t, Listed> listed_;  // the open public games, by id
+  std::map<std::int64_t, Listed> listed_;  // the open public games, by id: oldest first
+  std::uint64_t next_version_ = 1;
+  std::map<std::string, int> speed_counts_;  // listed games by speed
+  std::uint64_t generation_ = 0;             // changes of listed_
+  std::uint64_t marked_generation_ = 0;      // the last one changed() told the subscribers of
+  // Every open game (public or private) with its seated players and its creator's address:
+  // the caps' counts.
+  struct Open {
+    std::vector<std::int64_t> players;
+    std::string address;
+  };
+  std::map<std::int64_t, Open> open_;
+  std::map<std::int64_t, int> open_seats_;      // player -> open games with his seat
+  std::map<std::string, int> open_by_address_;  // creator's address -> open games
+  struct Pending {
+    std::int64_t player = 0;  // the creator when he plays
+    std::string address;
+  };
+  std::map<std::int64_t, Pending> new_games_;  // made, not yet added: their reservations
+  // Creations between their check and add_game (make_game writes meanwhile, with no lock).
+  std::map<std::int64_t, int> pending_players_;
+  std::map<std::string, int> pending_addresses_;
+  int pending_total_ = 0;
+
+  void release_pending(std::int64_t player, const std::string& address);
+  // Under list_mutex_.
+  void release_pending_locked(std::int64_t player, const std::string& address);
+  void count_open(std::int64_t id, const GameRoom* room);  // room: nullptr when gone
+  void forget_open(std::int64_t id) { count_open(id, nullptr); }
+  void unlist(std::map<std::int64_t, Listed>::iterator it);
+  struct Built {
+    std::vector<const Listed*> games;
+    std::size_t count = 0;
+  };
+  Built build_page(const LobbyPage& page) const;
+  void flush(Subscriber* subscriber, Subscription& sub, Time now);
+
+  // The thread that sends lobby.changes.
+  void run_changes();
+  std::condition_variable changes_wanted_;
+  bool stopping_ = false;
+  std::thread changes_thread_;
   struct Observers : RoomObserver {
     std::vector<RoomObserver*> list;
     void on_room_changed(GameRoom& room) override {

@@ -2,6 +2,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   try {
     // Refuses a database it cannot write: better not to start than to accept players whose
     // every move would fail.
-    Store store(config.db);
+    Store store(config.db, config.read_connections);
     // One writer thread commits the actions of every game, many in one fsync (docs/server.md).
     store.start_group_commit();
     Metrics metrics;
@@ -63,6 +64,15 @@ int main(int argc, char** argv) {
     hub_options.message_burst = config.message_burst;
     hub_options.signups_per_minute = config.signups_per_minute;
     hub_options.replay.requests_per_minute = config.replays_per_minute;
+    hub_options.lobby.open_games_per_player = config.max_open_games_per_player;
+    hub_options.lobby.open_games_per_address = config.max_open_games_per_address;
+    hub_options.lobby.open_games = config.max_open_games;
+    hub_options.lobby.page_size = std::min(config.lobby_page_size, config.lobby_max_page_size);
+    hub_options.lobby.max_page_size = config.lobby_max_page_size;
+    hub_options.lobby.subscriber_bytes_per_minute = config.lobby_bytes_per_minute;
+    hub_options.games_to_watch = config.games_to_watch;
+    hub_options.my_games_active = config.my_games_active;
+    hub_options.my_games_finished = config.my_games_finished;
     // Notifications and e-mail leave through the notifier's own thread; the game never waits.
     notify::Notifier notifier;
     std::shared_ptr<const notify::SmtpSettings> smtp;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -180,6 +181,14 @@ CREATE TABLE IF NOT EXISTS game_standing_orders(
 CREATE TABLE IF NOT EXISTS game_decision_grace(
   game_id INTEGER PRIMARY KEY REFERENCES games(id),
   grace_seconds INTEGER NOT NULL);
+  )sql",
+    // 9 (lobby): "Games to watch" (lobby.running) and "your games" (my_games) read from
+    // indexes, in time that does not grow with the number of games: the running public games
+    // that allow spectators by last move, and each player's seats by game.
+    R"sql(
+CREATE INDEX IF NOT EXISTS games_to_watch ON games(COALESCE(last_move_at, created) DESC, id DESC)
+  WHERE status = 'running' AND private = 0 AND spectators != 'none';
+CREATE INDEX IF NOT EXISTS seats_by_player_game ON seats(player_id, game_id);
 )sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
@@ -204,10 +213,18 @@ void after_migration(Database& db, int version) {
   if (version == 2) hash_stored_invite_codes(db);
 }
 
-constexpr const char* kGameColumns =
-    "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, "
-    "g.invite_hash, g.result, g.current_seat, g.seq, g.last_move_at, g.spectators, "
-    "g.spectator_delay, g.commitment FROM games g JOIN players p ON p.id = g.creator ";
+#define VIKTORY_GAME_FIELDS                                                             \
+  "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, " \
+  "g.invite_hash, g.result, g.current_seat, g.seq, g.last_move_at, g.spectators, "      \
+  "g.spectator_delay, g.commitment, c.options "
+// The clock's options come along (a game without a clock has no row in game_clocks).
+#define VIKTORY_GAME_JOINS \
+  "JOIN players p ON p.id = g.creator LEFT JOIN game_clocks c ON c.game_id = g.id "
+constexpr const char* kGameColumns = VIKTORY_GAME_FIELDS "FROM games g " VIKTORY_GAME_JOINS;
+// A player's games through the index of his seats (seats_by_player_game), newest first.
+constexpr const char* kPlayerGames =
+    VIKTORY_GAME_FIELDS "FROM seats s CROSS JOIN games g ON g.id = s.game_id " VIKTORY_GAME_JOINS
+                        "WHERE s.player_id = ?1 AND ";
 
 }  // namespace
 
@@ -254,7 +271,48 @@ std::optional<GameStatus> game_status_from_string(std::string_view s) {
   return std::nullopt;
 }
 
-Store::Store(const std::string& path) : db_(path) {
+// The read-only connections and which of them are lent out (Store::reading).
+struct Store::Pool {
+  std::vector<std::unique_ptr<Database>> connections;
+  std::vector<bool> busy;
+  std::mutex mutex;
+  std::condition_variable freed;
+};
+
+Store::Reading::~Reading() {
+  if (guard.owns_lock()) guard.unlock();
+  if (pool == nullptr) return;
+  {
+    std::lock_guard lock(pool->mutex);
+    pool->busy[static_cast<std::size_t>(index)] = false;
+  }
+  pool->freed.notify_one();
+}
+
+Store::Reading Store::reading() {
+  if (!readers_ || db_.in_transaction_here()) return Reading(db_, db_.lock(), nullptr, -1);
+  std::unique_lock lock(readers_->mutex);
+  for (;;) {
+    for (std::size_t i = 0; i < readers_->connections.size(); ++i) {
+      if (readers_->busy[i]) continue;
+      readers_->busy[i] = true;
+      lock.unlock();
+      Database& db = *readers_->connections[i];
+      return Reading(db, db.lock(), readers_.get(), static_cast<int>(i));
+    }
+    readers_->freed.wait(lock);
+  }
+}
+
+std::shared_ptr<void> Store::hold_reader_for_testing() {
+  struct Held {
+    Reading reading;
+    explicit Held(Store& store) : reading(store.reading()) {}
+  };
+  return std::make_shared<Held>(*this);
+}
+
+Store::Store(const std::string& path, int readers) : db_(path) {
   // WAL keeps readers and the writer apart; synchronous=FULL makes each COMMIT durable
   // (fsync) before we tell anyone about the action it contains.
   db_.exec("PRAGMA journal_mode=WAL");
@@ -270,7 +328,13 @@ Store::Store(const std::string& path) : db_(path) {
   }
   // After the migrations, so that it sees the current schema. An in-memory database is
   // private to its connection: it has none.
-  if (!db_.path().empty()) reader_ = std::make_unique<Database>(path, /*read_only=*/true);
+  if (!db_.path().empty()) {
+    readers_ = std::make_unique<Pool>();
+    for (int i = 0; i < std::max(1, readers); ++i) {
+      readers_->connections.push_back(std::make_unique<Database>(path, /*read_only=*/true));
+      readers_->busy.push_back(false);
+    }
+  }
 }
 
 Store::Store(const std::string& path, ReadOnly) : db_(path, /*read_only=*/true) {
@@ -331,8 +395,8 @@ PlayerRecord Store::create_player(const std::string& name, const std::string& to
 }
 
 std::optional<PlayerRecord> Store::player_by_token_hash(const std::string& token_hash) {
-  Database& db = reading();
-  const auto guard = db.lock();
+  const Reading reader = reading();
+  Database& db = reader.db;
   // A player's first device holds players.token_hash; devices he signed in on later with a
   // sign-in link or recovery code hold a row of device_tokens (accounts.h).
   Statement s = db.cached(
@@ -453,6 +517,13 @@ GameRecord Store::read_game_row(Statement& s) {
   g.spectators = *spectators;
   g.spectator_delay = static_cast<int>(s.int64(14));
   g.commitment = s.optional_text(15).value_or("");
+  if (auto clock = s.optional_text(16)) {
+    try {
+      g.clock = nlohmann::json::parse(*clock);
+    } catch (const nlohmann::json::exception& e) {
+      throw DamagedGame(where + "clock options: " + e.what());
+    }
+  }
   if (g.seq < 0) throw DamagedGame(where + "negative seq");
   return g;
 }
@@ -484,8 +555,8 @@ void Store::load_seats(Database& db, GameRecord& game) {
 }
 
 std::optional<GameRecord> Store::game(std::int64_t game_id) {
-  Database& db = reading();
-  const auto guard = db.lock();
+  const Reading reader = reading();
+  Database& db = reader.db;
   Statement s = db.cached(std::string(kGameColumns) + "WHERE g.id = ?");
   s.bind(1, game_id);
   if (!s.step()) return std::nullopt;
@@ -495,16 +566,16 @@ std::optional<GameRecord> Store::game(std::int64_t game_id) {
 }
 
 std::vector<GameRecord> Store::games_with_status(GameStatus status, DamagedList* damaged) {
-  Database& db = reading();
-  const auto guard = db.lock();
+  const Reading reader = reading();
+  Database& db = reader.db;
   Statement s = db.cached(std::string(kGameColumns) + "WHERE g.status = ? ORDER BY g.id");
   s.bind(1, to_string(status));
   return read_games(db, s, damaged);
 }
 
 std::vector<GameRecord> Store::games_of_player(std::int64_t player_id, DamagedList* damaged) {
-  Database& db = reading();
-  const auto guard = db.lock();
+  const Reading reader = reading();
+  Database& db = reader.db;
   Statement s =
       db.cached(std::string(kGameColumns) +
                 "WHERE g.id IN (SELECT game_id FROM seats WHERE player_id = ?) ORDER BY g.id DESC");
@@ -514,8 +585,8 @@ std::vector<GameRecord> Store::games_of_player(std::int64_t player_id, DamagedLi
 
 std::vector<std::int64_t> Store::players_sharing_a_game(std::int64_t player_id,
                                                         const std::vector<std::int64_t>& ids) {
-  Database& db = reading();
-  const auto guard = db.lock();
+  const Reading reader = reading();
+  Database& db = reader.db;
   // From each asked id's seats (seats_by_player) to the asker's seat in the same game (the
   // UNIQUE(game_id, player_id) index): the cost follows the games of the ids asked about.
   Statement s = db.cached(
@@ -530,6 +601,39 @@ std::vector<std::int64_t> Store::players_sharing_a_game(std::int64_t player_id,
   return out;
 }
 
+std::vector<GameRecord> Store::recent_games_of_player(std::int64_t player_id, int active,
+                                                      int finished, DamagedList* damaged) {
+  const Reading reader = reading();
+  Database& db = reader.db;
+  Statement a = db.cached(std::string(kPlayerGames) +
+                          "g.status IN ('open', 'running') ORDER BY s.game_id DESC LIMIT ?2");
+  a.bind(1, player_id).bind(2, active);
+  std::vector<GameRecord> out = read_games(db, a, damaged);
+  Statement f = db.cached(std::string(kPlayerGames) +
+                          "g.status = 'finished' ORDER BY s.game_id DESC LIMIT ?2");
+  f.bind(1, player_id).bind(2, finished);
+  std::vector<GameRecord> done = read_games(db, f, damaged);
+  out.insert(out.end(), std::make_move_iterator(done.begin()), std::make_move_iterator(done.end()));
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.id > y.id; });
+  return out;
+}
+
+std::vector<GameRecord> Store::games_to_watch(std::int64_t viewer, int limit,
+                                              DamagedList* damaged) {
+  const Reading reader = reading();
+  Database& db = reader.db;
+  // The conditions of the partial index games_to_watch, written as there, so that SQLite
+  // walks it in order and stops after `limit` rows.
+  Statement s = db.cached(
+      VIKTORY_GAME_FIELDS
+      "FROM games g INDEXED BY games_to_watch " VIKTORY_GAME_JOINS
+      "WHERE g.status = 'running' AND g.private = 0 AND g.spectators != 'none' AND NOT EXISTS "
+      "(SELECT 1 FROM seats v WHERE v.game_id = g.id AND v.player_id = ?1) "
+      "ORDER BY COALESCE(g.last_move_at, g.created) DESC, g.id DESC LIMIT ?2");
+  s.bind(1, viewer).bind(2, limit);
+  return read_games(db, s, damaged);
+}
+
 std::vector<std::int64_t> Store::running_games_with_computers() {
   const auto guard = db_.lock();
   Statement s = db_.prepare(
@@ -541,8 +645,8 @@ std::vector<std::int64_t> Store::running_games_with_computers() {
 }
 
 std::vector<Store::ComputerGame> Store::live_computer_games() {
-  Database& db = reading();
-  const auto guard = db.lock();
+  const Reading reader = reading();
+  Database& db = reader.db;
   Statement s = db.cached(
       "SELECT g.id, g.creator FROM games g WHERE g.status IN ('open', 'running') AND EXISTS "
       "(SELECT 1 FROM seat_controllers c WHERE c.game_id = g.id AND c.kind = 'computer') "
@@ -777,8 +881,8 @@ void Store::remove_last_action(std::int64_t game_id, int seq, int current_seat) 
 }
 
 std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
-  Database& db = reading();
-  const auto guard = db.lock();
+  const Reading reader = reading();
+  Database& db = reader.db;
   Statement s = db.cached(
       "SELECT seq, action, sealed, turn, at, source FROM actions WHERE game_id = ? AND seq > ? "
       "ORDER BY seq");
@@ -798,8 +902,8 @@ std::vector<ActionRecord> Store::actions(std::int64_t game_id, int after_seq) {
 }
 
 std::optional<std::pair<int, GameState>> Store::latest_snapshot(std::int64_t game_id, int max_seq) {
-  Database& db = reading();
-  const auto guard = db.lock();
+  const Reading reader = reading();
+  Database& db = reader.db;
   Statement s = db.cached(
       "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC "
       "LIMIT 1");
@@ -823,8 +927,8 @@ void Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
 }
 
 std::vector<ChatRecord> Store::recent_chat(std::int64_t game_id, int limit, bool spectators) {
-  Database& db = reading();
-  const auto guard = db.lock();
+  const Reading reader = reading();
+  Database& db = reader.db;
   Statement s =
       db.cached(std::string("SELECT at, player_id, seat, name, text FROM (SELECT * FROM "
                             "chat WHERE game_id = ? AND seat IS ") +

@@ -81,6 +81,9 @@ struct GameRecord {
   // Fair play: SHA-256 commitment to the game's secret (hex), published; empty for a game
   // created before fair play. The secret and salt are in game_secrets (fair_play.h).
   std::string commitment;
+  // The creator's clock options (clock_options_to_json, game_clock.h; from the table
+  // game_clocks), or null for a game without a clock. Shown in every list of games.
+  nlohmann::json clock;
 };
 
 struct ActionRecord {
@@ -111,12 +114,15 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 8;
+  static constexpr int kSchemaVersion = 9;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
-  // can be written: throws DbError otherwise.
-  explicit Store(const std::string& path);
+  // can be written: throws DbError otherwise. `readers`: read-only connections for reads that
+  // need no transaction of the writer (a database file only), so that one slow read never makes
+  // a sign-in wait (docs/server.md, "Readers").
+  static constexpr int kDefaultReaders = 3;
+  explicit Store(const std::string& path, int readers = kDefaultReaders);
   // A second, read-only connection to a database another Store has opened (and migrated): for
   // work outside the game lock, such as replays (WAL lets it read while the other writes).
   struct ReadOnly {};
@@ -153,6 +159,16 @@ class Store {
   // who may see whom).
   std::vector<std::int64_t> players_sharing_a_game(std::int64_t player_id,
                                                    const std::vector<std::int64_t>& ids);
+  // "Your games" (my_games): the player's open and running games (at most `active`) and his
+  // finished ones (at most `finished`), newest first, cancelled ones never. Walks the index
+  // seats_by_player_game: the time grows with the player's own games, not with all games.
+  std::vector<GameRecord> recent_games_of_player(std::int64_t player_id, int active, int finished,
+                                                 DamagedList* damaged = nullptr);
+  // "Games to watch" (lobby.running): running public games that allow spectators, the most
+  // recently played first, at most `limit`, none with a seat of `viewer` (0: nobody). Walks
+  // the partial index games_to_watch: `limit` rows, whatever the number of running games.
+  std::vector<GameRecord> games_to_watch(std::int64_t viewer, int limit,
+                                         DamagedList* damaged = nullptr);
 
   // Running games with a computer seat (resumed at start-up).
   std::vector<std::int64_t> running_games_with_computers();
@@ -211,6 +227,9 @@ class Store {
 
   // The connection that writes (and reads inside its own transactions).
   Database& db() { return db_; }
+  // Holds one read-only connection (or the write connection without any) until the returned
+  // object dies, as a long read does (tests).
+  std::shared_ptr<void> hold_reader_for_testing();
 
  private:
   void migrate();
@@ -219,7 +238,22 @@ class Store {
   // sign-ins, lobby lists, chat and game loads never wait for a group commit's fsync).
   // The read-only connection, except inside a transaction of this thread on the write
   // connection (a read there must see that transaction's own writes).
-  Database& reading() { return reader_ && !db_.in_transaction_here() ? *reader_ : db_; }
+  // A connection to read on, held (its lock) until the Reading dies: a free read-only
+  // connection of the pool (waiting for the first one freed when all are busy), or the write
+  // connection inside a transaction of this thread, or when there is no pool (in memory).
+  struct Pool;
+  struct Reading {
+    Database& db;
+    std::unique_lock<std::recursive_mutex> guard;
+    Pool* pool = nullptr;
+    int index = -1;
+    Reading(Database& d, std::unique_lock<std::recursive_mutex> g, Pool* p, int i)
+        : db(d), guard(std::move(g)), pool(p), index(i) {}
+    Reading(const Reading&) = delete;
+    Reading& operator=(const Reading&) = delete;
+    ~Reading();
+  };
+  Reading reading();
   GameRecord read_game_row(Statement& s);
   void load_seats(Database& db, GameRecord& game);
   std::vector<GameRecord> read_games(Database& db, Statement& s, DamagedList* damaged);
@@ -228,7 +262,7 @@ class Store {
   void run_group_commit();
 
   Database db_;
-  std::unique_ptr<Database> reader_;    // read-only; absent for an in-memory database
+  std::unique_ptr<Pool> readers_;       // read-only; absent for an in-memory database
   std::unique_ptr<GroupCommit> group_;  // after db_: the writer stops before the database closes
 };
 

@@ -160,8 +160,11 @@ int main(int argc, char** argv) {
   try {
     std::vector<std::string> args = {"--trusted-proxy", "127.0.0.1", "--log-level", "info"};
     args.insert(args.end(), found->server_args.begin(), found->server_args.end());
-    viktory::server::testing::ServerProcess process((dir / "abuse.db").string(), web_root, args,
-                                                    {server, false});
+    context.server = server;
+    context.web_root = web_root;
+    context.db = (dir / "abuse.db").string();
+    if (found->prepare) found->prepare(context);
+    viktory::server::testing::ServerProcess process(context.db, web_root, args, {server, false});
     context.port = process.port();
     context.server_pid = process.pid();
     std::cout << "scenario " << found->name << "\nattack " << (context.attack ? "on" : "off")

@@ -34,6 +34,9 @@ struct Context {
   bool attack = true;                         // false: the honest player alone (the baseline)
   std::chrono::seconds duration{30};          // how long the honest player measures
   std::map<std::string, std::string> params;  // --param key=value
+  std::string server;                         // the server build under test (--server)
+  std::string web_root;
+  std::string db;  // the server's database file
   // A parameter as a number, or `fallback` when it was not given.
   long param(const std::string& key, long fallback) const;
 };
@@ -50,6 +53,8 @@ struct Scenario {
   std::string what;                      // one line: the attack and what the honest player measures
   std::vector<std::string> server_args;  // flags for the server under test, beyond the defaults
   std::function<Report(Context&)> run;
+  // Optional: fills the database (c.db) before the server under test starts.
+  std::function<void(Context&)> prepare;
 };
 
 // Scenarios register themselves: `static const bool registered = register_scenario({...});`.

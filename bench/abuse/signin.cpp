@@ -60,7 +60,8 @@ const bool registered = register_scenario(
     {"signin",
      "clients repeating an expensive read (--param request=TYPE) vs an honest sign-in",
      {},
-     run});
+     run,
+     nullptr});
 
 }  // namespace
 }  // namespace viktory::abuse

@@ -73,9 +73,10 @@ TEST_F(GameFlow, TwoPlayersPlayAndEachSeesTheOthersMoves) {
                 {"private", false}});
     return std::int64_t(a.wait_type("game.created")["game_id"]);
   }();
-  // Bob sees the new game in the lobby, live.
+  // Bob sees the new game in the lobby, live (a change of his page: docs/protocol.md).
   const json listed = b.wait_for([&](const json& m) {
-    return m["type"] == "lobby" && m["games"].size() == 1 && m["games"][0]["game_id"] == game_id;
+    return m["type"] == "lobby.changes" && m["games"].size() == 1 &&
+           m["games"][0]["game_id"] == game_id && m["count"] == 1;
   });
   EXPECT_EQ(listed["games"][0]["seats"][0]["name"], "Alice");
   const HttpReply open = http_request(server->port(), "GET", "/api/games");

@@ -491,6 +491,7 @@ TEST(Invites, CodesStoredBeforeHashingStillWorkAfterTheMigration) {
     // Back to schema 1, as today's main stores it: the code in clear, no hash column.
     f.store.db().exec("UPDATE games SET invite_code = '" + code +
                       "' WHERE id = " + std::to_string(id));
+    f.store.db().exec("DROP INDEX games_to_watch");  // on spectators (migration 9, lobby)
     f.store.db().exec("ALTER TABLE games DROP COLUMN invite_hash");
     f.store.db().exec("ALTER TABLE games DROP COLUMN spectators");
     f.store.db().exec("ALTER TABLE games DROP COLUMN spectator_delay");

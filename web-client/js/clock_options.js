@@ -87,3 +87,70 @@ export function timeLeft(clock, nowLocal = Date.now()) {
   const offset = (clock.now || 0) - (clock.received_at || nowLocal);
   return clock.deadline - (nowLocal + offset);
 }
+
+// ---- The time control as players read it before joining (lobby, invitation, waiting room,
+// game header, "your games"), and deadlines in the reader's own time zone.
+
+// "3 days", "1 day", "5 minutes", "12 hours": a length said in whole units where it is one.
+export function lengthText(seconds) {
+  const unit = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (seconds >= DAY && seconds % DAY === 0) return unit(seconds / DAY, 'day');
+  if (seconds >= 3600 && seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
+  if (seconds >= 60 && seconds % 60 === 0) return unit(seconds / 60, 'minute');
+  return durationText(seconds * 1000);
+}
+
+// A game's time control in parts (the summary's `clock`: per move, bank, vacation days, skips
+// before a vote), or one part "No time limit".
+export function timeControlParts(clock) {
+  if (!clock || !clock.per_move_seconds) return ['No time limit'];
+  const parts = [`${lengthText(clock.per_move_seconds)} per move`];
+  parts.push(clock.bank_seconds ? `${lengthText(clock.bank_seconds)} bank` : 'no bank');
+  const v = clock.vacation_days || 0;
+  parts.push(v ? `${v} vacation day${v === 1 ? '' : 's'}` : 'no vacation');
+  const skips = clock.skips_before_expel;
+  if (skips) parts.push(`vote to expel after ${skips} skipped turn${skips === 1 ? '' : 's'}`);
+  return parts;
+}
+
+export function timeControlText(clock) {
+  return timeControlParts(clock).join(' · ');
+}
+
+// The speed of the lobby's filter (the summary's `speed`).
+export const SPEED_NAME = { live: 'Live', daily: 'Daily', untimed: 'No time limit' };
+
+export function speedOf(clock) {
+  if (!clock || !clock.per_move_seconds) return 'untimed';
+  return clock.per_move_seconds < DAY ? 'live' : 'daily';
+}
+
+// A moment in the reader's local time with his time zone named: "Fri 28 Nov, 14:05 CET".
+export function localTime(ms) {
+  return new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(ms));
+}
+
+// What is left of a running clock, in parts: of this move's own time, of the seat's bank and
+// of its vacation days (used in that order: game_clock.h), and the deadline.
+export function timeLeftParts(clock, nowLocal = Date.now()) {
+  const options = clock && clock.options;
+  const seat = clock && clock.seats && clock.seats[clock.seat];
+  if (!options || !seat || clock.deadline === null || clock.deadline === undefined) return null;
+  const offset = (clock.now || 0) - (clock.received_at || nowLocal);
+  const now = nowLocal + offset;
+  const perMove = options.per_move_seconds * 1000;
+  const used = Math.max(0, now - (clock.since || now));
+  const over = Math.max(0, used - perMove);
+  const bank = Math.max(0, (seat.bank_ms || 0) - over);
+  const vacation = Math.max(0, (seat.vacation_ms || 0) - Math.max(0, over - (seat.bank_ms || 0)));
+  return { move: Math.max(0, perMove - used), bank, vacation, deadline: clock.deadline };
+}
+
+// "18 h of this move, then 1 d of bank, then 3 d of vacation": the parts that are not empty.
+export function timeLeftPartsText(parts) {
+  if (!parts) return '';
+  const out = [`${durationText(parts.move)} of this move`];
+  if (parts.bank) out.push(`${durationText(parts.bank)} of bank`);
+  if (parts.vacation) out.push(`${durationText(parts.vacation)} of vacation`);
+  return out.join(', then ');
+}

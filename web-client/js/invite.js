@@ -6,6 +6,7 @@ import { api } from './net.js';
 import { h, seatStyle, toast } from './util.js';
 import { saveInvite } from './game.js';
 import { optionsText } from './options.js';
+import { timeControlText } from './clock_options.js';
 
 export { optionsText } from './options.js';
 
@@ -32,6 +33,7 @@ export function inviteSummary(summary) {
     { class: 'invite-summary' },
     h('h1', { id: 'invite-title' }, `${creator} invites you to game ${summary.game_id}`),
     h('p', { class: 'subtle', id: 'invite-options' }, `${optionsText(summary.options)}${summary.private ? ' · private game' : ''}`),
+    h('p', { class: 'time-control', id: 'invite-clock' }, h('b', {}, 'Clock: '), timeControlText(summary.clock)),
     seats,
   );
 }

@@ -9,7 +9,10 @@ import { fetchInvite, inviteSummary } from './invite.js';
 import { RunningGames } from './running.js';
 import { fillPresence } from './presence.js';
 import { seatKindFields } from './seat_kinds.js';
-import { clockFields, durationText, timeLeft } from './clock_options.js';
+import { clockFields, durationText, timeLeft, timeControlText, localTime, SPEED_NAME } from './clock_options.js';
+
+// Games on a page of the open list (the server allows up to 50).
+const OPEN_PAGE = 10;
 
 // The name form, shown when this browser has no session yet.
 // `invitation` ({gameId, invite}): the visitor came from an invitation link; what he is invited
@@ -93,7 +96,9 @@ class Lobby {
   constructor(root, ctx) {
     this.root = root;
     this.ctx = ctx;
-    this.openGames = null;
+    this.openGames = null;  // the page shown: game id -> summary (docs/protocol.md, "Lobby")
+    this.openCount = 0;
+    this.page = { speed: '', offset: 0, limit: OPEN_PAGE };
     this.myGames = null;
     this.off = [];
   }
@@ -104,7 +109,20 @@ class Lobby {
     const onMessage = (e) => {
       const msg = e.detail;
       if (msg.type === 'lobby') {
-        this.openGames = msg.games || [];
+        // The page, whole: after subscribing (or subscribing again to another page).
+        this.openGames = new Map((msg.games || []).map((g) => [g.game_id, g]));
+        this.openCount = msg.count || 0;
+        this.renderOpen();
+      } else if (msg.type === 'lobby.changes' && this.openGames) {
+        // What changed on the page since: games gone, games new or changed, the count.
+        for (const id of msg.removed || []) this.openGames.delete(id);
+        for (const g of msg.games || []) this.openGames.set(g.game_id, g);
+        this.openCount = msg.count || 0;
+        // A page emptied by games that started or went: show the last one that has games.
+        if (!this.openGames.size && this.page.offset > 0 && this.page.offset >= this.openCount) {
+          this.goToPage(Math.max(0, this.page.offset - this.page.limit));
+          return;
+        }
         this.renderOpen();
       } else if (msg.type === 'my_games') {
         this.myGames = msg.games || [];
@@ -119,7 +137,7 @@ class Lobby {
     conn.addEventListener('welcome', onWelcome);
     this.off.push(() => conn.removeEventListener('message', onMessage));
     this.off.push(() => conn.removeEventListener('welcome', onWelcome));
-    conn.subscribeLobby();
+    conn.subscribeLobby(this.pageRequest());
     this.refreshMine();
     this.running.refresh();
     // Turns in other games are not pushed to the lobby: look again now and then.
@@ -136,6 +154,18 @@ class Lobby {
     this.ctx.conn.unsubscribeLobby();
   }
 
+  // lobby.subscribe's fields for the page shown (no speed: all games).
+  pageRequest() {
+    const page = { offset: this.page.offset, limit: this.page.limit };
+    if (this.page.speed) page.speed = this.page.speed;
+    return page;
+  }
+
+  goToPage(offset, speed = this.page.speed) {
+    this.page = { ...this.page, offset, speed };
+    this.ctx.conn.subscribeLobby(this.pageRequest());
+  }
+
   refreshMine() {
     if (this.ctx.conn.isOnline()) this.ctx.conn.sendRaw({ type: 'my_games' });
   }
@@ -143,6 +173,7 @@ class Lobby {
   build() {
     this.els = {
       open: h('div', { class: 'game-list', id: 'open-games' }, h('p', { class: 'subtle' }, 'Loading…')),
+      pager: h('div', { class: 'pager', id: 'open-pager' }),
       mine: h('div', { class: 'game-list', id: 'my-games' }, h('p', { class: 'subtle' }, 'Loading…')),
     };
     this.running = new RunningGames(this.ctx);
@@ -155,11 +186,21 @@ class Lobby {
           'div',
           { class: 'lobby-col' },
           h('section', { class: 'card' }, h('h2', {}, 'Your games'), this.els.mine),
-          h('section', { class: 'card' }, h('h2', {}, 'Open games'), h('p', { class: 'subtle' }, 'Public games waiting for players. This list updates by itself.'), this.els.open),
+          h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', {}, 'Open games'), this.speedFilter()), h('p', { class: 'subtle' }, 'Public games waiting for players, oldest first. This list updates by itself.'), this.els.open, this.els.pager),
           this.running.section(),
         ),
       ),
     );
+  }
+
+  // The speed filter: applied by the server, so that the pages stay right.
+  speedFilter() {
+    const select = h(
+      'select',
+      { id: 'lobby-speed', 'aria-label': 'Speed', onchange: () => this.goToPage(0, select.value) },
+      [['', 'All speeds'], ...Object.entries(SPEED_NAME)].map(([v, text]) => h('option', { value: v, selected: v === this.page.speed }, text)),
+    );
+    return h('label', { class: 'speed-filter', for: 'lobby-speed' }, select);
   }
 
   createForm() {
@@ -239,10 +280,13 @@ class Lobby {
   renderOpen() {
     const box = this.els.open;
     box.replaceChildren();
+    this.renderPager();
     const me = this.ctx.session.player_id;
-    const games = (this.openGames || []).filter((g) => g.status === 'open');
+    // The server's order: oldest first (by game id).
+    const games = [...(this.openGames || new Map()).values()].filter((g) => g.status === 'open').sort((a, b) => a.game_id - b.game_id);
     if (!games.length) {
-      box.append(h('p', { class: 'subtle empty' }, 'No open games right now. Create one!'));
+      const speed = this.page.speed ? ` (${SPEED_NAME[this.page.speed].toLowerCase()})` : '';
+      box.append(h('p', { class: 'subtle empty' }, `No open games${speed} right now. Create one!`));
       return;
     }
     for (const g of games) {
@@ -252,7 +296,14 @@ class Lobby {
         h(
           'div',
           { class: 'game-row', dataset: { gameId: g.game_id } },
-          h('div', { class: 'game-row-main' }, h('b', {}, `Game ${g.game_id}`), ` by ${g.creator ? g.creator.name : '?'}`, h('div', { class: 'subtle' }, optionsText(g.options))),
+          h(
+            'div',
+            { class: 'game-row-main' },
+            h('b', {}, `Game ${g.game_id}`),
+            ` by ${g.creator ? g.creator.name : '?'}`,
+            h('div', { class: 'subtle' }, optionsText(g.options)),
+            h('div', { class: 'time-control' }, h('span', { class: `tag tag-speed speed-${g.speed || 'untimed'}` }, SPEED_NAME[g.speed] || SPEED_NAME.untimed), g.clock ? ` ${timeControlText(g.clock)}` : ''),
+          ),
           seatDots(g.seats),
           h('span', { class: 'subtle' }, `${taken}/${g.seats.length}`),
           seated
@@ -261,6 +312,20 @@ class Lobby {
         ),
       );
     }
+  }
+
+  // "Games 11–20 of 37" with the previous and next pages.
+  renderPager() {
+    const { offset, limit } = this.page;
+    const count = this.openCount;
+    const shown = this.openGames ? this.openGames.size : 0;
+    this.els.pager.replaceChildren();
+    if (count <= limit && offset === 0) return;
+    this.els.pager.append(
+      h('button', { type: 'button', class: 'btn btn-small', id: 'open-prev', disabled: offset === 0, onclick: () => this.goToPage(Math.max(0, offset - limit)) }, '‹ Older'),
+      h('span', { class: 'subtle', id: 'open-range' }, shown ? `Games ${offset + 1}–${offset + shown} of ${count}` : `${count} games`),
+      h('button', { type: 'button', class: 'btn btn-small', id: 'open-next', disabled: offset + limit >= count, onclick: () => this.goToPage(offset + limit) }, 'Newer ›'),
+    );
   }
 
   renderMine() {
@@ -291,7 +356,7 @@ class Lobby {
         h(
           'a',
           { class: `game-row link${g.your_turn ? ' your-turn' : ''}`, href: g.status === 'finished' ? `#/game/${g.game_id}` : `#/game/${g.game_id}`, dataset: { gameId: g.game_id } },
-          h('div', { class: 'game-row-main' }, h('b', {}, `Game ${g.game_id}`), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · you are ${seatStyle(g.your_seat).name}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => x.name).filter(Boolean).join(' vs ')}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · last move ${timeAgo(g.last_move_at)}` : ''}`)),
+          h('div', { class: 'game-row-main' }, h('b', {}, `Game ${g.game_id}`), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · you are ${seatStyle(g.your_seat).name}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => x.name).filter(Boolean).join(' vs ')}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · last move ${timeAgo(g.last_move_at)}` : ''}`), h('div', { class: 'subtle time-control' }, timeControlText(g.clock))),
           clockTag,
           g.seats ? seatDots(g.seats) : null,
           status,
@@ -321,7 +386,9 @@ function myGameClockTag(g) {
   if (c.stage === 'overdue') return h('span', { class: 'tag tag-warn clock-left', dataset: { seat: c.seat } }, `${whose}over time`);
   const urgent = mine && (c.stage === 'reminded' || c.stage === 'overdue');
   const left = durationText(timeLeft({ ...c, received_at: Date.now() }));
-  return h('span', { class: `tag clock-left${urgent ? ' tag-warn' : ''}`, dataset: { seat: c.seat }, title: mine ? 'Time left for your move' : 'Time left for their move' }, `${whose}${left} left`);
+  // The deadline in the reader's own time zone, named (a live game's few minutes need none).
+  const until = c.deadline - (c.now || Date.now()) > 3600000 ? ` · until ${localTime(c.deadline)}` : '';
+  return h('span', { class: `tag clock-left${urgent ? ' tag-warn' : ''}`, dataset: { seat: c.seat }, title: `${mine ? 'Time left for your move' : 'Time left for their move'}: until ${localTime(c.deadline)}` }, `${whose}${left} left${until}`);
 }
 
 function seatDots(seats) {

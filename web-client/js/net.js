@@ -249,7 +249,7 @@ export class Connection extends EventTarget {
       this.setStatus('online');
       this.startHeartbeat();
       // Resubscribe: whatever happened while we were away arrives as full states.
-      if (this.lobbyWanted) this.sendRaw({ type: 'lobby.subscribe' });
+      if (this.lobbyWanted) this.sendRaw({ type: 'lobby.subscribe', ...(this.lobbyPage || {}) });
       for (const channel of this.games.values()) channel.resync();
       this.dispatchEvent(new CustomEvent('welcome', { detail: msg }));
     } else if (msg.type === 'error' && msg.code === 'auth_failed') {
@@ -325,9 +325,12 @@ export class Connection extends EventTarget {
     });
   }
 
-  subscribeLobby() {
+  // `page`: which page of the open list to watch ({speed, offset, limit}, docs/protocol.md);
+  // subscribing again replaces it.
+  subscribeLobby(page = {}) {
     this.lobbyWanted = true;
-    if (this.isOnline()) this.sendRaw({ type: 'lobby.subscribe' });
+    this.lobbyPage = page;
+    if (this.isOnline()) this.sendRaw({ type: 'lobby.subscribe', ...page });
   }
 
   unsubscribeLobby() {

@@ -1,8 +1,10 @@
 // The lobby's "Games to watch": running public games that allow spectators (lobby.running,
-// docs/protocol.md), the most recently played first. Opening one watches it as a spectator.
+// docs/protocol.md), the most recently played first, none of one's own (those are in "your
+// games"). Opening one watches it as a spectator.
 
 import { h, seatStyle, timeAgo } from './util.js';
 import { optionsText } from './options.js';
+import { timeControlText } from './clock_options.js';
 
 export class RunningGames {
   constructor(ctx) {
@@ -48,6 +50,7 @@ export class RunningGames {
             h('b', {}, `Game ${g.game_id}`),
             ` · ${g.seats.map((x) => x.name || seatStyle(x.seat).name).join(' vs ')}`,
             h('div', { class: 'subtle' }, `${optionsText(g.options)}${g.spectators === 'delayed' ? ` · ${g.spectator_delay} turns behind` : ''}${g.last_move_at ? ` · last move ${timeAgo(g.last_move_at)}` : ''}`),
+            h('div', { class: 'subtle time-control' }, timeControlText(g.clock)),
           ),
           current ? h('span', { class: 'tag' }, `${current.name || seatStyle(current.seat).name}'s move`) : null,
           h('span', { class: 'btn btn-small' }, seated ? 'Play' : 'Watch'),

@@ -2,7 +2,7 @@
 // turns, the buttons to skip a late player's turn, to vote to expel him and to take one's seat
 // back from the computer, and the clock's lines of the game log.
 
-import { durationText, timeLeft } from '../clock_options.js';
+import { durationText, timeLeft, timeLeftParts, timeLeftPartsText, localTime } from '../clock_options.js';
 import { computerLevel } from '../seat_kinds.js';
 import { h, seatStyle, toast } from '../util.js';
 
@@ -17,6 +17,13 @@ export function renderClock(page, panel) {
     const name = seatStyle(seat).name;
     const text = clock.stage === 'overdue' ? `${name} is over time` : `${name}: ${durationText(left)} left`;
     box.append(h('p', { class: `clock-line clock-${clock.stage}`, id: 'clock-left' }, text));
+    // Where that time comes from (this move's, the bank, vacation days: used in that order)
+    // and the deadline in the reader's own time zone.
+    if (clock.stage !== 'overdue') {
+      const parts = timeLeftParts(clock);
+      if (parts) box.append(h('p', { class: 'subtle clock-parts', id: 'clock-parts' }, timeLeftPartsText(parts)));
+    }
+    if (clock.deadline) box.append(h('p', { class: 'subtle', id: 'clock-deadline' }, `Deadline: ${localTime(clock.deadline)}`));
   } else {
     box.append(h('p', { class: 'clock-line subtle' }, 'Clock stopped'));
   }
@@ -60,7 +67,10 @@ export function seatClock(page, seat) {
     return [h('span', { class: `tag seat-clock${urgent ? ' tag-warn' : ''}`, dataset: { seat, running: 'true' }, title: 'Time left for this move' }, `${durationText(timeLeft(clock))} left`), untilNote];
   }
   const next = clock.options.per_move_seconds * 1000 + (c.bank_ms || 0) + (c.vacation_ms || 0);
-  return [h('span', { class: 'tag seat-clock subtle', dataset: { seat }, title: 'Time for the next move: the time per move, the bank and the vacation days left' }, `next move: ${durationText(next)}`), untilNote];
+  const parts = [`${durationText(clock.options.per_move_seconds * 1000)} per move`];
+  if (c.bank_ms) parts.push(`${durationText(c.bank_ms)} of bank`);
+  if (c.vacation_ms) parts.push(`${durationText(c.vacation_ms)} of vacation`);
+  return [h('span', { class: 'tag seat-clock subtle', dataset: { seat }, title: `Time for the next move: ${parts.join(' + ')}` }, `next move: ${durationText(next)}`), untilNote];
 }
 
 // Declaring vacation ahead (game.vacation): a number of whole days from what is left; while it
@@ -69,7 +79,7 @@ function vacationControl(page, clock, seat) {
   const c = clock.seats && clock.seats[seat];
   if (!c) return null;
   if (c.vacation_until && c.vacation_until > (clock.now || 0)) {
-    return h('p', { class: 'subtle', id: 'my-vacation' }, `You are on vacation until ${new Date(c.vacation_until).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}; it ends when you play.`);
+    return h('p', { class: 'subtle', id: 'my-vacation' }, `You are on vacation until ${localTime(c.vacation_until)}; it ends when you play.`);
   }
   const days = Math.floor((c.vacation_ms || 0) / 86400000);
   if (days < 1 || (clock.seat === seat && clock.stage === 'overdue')) return null;
@@ -85,7 +95,7 @@ function vacationControl(page, clock, seat) {
 function vacationNote(clock, seat) {
   const until = clock.seats[seat] && clock.seats[seat].vacation_until;
   if (!until || until <= (clock.now || 0)) return null;
-  return h('span', { class: 'tag vacation-note', dataset: { seat } }, `on vacation until ${new Date(until).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}`);
+  return h('span', { class: 'tag vacation-note', dataset: { seat } }, `on vacation until ${localTime(until)}`);
 }
 
 async function send(page, type, fields) {
@@ -103,6 +113,8 @@ export function tickClock(page) {
   const text = durationText(timeLeft(clock));
   const line = page.root.querySelector('#clock-left');
   if (line) line.textContent = `${seatStyle(clock.seat).name}: ${text} left`;
+  const parts = page.root.querySelector('#clock-parts');
+  if (parts) parts.textContent = timeLeftPartsText(timeLeftParts(clock));
   const running = page.root.querySelector('.seat-clock[data-running="true"]');
   if (running && running.firstChild) running.firstChild.textContent = `${text} left`;
 }

@@ -3,14 +3,18 @@
 
 import { h } from '../util.js';
 import { optionsText } from '../options.js';
+import { timeControlText } from '../clock_options.js';
 import { inviteBox } from './waiting.js';
 
 export function renderMeta(page, c) {
   const panel = page.els.meta;
   panel.replaceChildren();
   const opts = page.view.options || {};
+  // The time control in parts (game.seats carries it; game.clock's options once it runs).
+  const clock = (page.seats && page.seats.clock) || (page.clock && page.clock.options) || null;
   panel.append(
     h('p', { class: 'subtle', id: 'game-options' }, optionsText(opts)),
+    h('p', { class: 'subtle time-control', id: 'game-clock-options' }, `Clock: ${timeControlText(clock)}`),
   );
   const row = h('div', { class: 'meta-buttons' });
   if ('Notification' in window && Notification.permission === 'default' && page.mySeat !== null) {

@@ -5,13 +5,16 @@ import { victoryText } from '../options.js';
 import { fillPresence } from '../presence.js';
 import { computerLevel, computerTag } from '../seat_kinds.js';
 import { renderClock, seatClock } from './clock.js';
+import { timeControlParts } from '../clock_options.js';
 
 export function renderPlayers(page) {
   const view = page.view;
   const panel = page.els.players;
   const opts = view.options || {};
+  // The time per move in the header (its other parts under the game, meta.js).
+  const clock = (page.seats && page.seats.clock) || (page.clock && page.clock.options) || null;
   panel.replaceChildren(
-    h('h2', {}, `Game ${page.gameId}`, h('span', { class: 'subtle' }, ` · ${victoryText(opts)}${opts.independent_exploration ? ' · independent exploration' : ''}`)),
+    h('h2', {}, `Game ${page.gameId}`, h('span', { class: 'subtle' }, ` · ${victoryText(opts)}${opts.independent_exploration ? ' · independent exploration' : ''}`), h('span', { class: 'subtle', id: 'header-clock' }, ` · ${timeControlParts(clock)[0]}`)),
   );
   const list = h('ol', { class: 'player-list' });
   // Turn order: clockwise round the table from the first player [4.0] (the table's order may

@@ -3,6 +3,7 @@
 
 import { h, seatStyle, toast } from '../util.js';
 import { optionsText } from '../options.js';
+import { timeControlText } from '../clock_options.js';
 
 export function renderWaitingRoom(page, status) {
   const box = page.els.waiting;
@@ -27,6 +28,7 @@ export function renderWaitingRoom(page, status) {
   }
   box.append(
     h('p', { class: 'subtle' }, `${opts.players || seats.seats.length} seats · ${optionsText(opts, { players: false })}${seats.private ? ' · private' : ' · public'}`),
+    h('p', { class: 'time-control', id: 'waiting-clock' }, h('b', {}, 'Clock: '), timeControlText(seats.clock)),
     h('p', {}, status === 'open' ? 'Waiting for players. The game starts when every seat is taken, or when the creator starts it.' : 'Starting…'),
   );
   const list = h('ol', { class: 'seat-list' });
