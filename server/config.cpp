@@ -121,6 +121,13 @@ Usage: viktory-server [options]
   --vapid-subject URI  contact for push services, mailto: or https: (env VIKTORY_VAPID_SUBJECT)
   --allow-private-endpoints   push endpoints and webhooks may be http and private or
                        loopback addresses (tests and development only, never in production)
+  --notify-queue N     notifications waiting per channel (push, e-mail, webhook; default 1000)
+  --notify-account-mail-reserve N   account mails waiting, beside the channels (default 200)
+  --notify-per-player N    notifications of one player waiting or running (default 30)
+  --notify-running-per-player N   transfers of one player at once (default 4)
+  --notify-turns-per-game N   turn changes of one game waiting to be told (default 16)
+  --mails-per-recipient-per-hour N   account mails to one address, whoever asks (default 4)
+  --mails-per-client-per-hour N   account mails asked for from one client address (default 30)
   --computer-threads N worker threads for computer players (default 1)
   --computer-budget-ms N   milliseconds per decision of a computer player of the search
                        level (default 300)
@@ -219,6 +226,20 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 3600, c.frame_timeout_seconds)) return result;
     } else if (flag == "--replays-per-minute") {
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
+    } else if (flag == "--notify-queue") {
+      if (!int_flag(1, 1000000, c.notify_queue_per_channel)) return result;
+    } else if (flag == "--notify-account-mail-reserve") {
+      if (!int_flag(1, 1000000, c.notify_account_mail_reserve)) return result;
+    } else if (flag == "--notify-per-player") {
+      if (!int_flag(1, 100000, c.notify_pending_per_player)) return result;
+    } else if (flag == "--notify-running-per-player") {
+      if (!int_flag(1, 1000, c.notify_running_per_player)) return result;
+    } else if (flag == "--notify-turns-per-game") {
+      if (!int_flag(1, 100000, c.notify_turns_per_game)) return result;
+    } else if (flag == "--mails-per-recipient-per-hour") {
+      if (!int_flag(1, 100000, c.mails_per_recipient_per_hour)) return result;
+    } else if (flag == "--mails-per-client-per-hour") {
+      if (!int_flag(1, 1000000, c.mails_per_client_per_hour)) return result;
     } else if (flag == "--computer-threads") {
       if (!int_flag(1, 64, c.computer_threads)) return result;
     } else if (flag == "--computer-budget-ms") {

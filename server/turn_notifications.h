@@ -23,6 +23,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -48,6 +49,9 @@ struct TurnNotificationOptions {
   // Push endpoints and webhooks: https to public addresses only, unless set (tests).
   notify::EndpointPolicy endpoints;
   std::size_t queue_capacity = 1000;  // turn changes waiting; more are dropped (and counted)
+  // Turn changes and reminders of one game waiting: a game played very fast (a player against
+  // his own second account) cannot fill the queue. Starts and ends of games are always taken.
+  std::size_t max_waiting_per_game = 16;
   int max_subscriptions_per_player = 10;
 };
 
@@ -72,6 +76,9 @@ class TurnNotifications {
   // Blocks until every queued turn change was handed to the notifier (for tests).
   void wait_idle();
   std::int64_t dropped() const;
+  // SQL statements this object has prepared (compiled) on its connection so far, for the test
+  // that turns do not compile their statements again.
+  std::int64_t statements_prepared() const;
 
  private:
   struct Gone;
@@ -81,9 +88,12 @@ class TurnNotifications {
   };
   std::optional<Player> player_for_bearer(std::string_view authorization);
   nlohmann::json settings_of(std::int64_t player_id);
+  bool seated_in(std::int64_t player_id, std::int64_t game_id);
   ApiResponse set_webhook(const Player& player, const nlohmann::json& body);
   void run();
   void handle(const TurnChange& change);
+  // Deletes subscriptions and disables webhooks the notifier found gone. A storage error is
+  // logged and the work kept for the next round: it never leaves the worker's loop.
   void drop_gone();
   bool muted(std::int64_t player_id, std::int64_t game_id);
   void push_to(std::int64_t player_id, const notify::GameEvent& event);
@@ -105,6 +115,7 @@ class TurnNotifications {
   std::condition_variable queue_cv_;
   std::condition_variable idle_cv_;
   std::deque<TurnChange> queue_;
+  std::map<std::int64_t, std::size_t> waiting_per_game_;  // turn changes and reminders queued
   bool busy_ = false;
   bool stopping_ = false;
   std::int64_t dropped_ = 0;

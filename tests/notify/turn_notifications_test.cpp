@@ -12,6 +12,9 @@
 #include <random>
 #include <tuple>
 
+#include "accounts.h"
+#include "base64url.h"
+#include "ec_key.h"
 #include "game.h"
 #include "game_clocks.h"
 #include "lobby.h"
@@ -28,6 +31,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
+using notify::testing::Blackhole;
 using notify::testing::ChildProcess;
 using notify::testing::HttpReceiver;
 using notify::testing::post_json;
@@ -69,7 +73,10 @@ class TurnNotificationsTest : public ::testing::Test {
     options.endpoints = notify::EndpointPolicy::local_testing();
     turns = std::make_unique<TurnNotifications>(path, notifier, options);
     RoomLimits limits;
-    limits.on_turn = [this](TurnChange change) { turns->post(std::move(change)); };
+    limits.on_turn = [this](TurnChange change) {
+      if (seen_turn_change) seen_turn_change(change);
+      turns->post(std::move(change));
+    };
     lobby = std::make_unique<Lobby>(*store, metrics, limits);
     alice = store->create_player("Alice", token_hash(alice_token), 1);
     bob = store->create_player("Bob", token_hash(bob_token), 1);
@@ -136,6 +143,27 @@ class TurnNotificationsTest : public ::testing::Test {
         .run();
   }
 
+  TurnNotificationOptions options_like_setup() {
+    auto smtp = std::make_shared<notify::SmtpSettings>();
+    smtp->url = "smtp://127.0.0.1:" + std::to_string(sink.port());
+    smtp->start_tls = notify::StartTls::off;
+    smtp->from = {"turns@viktory.example.org", "VIKTORY II"};
+    TurnNotificationOptions options;
+    options.public_url = "https://viktory.example.org";
+    options.smtp = smtp;
+    options.endpoints = notify::EndpointPolicy::local_testing();
+    return options;
+  }
+  // A game of `creator` and `joiner`, running.
+  GameRoom* game_of(const PlayerRecord& creator, const PlayerRecord& joiner) {
+    CreateRequest req;
+    req.options.players = 2;
+    std::string invite;
+    GameRoom* room = std::get<GameRoom*>(lobby->create(creator, req, &invite));
+    EXPECT_FALSE(room->join(joiner, std::nullopt, ""));
+    return room;
+  }
+
   // `before_start` runs while the game is still open (e.g. to set its webhook, so that the
   // start is told to it whatever the notification thread's timing).
   GameRoom* two_player_game(const std::function<void(GameRoom&)>& before_start = {}) {
@@ -185,6 +213,7 @@ class TurnNotificationsTest : public ::testing::Test {
   std::unique_ptr<Store> store;
   std::unique_ptr<TurnNotifications> turns;
   std::unique_ptr<Lobby> lobby;
+  std::function<void(const TurnChange&)> seen_turn_change;  // every change a room hands over
   std::string alice_token = new_token();
   std::string bob_token = new_token();
   PlayerRecord alice;
@@ -411,6 +440,195 @@ TEST_F(TurnNotificationsTest, AClocksReminderReachesThePlayerByPushMailAndWebhoo
   }
   EXPECT_TRUE(hooked);
   lobby.reset();  // before `clocks`, which it tells of changes
+}
+
+// A subscription a browser would make, with real keys, at `endpoint`.
+json browser_subscription(const std::string& endpoint) {
+  const notify::EcKey browser = notify::EcKey::generate();
+  return json{{"endpoint", endpoint},
+              {"keys",
+               {{"p256dh", notify::base64url_encode(browser.public_point())},
+                {"auth", notify::base64url_encode(notify::random_bytes(16))}}}};
+}
+
+// Issue 19: one player with ten push subscriptions to dead endpoints, playing fast against his
+// own second account, filled the notifier's shared queue: other players' pushes, a webhook's
+// game_started and account mails were dropped. With the budgets per player and per channel
+// (and the account mails' reserve), everything of everybody else arrives, counted at the local
+// push service, the SMTP sink and the webhook receiver, while his deliveries still hang.
+// The notifier has smaller budgets than the server's defaults so that a few turns suffice.
+TEST_F(TurnNotificationsTest, OnePlayersDeadEndpointsAndFastPlayDropNothingOfAnybodyElse) {
+  notify::NotifierOptions small;
+  small.queue_capacity = 100;
+  small.max_in_flight = 16;
+  small.max_pending_per_owner = 20;
+  small.max_in_flight_per_owner = 4;
+  small.shutdown_grace = 0ms;
+  notify::Notifier busy(small);
+  turns = std::make_unique<TurnNotifications>(path, busy, options_like_setup());
+  AccountOptions account_options;
+  account_options.public_url = "https://viktory.example.org";
+  account_options.send_mail = account_mailer(busy, options_like_setup().smtp);
+  Accounts accounts(path, account_options);
+
+  // Mallory and his second account: ten subscriptions each, every one to a hung endpoint.
+  const std::string mallory_token = new_token();
+  const std::string mallory2_token = new_token();
+  const PlayerRecord mallory = store->create_player("Mallory", token_hash(mallory_token), 1);
+  const PlayerRecord mallory2 = store->create_player("Mallory2", token_hash(mallory2_token), 1);
+  std::vector<std::unique_ptr<Blackhole>> dead;
+  for (const std::string& token : {mallory_token, mallory2_token}) {
+    for (int i = 0; i < 10; ++i) {
+      dead.push_back(std::make_unique<Blackhole>());
+      ASSERT_EQ(api("POST", "/api/push/subscription",
+                    browser_subscription(dead.back()->url("/push/" + std::to_string(i))), token)
+                    .status,
+                200);
+    }
+  }
+  // He plays fast: twenty changes of whose turn it is, each a push to ten dead endpoints.
+  GameRoom* his = game_of(mallory, mallory2);
+  for (int i = 0; i < 10; ++i) {
+    play_until_decider(his, mallory2.id);
+    play_until_decider(his, mallory.id);
+  }
+  turns->wait_idle();
+  const notify::NotifierStats attacked = busy.stats();
+  ASSERT_GT(attacked[notify::Channel::push].dropped_owner_budget, 0) << "no attack happened";
+  ASSERT_GT(attacked.in_flight, 0);
+
+  // The honest game: Bob's browser at the local push service, Alice's webhook to the chat.
+  const std::string bob_browser = subscribe(bob_token);
+  std::size_t expected = 0;  // the pushes Bob must get: "has started", and each turn of his
+  seen_turn_change = [&](const TurnChange& change) {
+    if (change.kind == TurnChange::Kind::started ||
+        (change.kind == TurnChange::Kind::turn && change.decider_player == bob.id)) {
+      ++expected;
+    }
+  };
+  GameRoom* room = two_player_game([&](GameRoom& open) {
+    ASSERT_EQ(
+        api("POST", "/api/notify/webhook",
+            json{{"game_id", open.id()}, {"url", hook_receiver.url("/chat")}, {"format", "slack"}},
+            alice_token)
+            .status,
+        200);
+  });
+  for (int i = 0; i < 3; ++i) {
+    if (player_of_seat(room, room->record().current_seat) == bob.id) {
+      play_until_decider(room, alice.id);
+    }
+    play_until_decider(room, bob.id);
+    turns->wait_idle();
+  }
+  seen_turn_change = nullptr;
+  // Two new players confirm their addresses meanwhile.
+  for (const char* name : {"Carol", "Dave"}) {
+    const std::string token = new_token();
+    store->create_player(name, token_hash(token), 1);
+    const ApiResponse r = accounts.handle_api(
+        "POST", "/api/account/email", json{{"address", std::string(name) + "@example.org"}}.dump(),
+        "Bearer " + token, "192.0.2.1");
+    ASSERT_EQ(r.status, 200) << r.body;
+    ASSERT_EQ(json::parse(r.body)["sent"], true);
+  }
+
+  // "has started" and each of his turns, delivered by the push service.
+  ASSERT_GE(expected, 4u);
+  const std::vector<json> got = wait_for_pushes(bob_browser, expected);
+  EXPECT_EQ(got.size(), expected);
+  ASSERT_TRUE(wait_for_mails(2));
+  EXPECT_EQ(sink.mails().size(), 2u);
+  ASSERT_TRUE(hook_receiver.wait_for(1, 20s));
+  bool started_said = false;
+  for (const auto& r : hook_receiver.requests()) {
+    started_said |=
+        json::parse(r.body)["text"].get<std::string>().find("has started") != std::string::npos;
+  }
+  EXPECT_TRUE(started_said);
+  // Not delayed behind him either: all of it came while his first deliveries still hang.
+  const notify::NotifierStats after = busy.stats();
+  EXPECT_EQ(after[notify::Channel::push].expired + after[notify::Channel::push].failed, 0);
+  EXPECT_GT(after.in_flight, 0);
+  EXPECT_EQ(after[notify::Channel::push].dropped_queue_full, 0);
+  EXPECT_EQ(after[notify::Channel::email].dropped, 0);
+  EXPECT_EQ(after[notify::Channel::webhook].dropped, 0);
+
+  lobby.reset();
+  turns.reset();
+  busy.shutdown(0ms);
+}
+
+// Issue 19 (LOW): a webhook request for a game the player has nothing to do with answered 403
+// `not_creator` for an existing (private) game and 404 for a missing one. Now one answer.
+TEST_F(TurnNotificationsTest, AWebhookForSomebodyElsesGameGetsTheAnswerOfAMissingGame) {
+  const std::string carol_token = new_token();
+  store->create_player("Carol", token_hash(carol_token), 1);
+  CreateRequest req;
+  req.options.players = 2;
+  req.is_private = true;
+  std::string invite;
+  GameRoom* hidden = std::get<GameRoom*>(lobby->create(alice, req, &invite));
+  const json hook{{"url", hook_receiver.url("/x")}, {"format", "json"}};
+  json existing = hook;
+  existing["game_id"] = hidden->id();
+  json missing = hook;
+  missing["game_id"] = hidden->id() + 100;
+  const ApiResponse a = api("POST", "/api/notify/webhook", existing, carol_token);
+  const ApiResponse b = api("POST", "/api/notify/webhook", missing, carol_token);
+  EXPECT_EQ(a.status, 404);
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.body, b.body);
+  // The creator still sets it.
+  EXPECT_EQ(api("POST", "/api/notify/webhook", existing, alice_token).status, 200);
+}
+
+// Issue 19 (LOW): registering an endpoint another player holds moved it to the new player. A
+// push endpoint is a capability of one browser: it moves only with that browser's keys (the
+// same browser signed in as somebody else), never on the endpoint alone.
+TEST_F(TurnNotificationsTest, AnotherPlayersPushEndpointDoesNotMoveWithoutItsKeys) {
+  const json bobs = browser_subscription(hook_receiver.url("/push/bobs-browser"));
+  ASSERT_EQ(api("POST", "/api/push/subscription", bobs, bob_token).status, 200);
+  json stolen = browser_subscription(bobs["endpoint"]);  // the endpoint, other keys
+  const ApiResponse refused = api("POST", "/api/push/subscription", stolen, alice_token);
+  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_EQ(json::parse(refused.body)["error"]["code"], "endpoint_taken");
+  const auto count = [&](const std::string& token) {
+    return json::parse(
+               api("GET", "/api/notify/settings", nullptr, token).body)["push_subscriptions"]
+        .get<int>();
+  };
+  EXPECT_EQ(count(bob_token), 1);
+  EXPECT_EQ(count(alice_token), 0);
+  // The same browser (its keys) now signed in as Alice: it moves.
+  ASSERT_EQ(api("POST", "/api/push/subscription", bobs, alice_token).status, 200);
+  EXPECT_EQ(count(bob_token), 0);
+  EXPECT_EQ(count(alice_token), 1);
+}
+
+// Issue 19 (LOW): turn notifications compiled their SQL again on every turn. After the first
+// turn every statement of the worker is prepared; more turns compile nothing.
+TEST_F(TurnNotificationsTest, TurnsReuseTheirPreparedStatements) {
+  subscribe(bob_token);
+  verified_email(bob, "bob@example.org");
+  ASSERT_EQ(api("POST", "/api/notify/settings", json{{"email", true}}, bob_token).status, 200);
+  GameRoom* room = two_player_game([&](GameRoom& open) {
+    api("POST", "/api/notify/webhook",
+        json{{"game_id", open.id()}, {"url", hook_receiver.url("/chat")}, {"format", "json"}},
+        alice_token);
+  });
+  if (player_of_seat(room, room->record().current_seat) == bob.id) {
+    play_until_decider(room, alice.id);
+  }
+  play_until_decider(room, bob.id);
+  turns->wait_idle();
+  const std::int64_t warm = turns->statements_prepared();
+  for (int i = 0; i < 4; ++i) {
+    play_until_decider(room, alice.id);
+    play_until_decider(room, bob.id);
+    turns->wait_idle();
+  }
+  EXPECT_EQ(turns->statements_prepared(), warm);
 }
 
 }  // namespace

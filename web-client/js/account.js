@@ -175,7 +175,7 @@ export function mountAccount(root, ctx) {
         emailBox,
         notificationsSection(ctx, error),
         h('h3', {}, 'Sign out other devices'),
-        h('p', {}, 'Lost a phone? This signs out every other device and cancels sign-in links not used yet. Your recovery code keeps working.'),
+        h('p', {}, 'Lost a phone? This signs out every other device and cancels sign-in links not used yet and your recovery code (whoever had your phone could have made one): make a new code afterwards.'),
         h(
           'button',
           {
@@ -187,7 +187,7 @@ export function mountAccount(root, ctx) {
               const session = { ...ctx.session, token: reply.token };
               saveSession(session);
               ctx.setSession(session);
-              toast('Every other device is signed out.');
+              toast(reply.recovery_code_revoked ? 'Every other device is signed out, and your recovery code no longer works: make a new one.' : 'Every other device is signed out.');
             }),
           },
           'Sign out other devices',
