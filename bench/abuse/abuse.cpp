@@ -160,6 +160,10 @@ int main(int argc, char** argv) {
   try {
     std::vector<std::string> args = {"--trusted-proxy", "127.0.0.1", "--log-level", "info"};
     args.insert(args.end(), found->server_args.begin(), found->server_args.end());
+    if (found->more_server_args) {
+      const std::vector<std::string> more = found->more_server_args(context);
+      args.insert(args.end(), more.begin(), more.end());
+    }
     viktory::server::testing::ServerProcess process((dir / "abuse.db").string(), web_root, args,
                                                     {server, false});
     context.port = process.port();

@@ -50,6 +50,9 @@ struct Scenario {
   std::string what;                      // one line: the attack and what the honest player measures
   std::vector<std::string> server_args;  // flags for the server under test, beyond the defaults
   std::function<Report(Context&)> run;
+  // Optional, called before the server starts: more flags that depend on what the scenario
+  // starts itself (the port of a local SMTP sink, say).
+  std::function<std::vector<std::string>(Context&)> more_server_args = nullptr;
 };
 
 // Scenarios register themselves: `static const bool registered = register_scenario({...});`.
