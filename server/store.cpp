@@ -163,6 +163,16 @@ CREATE INDEX IF NOT EXISTS game_clocks_by_due ON game_clocks(due);
     R"sql(
 ALTER TABLE actions ADD COLUMN source TEXT;
 )sql",
+    // 10 (notifications): a player's time zone (IANA name, from his browser) for the deadlines
+    // in his notifications, and the daily digest instead of one mail per turn (the local date
+    // of the last one). A table of its own, so that re-running the migration changes nothing.
+    R"sql(
+CREATE TABLE IF NOT EXISTS notify_preferences(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  time_zone TEXT,
+  digest INTEGER NOT NULL DEFAULT 0,
+  last_digest TEXT);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 

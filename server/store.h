@@ -111,7 +111,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 7;
+  static constexpr int kSchemaVersion = 8;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database

@@ -77,6 +77,7 @@ TurnNotifications::TurnNotifications(const std::string& db_path, notify::Notifie
                                      TurnNotificationOptions options)
     : notifier_(notifier),
       options_(std::move(options)),
+      db_path_(db_path),
       db_(db_path),
       gone_(std::make_shared<Gone>()) {
   std::string subject = options_.vapid_subject;
@@ -153,6 +154,14 @@ void TurnNotifications::run() {
       if (stopping_) return;
       lock.unlock();
       drop_gone();
+      if (options_.now() >= next_digest_check_) {
+        next_digest_check_ = options_.now() + 60 * 1000;  // once a minute
+        try {
+          send_digests();
+        } catch (const std::exception& e) {
+          spdlog::error("notify_digest_failed error=\"{}\"", e.what());
+        }
+      }
       lock.lock();
       continue;
     }
@@ -233,8 +242,12 @@ void TurnNotifications::handle(const TurnChange& change) {
   event.game_url = game_url(change.game_id);
   switch (change.kind) {
     case TurnChange::Kind::turn:
-      event.kind = notify::EventKind::your_turn;
+      // A decision out of his turn (casualties, a retreat ...) says so, and whose turn waits.
+      event.kind = change.turn_seat >= 0 && change.turn_seat != change.decider_seat
+                       ? notify::EventKind::must_decide
+                       : notify::EventKind::your_turn;
       event.player = name_of(change, change.decider_seat);
+      event.turn_player = name_of(change, change.turn_seat);
       break;
     case TurnChange::Kind::started:
       event.kind = notify::EventKind::game_started;
@@ -254,15 +267,17 @@ void TurnNotifications::handle(const TurnChange& change) {
     // A clock's reminder (game_clocks.h): once per turn of the clock, so not through the turn
     // mail gate; no e-mail while he has the game open (he sees the clock there).
     if (change.decider_player != 0) {
-      push_to(change.decider_player, event);
+      const notify::GameEvent mine = personal_event(change, event);
+      push_to(change.decider_player, mine);
       if (change.on_the_page.count(change.decider_player) == 0) {
-        mail_to(change.decider_player, event, change.turn, false, /*gated=*/false);
+        mail_to(change.decider_player, mine, change.turn, false, /*gated=*/false);
       }
     }
   } else if (change.kind == TurnChange::Kind::turn) {
     if (change.decider_player != 0) {
-      push_to(change.decider_player, event);
-      mail_to(change.decider_player, event, change.turn,
+      const notify::GameEvent mine = personal_event(change, event);
+      push_to(change.decider_player, mine);
+      mail_to(change.decider_player, mine, change.turn,
               change.on_the_page.count(change.decider_player) > 0);
     }
   } else {
@@ -270,12 +285,12 @@ void TurnNotifications::handle(const TurnChange& change) {
     if (change.kind == TurnChange::Kind::started && change.decider_player != 0) {
       notify::GameEvent yours = event;
       yours.kind = notify::EventKind::your_turn;
-      mail_to(change.decider_player, yours, change.turn,
+      mail_to(change.decider_player, personal_event(change, yours), change.turn,
               change.on_the_page.count(change.decider_player) > 0);
     }
     if (change.kind == TurnChange::Kind::finished) mail_gate_.forget_game(change.game_id);
   }
-  webhook_for(event);
+  webhook_for(change, event);
 }
 
 void TurnNotifications::push_to(std::int64_t player_id, const notify::GameEvent& event) {
@@ -325,6 +340,7 @@ void TurnNotifications::mail_to(std::int64_t player_id, const notify::GameEvent&
     setting.bind(1, player_id);
     if (!setting.step() || setting.int64(0) == 0) return;  // e-mail is off unless turned on
     if (muted(player_id, event.game_id)) return;
+    if (gated && wants_digest(player_id)) return;  // his daily digest tells it instead
     Statement s = db_.cached(
         "SELECT e.address, p.name FROM player_emails e JOIN players p ON p.id = e.player_id "
         "WHERE e.player_id = ? AND e.verified = 1");
@@ -339,7 +355,7 @@ void TurnNotifications::mail_to(std::int64_t player_id, const notify::GameEvent&
   notifier_.enqueue(std::move(delivery));
 }
 
-void TurnNotifications::webhook_for(const notify::GameEvent& event) {
+void TurnNotifications::webhook_for(const TurnChange& change, const notify::GameEvent& event) {
   notify::Webhook hook;
   std::int64_t set_by = 0;
   {
@@ -352,10 +368,12 @@ void TurnNotifications::webhook_for(const notify::GameEvent& event) {
     hook.format = notify::parse_webhook_format(s.text(1)).value_or(notify::WebhookFormat::json);
     set_by = s.int64(2);
   }
+  // Only now, for a game with a hook: what a spectator saw since the last message to the chat.
+  const notify::GameEvent told = group_event(change, event);
   std::weak_ptr<Gone> gone = gone_;
   const std::int64_t game = event.game_id;
   notify::Delivery delivery =
-      notify::webhook_delivery(webhook_settings_, hook, notify::webhook_event_for(event),
+      notify::webhook_delivery(webhook_settings_, hook, notify::webhook_event_for(told),
                                [gone, game](const notify::DeliveryResult& result) {
                                  if (result.outcome != notify::Outcome::gone) return;
                                  if (auto shared = gone.lock()) {
@@ -401,7 +419,9 @@ json TurnNotifications::settings_of(std::int64_t player_id) {
            {"email_available", options_.smtp != nullptr && !options_.public_url.empty()},
            {"email_verified", false},
            {"push_subscriptions", 0},
-           {"muted", json::array()}};
+           {"muted", json::array()},
+           {"time_zone", nullptr},
+           {"digest", false}};
   {
     Statement s = db_.prepare("SELECT push, email FROM notify_settings WHERE player_id = ?");
     s.bind(1, player_id);
@@ -420,6 +440,15 @@ json TurnNotifications::settings_of(std::int64_t player_id) {
     s.bind(1, player_id);
     s.step();
     out["push_subscriptions"] = s.int64(0);
+  }
+  {
+    Statement s =
+        db_.prepare("SELECT time_zone, digest FROM notify_preferences WHERE player_id = ?");
+    s.bind(1, player_id);
+    if (s.step()) {
+      if (!s.is_null(0)) out["time_zone"] = s.text(0);
+      out["digest"] = s.int64(1) != 0;
+    }
   }
   {
     Statement s =
@@ -512,12 +541,26 @@ ApiResponse TurnNotifications::handle_api(std::string_view method, std::string_v
       if (method != "POST") return api_error(405, "method", "use GET or POST");
       Transaction tx(db_);
       json current = settings_of(player->id);
-      for (const char* name : {"push", "email"}) {
+      for (const char* name : {"push", "email", "digest"}) {
         if (!j->contains(name)) continue;
         if (!(*j)[name].is_boolean()) {
           return api_error(400, "bad_message", std::string(name) + " must be true or false");
         }
         current[name] = (*j)[name];
+      }
+      if (j->contains("time_zone")) {
+        // The browser's IANA name (Intl.DateTimeFormat().resolvedOptions().timeZone); null
+        // forgets it (deadlines in UTC).
+        const json& zone = (*j)["time_zone"];
+        if (zone.is_null()) {
+          current["time_zone"] = nullptr;
+        } else if (!zone.is_string() ||
+                   !notify::TimeZone::load(zone.get<std::string>(), options_.zoneinfo)) {
+          return api_error(400, "bad_time_zone",
+                           "time_zone must be the IANA name of a time zone, e.g. Europe/Berlin");
+        } else {
+          current["time_zone"] = zone;
+        }
       }
       db_.prepare(
              "INSERT INTO notify_settings(player_id, push, email) VALUES(?1, ?2, ?3) ON "
@@ -526,6 +569,16 @@ ApiResponse TurnNotifications::handle_api(std::string_view method, std::string_v
           .bind(2, current["push"].get<bool>() ? 1 : 0)
           .bind(3, current["email"].get<bool>() ? 1 : 0)
           .run();
+      Statement preferences = db_.prepare(
+          "INSERT INTO notify_preferences(player_id, time_zone, digest) VALUES(?1, ?2, ?3) ON "
+          "CONFLICT(player_id) DO UPDATE SET time_zone = ?2, digest = ?3");
+      preferences.bind(1, player->id).bind(3, current["digest"].get<bool>() ? 1 : 0);
+      if (current["time_zone"].is_null()) {
+        preferences.bind_null(2);
+      } else {
+        preferences.bind(2, current["time_zone"].get<std::string>());
+      }
+      preferences.run();
       tx.commit();
       return ok(settings_of(player->id));
     }
