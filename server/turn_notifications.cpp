@@ -153,15 +153,7 @@ void TurnNotifications::run() {
       idle_cv_.notify_all();
       if (stopping_) return;
       lock.unlock();
-      drop_gone();
-      if (options_.now() >= next_digest_check_) {
-        next_digest_check_ = options_.now() + 60 * 1000;  // once a minute
-        try {
-          send_digests();
-        } catch (const std::exception& e) {
-          spdlog::error("notify_digest_failed error=\"{}\"", e.what());
-        }
-      }
+      housekeeping();
       lock.lock();
       continue;
     }
@@ -173,7 +165,7 @@ void TurnNotifications::run() {
     }
     busy_ = true;
     lock.unlock();
-    drop_gone();
+    housekeeping();  // also on a server that is never idle
     try {
       handle(change);
     } catch (const std::exception& e) {
@@ -183,6 +175,17 @@ void TurnNotifications::run() {
     lock.lock();
     busy_ = false;
     if (queue_.empty()) idle_cv_.notify_all();
+  }
+}
+
+void TurnNotifications::housekeeping() {
+  drop_gone();
+  if (options_.now() < next_digest_check_) return;
+  next_digest_check_ = options_.now() + 60 * 1000;  // the digests: once a minute
+  try {
+    send_digests();
+  } catch (const std::exception& e) {
+    spdlog::error("notify_digest_failed error=\"{}\"", e.what());
   }
 }
 

@@ -104,6 +104,9 @@ class TurnNotifications {
   ApiResponse set_webhook(const Player& player, const nlohmann::json& body);
   void run();
   void handle(const TurnChange& change);
+  // Before each turn change and every second when idle: drop_gone, and the digests that are due
+  // (once a minute). Never throws.
+  void housekeeping();
   // Deletes subscriptions and disables webhooks the notifier found gone. A storage error is
   // logged and the work kept for the next round: it never leaves the worker's loop.
   void drop_gone();
