@@ -37,10 +37,11 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release \
 # ---- runtime stage ------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 COPY --from=build /out/runtime-packages /tmp/runtime-packages
-# sqlite3 (the CLI) is for deploy/backup.sh inside the container; ca-certificates for TLS peers.
+# sqlite3 (the CLI) is for deploy/backup.sh inside the container; ca-certificates for TLS peers;
+# tzdata for the players' time zones in notifications (docs/notifications.md).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      ca-certificates sqlite3 $(cat /tmp/runtime-packages) \
+      ca-certificates sqlite3 tzdata $(cat /tmp/runtime-packages) \
  && apt-get clean && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb /tmp/runtime-packages \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home \
       --shell /usr/sbin/nologin viktory \

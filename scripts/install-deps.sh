@@ -30,6 +30,7 @@ packages=(
   libssl-dev libcurl4-openssl-dev # OpenSSL: Web Push crypto, SHA-256 (fair play, token hashes); libcurl: HTTP and SMTP
   libgtest-dev libgmock-dev libbenchmark-dev
   sqlite3 # the CLI: deploy/backup.sh and its test use it
+  tzdata # the time zones of deadlines in notifications (server/notify/time_zone.h)
   # The WebAssembly verifier (web-client/verify/verifier.wasm): clang for wasm32-wasi and its libraries
   clang-14 lld-14 wasi-libc libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32
 )

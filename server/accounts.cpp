@@ -4,6 +4,7 @@
 
 #include <cctype>
 
+#include "deliveries.h"
 #include "standing_order_service.h"
 #include "token.h"
 
@@ -43,10 +44,30 @@ std::string lower(std::string_view text) {
 
 }  // namespace
 
+std::function<bool(const notify::EmailMessage&)> account_mailer(
+    notify::Notifier& notifier, std::shared_ptr<const notify::SmtpSettings> smtp) {
+  return [&notifier, smtp = std::move(smtp)](const notify::EmailMessage& message) {
+    // Account mails have the notifier's reserve and go first: turn messages never drop or
+    // delay them.
+    notify::Delivery delivery = notify::email_delivery(smtp, message);
+    delivery.priority = true;
+    delivery.owner = "mail:" + message.to.address;
+    return notifier.enqueue(std::move(delivery));
+  };
+}
+
 Accounts::Accounts(const std::string& db_path, AccountOptions options)
     : db_(db_path),
       options_(std::move(options)),
-      redeem_buckets_(options_.redeems_per_minute / 60.0, options_.redeems_per_minute) {}
+      redeem_buckets_(options_.redeems_per_minute / 60.0, options_.redeems_per_minute),
+      mails_to_(options_.mails_per_recipient_per_hour / 3600.0,
+                options_.mails_per_recipient_per_hour),
+      mails_from_(options_.mails_per_client_per_hour / 3600.0, options_.mails_per_client_per_hour) {
+}
+
+bool Accounts::admit_mail(std::string_view recipient, std::string_view client) {
+  return mails_from_.take(client) && mails_to_.take(recipient);
+}
 
 bool Accounts::handles(std::string_view path) {
   return path == "/api/account" || path.substr(0, 13) == "/api/account/" ||
@@ -222,7 +243,7 @@ ApiResponse Accounts::handle_api(std::string_view method, std::string_view path,
     }
     if (path == "/api/account/email") {
       if (method != "POST") return api_error(405, "method", "use POST");
-      return set_email(*player, *j);
+      return set_email(*player, *j, address);
     }
     if (orders_path) {  // standing_order_service.h
       if (method == "PUT" && !orders_buckets_.take(std::to_string(player->id))) {
@@ -281,19 +302,27 @@ ApiResponse Accounts::sign_out_others(const Player& player) {
       .bind(2, player.id)
       .run();
   db_.prepare("DELETE FROM device_tokens WHERE player_id = ?").bind(1, player.id).run();
-  // A pending sign-in link would let a device back in; the recovery code stays (it is the
-  // player's own way back, written down somewhere).
+  // Pending sign-in links would let a device back in, and so would a recovery code: whoever
+  // held a stolen token could have made one. The player makes a new one on this device.
   db_.prepare("DELETE FROM sign_in_codes WHERE player_id = ? AND kind != ?")
       .bind(1, player.id)
       .bind(2, kRecoveryCode)
       .run();
+  db_.prepare("DELETE FROM sign_in_codes WHERE player_id = ? AND kind = ?")
+      .bind(1, player.id)
+      .bind(2, kRecoveryCode)
+      .run();
+  const bool recovery_revoked = db_.changes() > 0;
   tx.commit();
-  spdlog::info("signed_out_other_devices player={}", player.id);
-  return ok(
-      json{{"player_id", std::to_string(player.id)}, {"name", player.name}, {"token", token}});
+  spdlog::info("signed_out_other_devices player={} recovery_code_revoked={}", player.id,
+               recovery_revoked);
+  return ok(json{{"player_id", std::to_string(player.id)},
+                 {"name", player.name},
+                 {"token", token},
+                 {"recovery_code_revoked", recovery_revoked}});
 }
 
-ApiResponse Accounts::set_email(const Player& player, const json& body) {
+ApiResponse Accounts::set_email(const Player& player, const json& body, std::string_view client) {
   auto it = body.find("address");
   if (it == body.end() || (!it->is_null() && !it->is_string())) {
     return api_error(400, "bad_message", "send {\"address\":\"...\"} or {\"address\":null}");
@@ -311,9 +340,17 @@ ApiResponse Accounts::set_email(const Player& player, const json& body) {
       address.find('.', address.find('@')) == std::string::npos) {
     return api_error(400, "bad_address", "this is not an e-mail address");
   }
-  // Each verification mail goes to an address somebody typed: not too many per player.
+  // Each verification mail goes to an address somebody typed: not too many per player, per
+  // client address, and to one address whoever asks. Sign-in links by e-mail take from the
+  // same recipient budget whether or not the address belongs to anybody, so this answer says
+  // nothing about who plays here.
   if (!redeem_buckets_.take("mail-player:" + std::to_string(player.id))) {
     return api_error(429, "rate_limited", "too many e-mails asked for; wait a minute");
+  }
+  if (!admit_mail(address, client)) {
+    return api_error(429, "mail_limited",
+                     "too many e-mails went to this address or from here lately; try again in "
+                     "an hour");
   }
   const std::string code = new_invite_code();
   const std::int64_t now = options_.now();
@@ -330,13 +367,16 @@ ApiResponse Accounts::set_email(const Player& player, const json& body) {
   notify::EmailMessage mail;
   mail.to = notify::Mailbox{address, ""};
   mail.subject = "Confirm your e-mail address for VIKTORY II";
-  mail.text = "Hello " + player.name +
-              ",\n\nplease confirm that this is your e-mail address for VIKTORY II by opening "
-              "this link:\n\n" +
-              link_to("verify-email", code) +
-              "\n\nThe link works once, for 48 hours. With a confirmed address you can sign in on "
-              "another device, and get a mail when it is your turn if you want.\n\nIf you did "
-              "not ask for this, ignore this mail: nothing happens.\n";
+  // No display name in the text: it is the asker's free text, and this mail may go to
+  // somebody else's address (a name like "Claim your prize at http://..." would be phishing
+  // sent in our name).
+  mail.text =
+      "Hello,\n\nplease confirm that this is your e-mail address for VIKTORY II by opening "
+      "this link:\n\n" +
+      link_to("verify-email", code) +
+      "\n\nThe link works once, for 48 hours. With a confirmed address you can sign in on "
+      "another device, and get a mail when it is your turn if you want.\n\nIf you did "
+      "not ask for this, ignore this mail: nothing happens.\n";
   const bool queued = options_.send_mail(mail);
   spdlog::info("email_verification_sent player={} queued={}", player.id, queued);
   json out = account_of(player);
@@ -379,7 +419,8 @@ ApiResponse Accounts::mail_link(const json& body, std::string_view address) {
   // plays here.
   const ApiResponse answer = ok(json{{"sent", true}});
   if (to.size() > kMaxAddressLength || !notify::is_valid_address(to)) return answer;
-  if (!redeem_buckets_.take("mail-to:" + to)) return answer;
+  // Charged whether or not the address is known, so that set_email's `mail_limited` cannot tell.
+  if (!admit_mail(to, address)) return answer;
   std::vector<std::pair<std::int64_t, std::string>> players;
   {
     Statement s = db_.prepare(

@@ -6,7 +6,8 @@
 // operating system and are stored only as SHA-256 hashes; each is told once, when it is made.
 // A code is deleted when it is used (single use); a sign-in link and a verification link
 // expire. Redeeming a code gives the new device a token of its own: the old devices keep
-// working until the player signs them out.
+// working until the player signs them out, which also revokes the recovery code (a thief with
+// a stolen token could have made one).
 //
 // Accounts has its own read-write connection to the database (WAL) and its own lock, so none
 // of its requests takes the game logic's lock.
@@ -23,6 +24,7 @@
 #include "common.h"
 #include "database.h"
 #include "email.h"
+#include "notifier.h"
 #include "rate_limit.h"
 
 namespace viktory::server {
@@ -35,12 +37,23 @@ struct AccountOptions {
   std::int64_t verify_link_ms = 48LL * 3600 * 1000;   // an e-mail verification link
   // Attempts to redeem a code (or ask for a link by e-mail) per client address.
   double redeems_per_minute = 10;
+  // Account mails (address confirmations, sign-in links by e-mail) to one address, whoever asks
+  // (across all players and client addresses), and asked for from one client address (across
+  // all players and recipients); each a bucket of this many, refilled over an hour. The limit
+  // per player (10 a minute) alone let new players mail one address a thousand times.
+  double mails_per_recipient_per_hour = 4;
+  double mails_per_client_per_hour = 30;
   // Hands a mail to the notifier (never waits for the relay); empty when no SMTP relay is
   // configured, and then e-mail addresses cannot be added.
   std::function<bool(const notify::EmailMessage&)> send_mail;
   // Milliseconds since the epoch; injectable so that tests can let links expire.
   std::function<std::int64_t()> now = now_ms;
 };
+
+// AccountOptions::send_mail of a server with a relay: each account mail is a priority delivery
+// of the notifier (its reserve, started before turn messages), owned by its recipient.
+std::function<bool(const notify::EmailMessage&)> account_mailer(
+    notify::Notifier& notifier, std::shared_ptr<const notify::SmtpSettings> smtp);
 
 // Kinds of codes in sign_in_codes.kind.
 inline constexpr std::string_view kLinkCode = "link";          // made on a signed-in device
@@ -75,9 +88,12 @@ class Accounts {
                        std::optional<std::int64_t> expires);
   ApiResponse redeem(const nlohmann::json& body, std::string_view address);
   ApiResponse mail_link(const nlohmann::json& body, std::string_view address);
-  ApiResponse set_email(const Player& player, const nlohmann::json& body);
+  ApiResponse set_email(const Player& player, const nlohmann::json& body, std::string_view address);
   ApiResponse verify_email(const nlohmann::json& body, std::string_view address);
   ApiResponse sign_out_others(const Player& player);
+  // Takes a mail from the client address's and the recipient's budgets (in that order, so that
+  // a client over its own budget spends nobody's). False: no mail.
+  bool admit_mail(std::string_view recipient, std::string_view client);
   std::string link_to(std::string_view route, std::string_view code) const;
 
   std::mutex mutex_;
@@ -87,6 +103,8 @@ class Accounts {
   // Writes of standing orders (PUT /api/account/standing-orders) per player.
   AddressBuckets orders_buckets_{kOrderWritesPerMinute / 60.0, kOrderWritesPerMinute};
   static constexpr double kOrderWritesPerMinute = 30;
+  AddressBuckets mails_to_;    // by recipient address
+  AddressBuckets mails_from_;  // by client address
 };
 
 }  // namespace viktory::server

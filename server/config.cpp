@@ -272,6 +272,20 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(0, 10000, c.my_games_finished)) return result;
     } else if (flag == "--read-connections") {
       if (!int_flag(1, 64, c.read_connections)) return result;
+    } else if (flag == "--notify-queue") {
+      if (!int_flag(1, 1000000, c.notify_queue_per_channel)) return result;
+    } else if (flag == "--notify-account-mail-reserve") {
+      if (!int_flag(1, 1000000, c.notify_account_mail_reserve)) return result;
+    } else if (flag == "--notify-per-player") {
+      if (!int_flag(1, 100000, c.notify_pending_per_player)) return result;
+    } else if (flag == "--notify-running-per-player") {
+      if (!int_flag(1, 1000, c.notify_running_per_player)) return result;
+    } else if (flag == "--notify-turns-per-game") {
+      if (!int_flag(1, 100000, c.notify_turns_per_game)) return result;
+    } else if (flag == "--mails-per-recipient-per-hour") {
+      if (!int_flag(1, 100000, c.mails_per_recipient_per_hour)) return result;
+    } else if (flag == "--mails-per-client-per-hour") {
+      if (!int_flag(1, 1000000, c.mails_per_client_per_hour)) return result;
     } else if (flag == "--computer-threads") {
       if (!int_flag(0, 64, c.computer_threads)) return result;
     } else if (flag == "--computer-games-per-player") {

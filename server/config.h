@@ -65,6 +65,16 @@ struct Config {
   bool allow_private_endpoints = false;
   // GET /api/presence per client address, burst the same (a page asks every 2 s).
   int presence_per_minute = 240;
+  // Budgets of the notifier (docs/notifications.md, "Budgets").
+  int notify_queue_per_channel = 1000;    // waiting deliveries of each channel
+  int notify_account_mail_reserve = 200;  // waiting account mails, beside the channels
+  int notify_pending_per_player = 30;     // one player's deliveries not finished
+  int notify_running_per_player = 4;      // one player's transfers at once
+  int notify_turns_per_game = 16;         // turn changes of one game waiting to be told
+  // Account mails (confirmations, sign-in links) per recipient address and per client address
+  // and hour, whoever asks.
+  int mails_per_recipient_per_hour = 4;
+  int mails_per_client_per_hour = 30;
 };
 
 struct ParsedConfig {

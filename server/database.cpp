@@ -58,15 +58,19 @@ void Database::exec(const std::string& sql) {
   }
 }
 
-Statement Database::prepare(std::string_view sql) { return Statement(db_, sql); }
+Statement Database::prepare(std::string_view sql) {
+  ++prepared_;
+  return Statement(db_, sql);
+}
 
 Statement Database::cached(std::string_view sql) {
   auto it = cache_.find(std::string(sql));
   if (it == cache_.end()) {
+    ++prepared_;
     Statement fresh(db_, sql);
     it = cache_.emplace(std::string(sql), Cached{std::exchange(fresh.stmt_, nullptr)}).first;
   }
-  if (it->second.in_use) return Statement(db_, sql);
+  if (it->second.in_use) return prepare(sql);
   it->second.in_use = true;
   return Statement(db_, it->second.stmt, &it->second.in_use);
 }

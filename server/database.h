@@ -47,6 +47,9 @@ class Database {
   int changes() const { return sqlite3_changes(db_); }
   sqlite3* handle() const { return db_; }
   std::string path() const;  // the file of the main database ("" for an in-memory one)
+  // Statements compiled on this connection so far (prepare, and cached() when it compiles):
+  // lets a test see that a hot path reuses its statements.
+  std::int64_t statements_prepared() const { return prepared_.load(); }
 
   // One connection, used from several threads (every game runs under its own lock): whoever
   // uses it holds this lock, for a whole transaction (Transaction takes it) or a whole Store
@@ -61,6 +64,7 @@ class Database {
  private:
   friend class Transaction;
   std::atomic<std::thread::id> transaction_thread_{};
+  std::atomic<std::int64_t> prepared_{0};
   struct Cached {
     sqlite3_stmt* stmt = nullptr;
     bool in_use = false;

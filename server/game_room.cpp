@@ -406,8 +406,9 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
   }
   broadcast_seats();
   broadcast_states();
-  notify_turn(TurnChange::Kind::started);
   changed();
+  // After the observers (a clock has started): the notification can tell its deadline.
+  notify_turn(TurnChange::Kind::started);
 }
 
 void GameRoom::take_over_seat(int seat, const std::string& level) {
@@ -716,10 +717,12 @@ void GameRoom::install(PendingAction& pending) {
     // Fair play: the secret is revealed to everyone once the game is over, however it ended.
     if (auto reveal = reveal_message(store_.db(), record_)) broadcast(make_message(*reveal));
   }
+  changed();
+  // After the observers (the clock is saved for the new decider): the notification, built on
+  // another thread from the database, can tell the new deadline.
   if (finished || decider_changed) {
     notify_turn(finished ? TurnChange::Kind::finished : TurnChange::Kind::turn);
   }
-  changed();
 }
 
 bool GameRoom::can_undo(int seat) const {

@@ -74,7 +74,15 @@ int main(int argc, char** argv) {
     hub_options.my_games_active = config.my_games_active;
     hub_options.my_games_finished = config.my_games_finished;
     // Notifications and e-mail leave through the notifier's own thread; the game never waits.
-    notify::Notifier notifier;
+    notify::NotifierOptions notifier_options;
+    notifier_options.queue_capacity = static_cast<std::size_t>(config.notify_queue_per_channel);
+    notifier_options.priority_capacity =
+        static_cast<std::size_t>(config.notify_account_mail_reserve);
+    notifier_options.max_pending_per_owner =
+        static_cast<std::size_t>(config.notify_pending_per_player);
+    notifier_options.max_in_flight_per_owner =
+        static_cast<std::size_t>(config.notify_running_per_player);
+    notify::Notifier notifier(notifier_options);
     std::shared_ptr<const notify::SmtpSettings> smtp;
     if (!config.smtp_url.empty()) {
       auto settings = std::make_shared<notify::SmtpSettings>();
@@ -93,16 +101,15 @@ int main(int argc, char** argv) {
     }
     AccountOptions account_options;
     account_options.public_url = config.public_url;
-    if (smtp) {
-      account_options.send_mail = [&notifier, smtp](const notify::EmailMessage& message) {
-        return notifier.enqueue(notify::email_delivery(smtp, message));
-      };
-    }
+    account_options.mails_per_recipient_per_hour = config.mails_per_recipient_per_hour;
+    account_options.mails_per_client_per_hour = config.mails_per_client_per_hour;
+    if (smtp) account_options.send_mail = account_mailer(notifier, smtp);
     Accounts accounts(config.db, account_options);
     TurnNotificationOptions turn_options;
     turn_options.public_url = config.public_url;
     turn_options.vapid_subject = config.vapid_subject;
     turn_options.smtp = smtp;
+    turn_options.max_waiting_per_game = static_cast<std::size_t>(config.notify_turns_per_game);
     if (config.allow_private_endpoints) {
       spdlog::warn("--allow-private-endpoints: push endpoints and webhooks are not filtered");
       turn_options.endpoints = notify::EndpointPolicy::local_testing();

@@ -181,7 +181,7 @@ CREATE TABLE IF NOT EXISTS game_standing_orders(
 CREATE TABLE IF NOT EXISTS game_decision_grace(
   game_id INTEGER PRIMARY KEY REFERENCES games(id),
   grace_seconds INTEGER NOT NULL);
-  )sql",
+)sql",
     // 9 (lobby): "Games to watch" (lobby.running) and "your games" (my_games) read from
     // indexes, in time that does not grow with the number of games: the running public games
     // that allow spectators by last move, and each player's seats by game.
@@ -189,6 +189,16 @@ CREATE TABLE IF NOT EXISTS game_decision_grace(
 CREATE INDEX IF NOT EXISTS games_to_watch ON games(COALESCE(last_move_at, created) DESC, id DESC)
   WHERE status = 'running' AND private = 0 AND spectators != 'none';
 CREATE INDEX IF NOT EXISTS seats_by_player_game ON seats(player_id, game_id);
+)sql",
+    // 10 (notifications): a player's time zone (IANA name, from his browser) for the deadlines
+    // in his notifications, and the daily digest instead of one mail per turn (the local date
+    // of the last one). A table of its own, so that re-running the migration changes nothing.
+    R"sql(
+CREATE TABLE IF NOT EXISTS notify_preferences(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  time_zone TEXT,
+  digest INTEGER NOT NULL DEFAULT 0,
+  last_digest TEXT);
 )sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);

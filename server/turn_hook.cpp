@@ -19,6 +19,7 @@ TurnChange GameRoom::turn_change(TurnChange::Kind kind) const {
   const int players = std::max(1, record_.options.players);
   change.round = state_->turn <= 0 ? 0 : (state_->turn - 1) / players + 1;
   change.decider_seat = kind == TurnChange::Kind::finished ? -1 : record_.current_seat;
+  change.turn_seat = state_->current;
   for (const SeatRecord& seat : record_.seats) {
     change.seats.push_back(TurnChange::Seat{seat.seat, seat.player_id, seat.name});
     if (seat.seat == change.decider_seat) change.decider_player = seat.player_id;

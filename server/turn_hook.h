@@ -22,6 +22,9 @@ struct TurnChange {
   int round = 0;  // 0 during setup, then 1, 2, ...
   int decider_seat = -1;
   std::int64_t decider_player = 0;
+  // Whose Player Turn it is: another seat than the decider's when he must decide out of his
+  // turn (casualties, a retreat ...).
+  int turn_seat = -1;
   struct Seat {
     int seat = 0;
     std::int64_t player_id = 0;

@@ -23,6 +23,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -37,6 +39,8 @@
 #include "mail_gate.h"
 #include "notification_text.h"
 #include "notifier.h"
+#include "store.h"
+#include "time_zone.h"
 #include "turn_hook.h"
 
 namespace viktory::server {
@@ -48,6 +52,15 @@ struct TurnNotificationOptions {
   // Push endpoints and webhooks: https to public addresses only, unless set (tests).
   notify::EndpointPolicy endpoints;
   std::size_t queue_capacity = 1000;  // turn changes waiting; more are dropped (and counted)
+  // Where the time zone files are (the IANA names players' browsers tell).
+  std::string zoneinfo = "/usr/share/zoneinfo";
+  // The local hour from which a player's daily digest goes out (his morning).
+  int digest_hour = 8;
+  // Milliseconds since the epoch; injectable so that a test can move to the next morning.
+  std::function<std::int64_t()> now = now_ms;
+  // Turn changes and reminders of one game waiting: a game played very fast (a player against
+  // his own second account) cannot fill the queue. Starts and ends of games are always taken.
+  std::size_t max_waiting_per_game = 16;
   int max_subscriptions_per_player = 10;
 };
 
@@ -71,7 +84,13 @@ class TurnNotifications {
   std::string vapid_public_key() const;
   // Blocks until every queued turn change was handed to the notifier (for tests).
   void wait_idle();
+  // Sends the daily digests that are due now (the worker does it by itself once a minute;
+  // tests call it after moving the clock). Returns how many went out.
+  int send_digests();
   std::int64_t dropped() const;
+  // SQL statements this object has prepared (compiled) on its connection so far, for the test
+  // that turns do not compile their statements again.
+  std::int64_t statements_prepared() const;
 
  private:
   struct Gone;
@@ -81,19 +100,35 @@ class TurnNotifications {
   };
   std::optional<Player> player_for_bearer(std::string_view authorization);
   nlohmann::json settings_of(std::int64_t player_id);
+  bool seated_in(std::int64_t player_id, std::int64_t game_id);
   ApiResponse set_webhook(const Player& player, const nlohmann::json& body);
   void run();
   void handle(const TurnChange& change);
+  // Before each turn change and every second when idle: drop_gone, and the digests that are due
+  // (once a minute). Never throws.
+  void housekeeping();
+  // Deletes subscriptions and disables webhooks the notifier found gone. A storage error is
+  // logged and the work kept for the next round: it never leaves the worker's loop.
   void drop_gone();
   bool muted(std::int64_t player_id, std::int64_t game_id);
   void push_to(std::int64_t player_id, const notify::GameEvent& event);
   void mail_to(std::int64_t player_id, const notify::GameEvent& event, int turn, bool on_page,
                bool gated = true);
-  void webhook_for(const notify::GameEvent& event);
+  void webhook_for(const TurnChange& change, const notify::GameEvent& event);
+  // turn_messages.cpp: what the recipient of a message is told beyond whose turn it is.
+  // The decider's own message: what happened since his last action, his clock's deadline in
+  // his time zone.
+  notify::GameEvent personal_event(const TurnChange& change, notify::GameEvent event);
+  // The group chat's: what a spectator saw since the last message to it, the deadline in UTC.
+  notify::GameEvent group_event(const TurnChange& change, notify::GameEvent event);
+  notify::TimeZone zone_of(std::int64_t player_id);
+  bool wants_digest(std::int64_t player_id);
+  Store& reader();
   std::string game_url(std::int64_t game_id) const;
 
   notify::Notifier& notifier_;
   TurnNotificationOptions options_;
+  std::string db_path_;
   std::mutex db_mutex_;  // the connection: API requests and the worker
   Database db_;
   std::shared_ptr<const notify::WebPushSettings> push_settings_;
@@ -101,10 +136,18 @@ class TurnNotifications {
   std::shared_ptr<Gone> gone_;  // endpoints the notifier found gone, shared with its callbacks
   notify::TurnMailGate mail_gate_;
 
+  // The replays' (the worker's, and send_digests called by a test).
+  std::mutex reader_mutex_;
+  std::optional<Store> reader_;                    // read-only connection for the replays
+  std::map<std::int64_t, int> told_group_seq_;     // game -> seq of its last webhook message
+  std::map<std::string, notify::TimeZone> zones_;  // loaded time zones, by IANA name
+  std::int64_t next_digest_check_ = 0;
+
   mutable std::mutex queue_mutex_;
   std::condition_variable queue_cv_;
   std::condition_variable idle_cv_;
   std::deque<TurnChange> queue_;
+  std::map<std::int64_t, std::size_t> waiting_per_game_;  // turn changes and reminders queued
   bool busy_ = false;
   bool stopping_ = false;
   std::int64_t dropped_ = 0;

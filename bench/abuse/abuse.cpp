@@ -164,6 +164,10 @@ int main(int argc, char** argv) {
     context.web_root = web_root;
     context.db = (dir / "abuse.db").string();
     if (found->prepare) found->prepare(context);
+    if (found->more_server_args) {
+      const std::vector<std::string> more = found->more_server_args(context);
+      args.insert(args.end(), more.begin(), more.end());
+    }
     viktory::server::testing::ServerProcess process(context.db, web_root, args, {server, false});
     context.port = process.port();
     context.server_pid = process.pid();

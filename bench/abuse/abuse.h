@@ -55,6 +55,9 @@ struct Scenario {
   std::function<Report(Context&)> run;
   // Optional: fills the database (c.db) before the server under test starts.
   std::function<void(Context&)> prepare;
+  // Optional, called before the server starts: more flags that depend on what the scenario
+  // starts itself (the port of a local SMTP sink, say).
+  std::function<std::vector<std::string>(Context&)> more_server_args = nullptr;
 };
 
 // Scenarios register themselves: `static const bool registered = register_scenario({...});`.

@@ -9,9 +9,12 @@ struct sockaddr;
 
 namespace viktory::notify {
 
-// False for loopback, unspecified, private (RFC 1918, fc00::/7), shared (100.64/10), link-local
-// (169.254/16, fe80::/10), multicast, reserved (0/8, 240/4, benchmarking, documentation) and for
-// IPv4 addresses mapped or embedded in IPv6 that are any of these.
+// True only for globally reachable unicast: false for every block of the IANA IPv4 and IPv6
+// Special-Purpose Address Registries that is not globally reachable (loopback, private,
+// shared, link-local, benchmarking, documentation, IETF protocol assignments, Teredo, local
+// NAT64, discard, SRv6), for multicast, for IPv6 outside 2000::/3 (site-local fec0::/10 among
+// them) and for IPv4 addresses mapped or embedded in IPv6 (mapped, NAT64, 6to4) that are any of
+// these.
 bool is_public_address(const sockaddr* address);
 
 }  // namespace viktory::notify

@@ -45,15 +45,79 @@ bool Notifier::enqueue(Delivery delivery) {
   {
     std::lock_guard lock(mutex_);
     ChannelStats& channel = counters(delivery.channel);
-    if (stopping_ || ready_.size() + delayed_.size() >= options_.queue_capacity) {
+    const std::size_t waiting = delivery.priority
+                                    ? waiting_priority_
+                                    : waiting_[static_cast<std::size_t>(delivery.channel)];
+    const std::size_t capacity =
+        delivery.priority ? options_.priority_capacity : options_.queue_capacity;
+    std::int64_t* reason = nullptr;
+    if (stopping_) {
+      reason = &channel.dropped_shutdown;
+    } else if (waiting >= capacity) {
+      reason = &channel.dropped_queue_full;
+    } else if (!delivery.owner.empty()) {
+      const auto it = pending_per_owner_.find(delivery.owner);
+      if (it != pending_per_owner_.end() && it->second >= options_.max_pending_per_owner) {
+        reason = &channel.dropped_owner_budget;
+      }
+    }
+    if (reason != nullptr) {
+      ++*reason;
       ++channel.dropped;
       return false;
     }
     ++channel.accepted;
-    ready_.push_back(Job{std::move(delivery), 0});
+    if (!delivery.owner.empty()) ++pending_per_owner_[delivery.owner];
+    add_waiting(Job{std::move(delivery), 0});
   }
   wake();
   return true;
+}
+
+void Notifier::count_waiting(const Delivery& delivery, int change) {
+  std::size_t& count =
+      delivery.priority ? waiting_priority_ : waiting_[static_cast<std::size_t>(delivery.channel)];
+  count = change > 0 ? count + 1 : count - 1;
+}
+
+void Notifier::add_waiting(Job job) {
+  count_waiting(job.delivery, +1);
+  (job.delivery.priority ? urgent_ : ready_).push_back(std::move(job));
+}
+
+void Notifier::release_slot(const Delivery& delivery) {
+  --in_flight_;
+  if (--active_per_endpoint_[delivery.endpoint_key] == 0) {
+    active_per_endpoint_.erase(delivery.endpoint_key);
+  }
+  if (!delivery.owner.empty() && --in_flight_per_owner_[delivery.owner] == 0) {
+    in_flight_per_owner_.erase(delivery.owner);
+  }
+}
+
+void Notifier::take_startable(std::deque<Job>& queue, std::vector<Job>& to_start) {
+  // Oldest first, skipping endpoints and owners at their cap so they do not hold up the others.
+  for (auto it = queue.begin();
+       it != queue.end() && active_.size() + to_start.size() < options_.max_in_flight;) {
+    const Delivery& d = it->delivery;
+    const auto endpoint = active_per_endpoint_.find(d.endpoint_key);
+    const bool endpoint_full = endpoint != active_per_endpoint_.end() &&
+                               endpoint->second >= options_.max_in_flight_per_endpoint;
+    const auto owner =
+        d.owner.empty() ? in_flight_per_owner_.end() : in_flight_per_owner_.find(d.owner);
+    const bool owner_full =
+        owner != in_flight_per_owner_.end() && owner->second >= options_.max_in_flight_per_owner;
+    if (endpoint_full || owner_full) {
+      ++it;
+      continue;
+    }
+    ++active_per_endpoint_[d.endpoint_key];
+    if (!d.owner.empty()) ++in_flight_per_owner_[d.owner];
+    ++in_flight_;
+    count_waiting(d, -1);
+    to_start.push_back(std::move(*it));
+    it = queue.erase(it);
+  }
 }
 
 void Notifier::wake() { curl_multi_wakeup(multi_); }
@@ -75,7 +139,7 @@ NotifierStats Notifier::stats() const {
   std::lock_guard lock(mutex_);
   NotifierStats result;
   result.channels = stats_;
-  result.waiting = static_cast<std::int64_t>(ready_.size() + delayed_.size());
+  result.waiting = static_cast<std::int64_t>(urgent_.size() + ready_.size() + delayed_.size());
   result.in_flight = in_flight_;
   return result;
 }
@@ -96,26 +160,20 @@ void Notifier::run() {
     {
       std::lock_guard lock(mutex_);
       const auto now = Clock::now();
-      if (stopping_ && (now >= deadline_ || (ready_.empty() && active_.empty()))) break;
+      if (stopping_ &&
+          (now >= deadline_ || (urgent_.empty() && ready_.empty() && active_.empty()))) {
+        break;
+      }
       if (!stopping_) {
         while (!delayed_.empty() && delayed_.begin()->first <= now) {
-          ready_.push_back(std::move(delayed_.begin()->second));
+          Job due = std::move(delayed_.begin()->second);
           delayed_.erase(delayed_.begin());
+          count_waiting(due.delivery, -1);  // add_waiting counts it again
+          add_waiting(std::move(due));
         }
       }
-      // Oldest first, skipping endpoints at their cap so they do not hold up the others.
-      for (auto it = ready_.begin();
-           it != ready_.end() && active_.size() + to_start.size() < options_.max_in_flight;) {
-        std::size_t& count = active_per_endpoint_[it->delivery.endpoint_key];
-        if (count < options_.max_in_flight_per_endpoint) {
-          ++count;
-          ++in_flight_;
-          to_start.push_back(std::move(*it));
-          it = ready_.erase(it);
-        } else {
-          ++it;
-        }
-      }
+      take_startable(urgent_, to_start);
+      take_startable(ready_, to_start);
       if (!delayed_.empty() && !stopping_) {
         wait = std::min(
             wait, std::chrono::ceil<std::chrono::milliseconds>(delayed_.begin()->first - now));
@@ -154,10 +212,16 @@ void Notifier::run() {
   {
     std::lock_guard lock(mutex_);
     in_flight_ = 0;
+    for (Job& job : urgent_) abandoned.push_back(std::move(job));
     for (Job& job : ready_) abandoned.push_back(std::move(job));
     for (auto& [when, job] : delayed_) abandoned.push_back(std::move(job));
+    urgent_.clear();
     ready_.clear();
     delayed_.clear();
+    waiting_ = {};
+    waiting_priority_ = 0;
+    active_per_endpoint_.clear();
+    in_flight_per_owner_.clear();
   }
   for (Job& job : abandoned) {
     finish(job, DeliveryResult{Outcome::retry_later, 0, std::nullopt, "abandoned at shutdown"},
@@ -182,10 +246,7 @@ void Notifier::start(Job job) {
   if (!transfer) {
     {
       std::lock_guard lock(mutex_);
-      if (--active_per_endpoint_[job.delivery.endpoint_key] == 0) {
-        active_per_endpoint_.erase(job.delivery.endpoint_key);
-      }
-      --in_flight_;
+      release_slot(job.delivery);
     }
     finish(job, DeliveryResult{Outcome::failed, 0, std::nullopt, error}, false);
     return;
@@ -206,10 +267,7 @@ void Notifier::complete(void* easy, int curl_code) {
   bool stopping = false;
   {
     std::lock_guard lock(mutex_);
-    --in_flight_;
-    if (--active_per_endpoint_[job.delivery.endpoint_key] == 0) {
-      active_per_endpoint_.erase(job.delivery.endpoint_key);
-    }
+    release_slot(job.delivery);
     stopping = stopping_;
     if (result.outcome == Outcome::retry_later && !stopping &&
         job.attempts < options_.max_attempts) {
@@ -219,6 +277,7 @@ void Notifier::complete(void* easy, int curl_code) {
                                          std::chrono::milliseconds(*result.retry_after)));
       }
       ++counters(job.delivery.channel).retries;
+      count_waiting(job.delivery, +1);
       delayed_.emplace(Clock::now() + delay, std::move(job));
       return;
     }
@@ -232,6 +291,12 @@ void Notifier::complete(void* easy, int curl_code) {
 void Notifier::finish(Job& job, const DeliveryResult& result, bool abandoned) {
   {
     std::lock_guard lock(mutex_);
+    if (!job.delivery.owner.empty()) {
+      const auto owner = pending_per_owner_.find(job.delivery.owner);
+      if (owner != pending_per_owner_.end() && --owner->second == 0) {
+        pending_per_owner_.erase(owner);
+      }
+    }
     ChannelStats& channel = counters(job.delivery.channel);
     switch (result.outcome) {
       case Outcome::delivered:
@@ -276,8 +341,21 @@ std::string Notifier::render_metrics() const {
   };
   per_channel("viktory_notify_accepted_total", "Notifications accepted into the queue.",
               &ChannelStats::accepted);
-  per_channel("viktory_notify_dropped_total", "Notifications refused: queue full or shutting down.",
-              &ChannelStats::dropped);
+  family("viktory_notify_dropped_total", "counter",
+         "Notifications refused: the channel's queue full, the owner over his budget, or "
+         "shutting down.");
+  for (std::size_t i = 0; i < kChannelCount; ++i) {
+    const ChannelStats& c = snapshot.channels[i];
+    const std::pair<const char*, std::int64_t> reasons[] = {
+        {"queue_full", c.dropped_queue_full},
+        {"owner_budget", c.dropped_owner_budget},
+        {"shutdown", c.dropped_shutdown}};
+    for (const auto& [label, value] : reasons) {
+      out += std::string("viktory_notify_dropped_total{channel=\"") +
+             to_string(static_cast<Channel>(i)) + "\",reason=\"" + label + "\"} " +
+             std::to_string(value) + "\n";
+    }
+  }
   per_channel("viktory_notify_attempts_total", "Delivery attempts (requests made).",
               &ChannelStats::attempts);
   per_channel("viktory_notify_retries_total", "Attempts scheduled again after a transient error.",

@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, signIn } from './lib/harness.js';
+import { startServer, launchBrowser, newPlayer, signIn, screenshotPath } from './lib/harness.js';
 import { startSmtpSink, freePort } from './lib/smtp_sink.js';
 
 let server;
@@ -159,4 +159,51 @@ test('the account page turns e-mail notifications on and mutes a game', async ()
   await alice.page.click('.notify-game button[type=submit]');
   await alice.page.waitForFunction(() => /https/.test(document.querySelector('.account-page .form-error').textContent));
   assert.deepEqual(alice.errors, []);
+});
+
+// Issue 20: the browser's time zone goes to the server (deadlines in notifications are told in
+// it) when a player signs in; the account page says which, and offers the daily digest.
+test('the browser tells its time zone, and the account page offers the daily digest', async () => {
+  const priya = await newPlayer(browser, server, { timezoneId: 'Asia/Kolkata' });
+  await signIn(priya, 'Priya');
+  const settings = () =>
+    priya.page.evaluate(async () => {
+      const { token } = JSON.parse(localStorage.getItem('viktory.session'));
+      return (await fetch('/api/notify/settings', { headers: { Authorization: `Bearer ${token}` } })).json();
+    });
+  // Chromium names it by ICU's older name; the server's tz database has both.
+  const kolkata = /^Asia\/(Kolkata|Calcutta)$/;
+  let s = await settings();
+  for (let i = 0; i < 50 && !kolkata.test(s.time_zone || ''); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    s = await settings();
+  }
+  assert.match(s.time_zone, kolkata);
+  assert.equal(s.digest, false);
+  await priya.page.goto('/#/account');
+  await priya.page.waitForSelector('#notify-time-zone');
+  assert.match(await priya.page.textContent('#notify-time-zone'), /Asia\/(Kolkata|Calcutta)/);
+  assert.equal(await priya.page.isDisabled('#notify-digest'), true, 'the digest needs e-mail on');
+  await priya.page.screenshot({ path: screenshotPath('notify-settings.png'), fullPage: true });
+  assert.deepEqual(priya.errors, []);
+  await priya.context.close();
+});
+
+// Issue 19: signing out other devices revokes the recovery code, and the page says so.
+test('signing out other devices says that the recovery code was revoked', async () => {
+  const bea = await newPlayer(browser, server);
+  await signIn(bea, 'Bea');
+  await bea.page.goto('/#/account');
+  await bea.page.waitForSelector('#make-recovery-code');
+  await bea.page.click('#make-recovery-code');
+  await bea.page.waitForSelector('#recovery-code');
+  const code = await bea.page.textContent('#recovery-code');
+  await bea.page.click('#sign-out-others');
+  await bea.page.waitForFunction(() => /recovery code no longer works/.test(document.getElementById('toasts')?.textContent || ''));
+  const reply = await bea.page.evaluate(
+    async (c) => (await fetch('/api/session/redeem', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: c }) })).status,
+    code,
+  );
+  assert.equal(reply, 404);
+  await bea.context.close();
 });

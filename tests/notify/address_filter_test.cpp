@@ -43,6 +43,35 @@ TEST(AddressFilter, PublicUnicastOnly) {
   }
 }
 
+// Issue 19: 2001::/32 (Teredo), 64:ff9b:1::/48 (local NAT64) and fec0::/10 (site-local) went
+// through. Every block of the IANA IPv4 and IPv6 Special-Purpose Address Registries that is not
+// globally reachable, one address at each end of it where the block allows.
+TEST(AddressFilter, EveryNonGlobalBlockOfTheIanaSpecialPurposeRegistriesIsRefused) {
+  for (const char* address :
+       {// IPv4
+        "0.255.255.255", "10.255.255.255", "100.127.255.255", "127.0.0.0", "169.254.0.0",
+        "172.16.255.1", "192.0.0.0", "192.0.0.8", "192.0.0.170", "192.0.0.171", "192.0.0.255",
+        "192.0.2.255", "192.88.99.1", "192.168.255.255", "198.19.255.255", "198.51.100.1",
+        "203.0.113.255", "240.0.0.1", "239.255.255.255",
+        // IPv6: loopback, unspecified, mapped and IPv4-compatible, local NAT64, discard,
+        // dummy prefix, IETF assignments (Teredo, benchmarking, ORCHID), documentation,
+        // SRv6, unique-local, site-local, link-local, multicast, outside 2000::/3.
+        "::1", "::", "::ffff:192.168.0.1", "::10.0.0.1", "::8.8.8.8", "64:ff9b:1::808:808",
+        "64:ff9b:1:ffff::1", "100::1", "100:0:0:1::1", "2001::1", "2001:0:4136:e378::1",
+        "2001:1::1", "2001:2::1", "2001:10::1", "2001:1ff:ffff::1", "2001:db8:ffff::1", "3fff::1",
+        "3fff:fff:ffff::1", "5f00::1", "fc00::1", "fdff::1", "fec0::1", "feff:ffff::1", "fe80::1",
+        "febf::1", "ff0e::1", "4000::1", "1fff:ffff::1", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe",
+        "2002:c0a8:0101::1"}) {
+    EXPECT_FALSE(is_public(address)) << address;
+  }
+  // Global blocks next to them stay reachable.
+  for (const char* address :
+       {"2001:200::1", "2001:4860:4860::8888", "2620:4f:8000::1", "2c0f:f248::1", "2a00:1450::1",
+        "64:ff9b::808:808", "192.0.1.1", "192.88.100.1", "192.31.196.1", "198.20.0.1"}) {
+    EXPECT_TRUE(is_public(address)) << address;
+  }
+}
+
 TEST(AddressFilter, AWebhookToLoopbackIsRefusedBeforeAnyRequest) {
   testing::HttpReceiver receiver;
   EndpointPolicy policy;

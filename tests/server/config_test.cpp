@@ -125,6 +125,31 @@ TEST(Config, PresenceLimitAndIdleTimeout) {
   EXPECT_FALSE(parse({"--presence-per-minute", "0"}).config);
 }
 
+TEST(Config, NotificationBudgetsAndMailLimits) {
+  auto p = parse({});
+  EXPECT_EQ(p.config->notify_queue_per_channel, 1000);
+  EXPECT_EQ(p.config->notify_account_mail_reserve, 200);
+  EXPECT_EQ(p.config->notify_pending_per_player, 30);
+  EXPECT_EQ(p.config->notify_running_per_player, 4);
+  EXPECT_EQ(p.config->notify_turns_per_game, 16);
+  EXPECT_EQ(p.config->mails_per_recipient_per_hour, 4);
+  EXPECT_EQ(p.config->mails_per_client_per_hour, 30);
+  auto c =
+      parse({"--notify-queue", "50", "--notify-account-mail-reserve", "5", "--notify-per-player",
+             "7", "--notify-running-per-player", "2", "--notify-turns-per-game", "3",
+             "--mails-per-recipient-per-hour", "9", "--mails-per-client-per-hour", "11"});
+  ASSERT_TRUE(c.config) << c.error;
+  EXPECT_EQ(c.config->notify_queue_per_channel, 50);
+  EXPECT_EQ(c.config->notify_account_mail_reserve, 5);
+  EXPECT_EQ(c.config->notify_pending_per_player, 7);
+  EXPECT_EQ(c.config->notify_running_per_player, 2);
+  EXPECT_EQ(c.config->notify_turns_per_game, 3);
+  EXPECT_EQ(c.config->mails_per_recipient_per_hour, 9);
+  EXPECT_EQ(c.config->mails_per_client_per_hour, 11);
+  EXPECT_FALSE(parse({"--notify-per-player", "0"}).config);
+  EXPECT_FALSE(parse({"--mails-per-recipient-per-hour", "x"}).config);
+}
+
 }  // namespace
 }  // namespace viktory::server
 

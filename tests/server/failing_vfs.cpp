@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
 
 namespace viktory::server::testing {
@@ -15,6 +16,8 @@ std::atomic<bool> fail_write{false};
 std::atomic<bool> read_only{false};
 std::atomic<int> syncs_to_fail{0};
 std::atomic<int> failure_count{0};
+std::mutex hook_mutex;
+std::function<void()> write_lock_hook;
 
 // Our file: the real VFS's file lives right behind it, in the same allocation.
 struct File {
@@ -67,6 +70,15 @@ int x_shm_map(sqlite3_file* f, int page, int size, int extend, void volatile** o
   return methods_of(f)->xShmMap(real_of(f), page, size, extend, out);
 }
 int x_shm_lock(sqlite3_file* f, int offset, int n, int flags) {
+  // WAL_WRITE_LOCK is lock number 0 of the shared-memory index.
+  if (offset == 0 && flags == (SQLITE_SHM_LOCK | SQLITE_SHM_EXCLUSIVE)) {
+    std::function<void()> hook;
+    {
+      std::lock_guard lock(hook_mutex);
+      hook.swap(write_lock_hook);
+    }
+    if (hook) hook();
+  }
   return methods_of(f)->xShmLock(real_of(f), offset, n, flags);
 }
 void x_shm_barrier(sqlite3_file* f) { methods_of(f)->xShmBarrier(real_of(f)); }
@@ -153,6 +165,7 @@ FailingVfs::FailingVfs() {
   read_only = false;
   syncs_to_fail = 0;
   failure_count = 0;
+  before_next_write_lock(nullptr);
   if (sqlite3_vfs_register(&failing_vfs, /*makeDflt=*/1) != SQLITE_OK) {
     real_vfs = nullptr;
     throw std::runtime_error("cannot register the failing VFS");
@@ -170,5 +183,9 @@ void FailingVfs::fail_writes(bool on) { fail_write = on; }
 void FailingVfs::fail_next_syncs(int count) { syncs_to_fail = count; }
 void FailingVfs::open_read_only(bool on) { read_only = on; }
 int FailingVfs::failures() const { return failure_count; }
+void FailingVfs::before_next_write_lock(std::function<void()> hook) {
+  std::lock_guard lock(hook_mutex);
+  write_lock_hook = std::move(hook);
+}
 
 }  // namespace viktory::server::testing

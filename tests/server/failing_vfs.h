@@ -3,6 +3,7 @@
 // in a test goes through it without knowing; everything else is the real file system.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace viktory::server::testing {
@@ -23,6 +24,11 @@ class FailingVfs {
   // From now on main database files are opened read-only, as SQLite does by itself when the
   // operating system refuses to open them for writing.
   void open_read_only(bool on);
+  // The next connection to begin a write (WAL mode: the moment it takes the WAL's write lock)
+  // first runs `hook`, once. A hook that commits from another connection makes "another writer
+  // committed since this connection's read began" happen at exactly that point: a connection
+  // that still holds an older read then gets SQLITE_BUSY_SNAPSHOT, which no busy timeout cures.
+  void before_next_write_lock(std::function<void()> hook);
   // How many calls were made to fail so far.
   int failures() const;
 };

@@ -179,7 +179,7 @@ export function mountAccount(root, ctx) {
         notificationsSection(ctx, error),
         standingOrdersSection(ctx, error),
         h('h3', {}, 'Sign out other devices'),
-        h('p', {}, 'Lost a phone? This signs out every other device and cancels sign-in links not used yet. Your recovery code keeps working.'),
+        h('p', {}, 'Lost a phone? This signs out every other device and cancels sign-in links not used yet and your recovery code (whoever had your phone could have made one): make a new code afterwards.'),
         h(
           'button',
           {
@@ -191,7 +191,7 @@ export function mountAccount(root, ctx) {
               const session = { ...ctx.session, token: reply.token };
               saveSession(session);
               ctx.setSession(session);
-              toast('Every other device is signed out.');
+              toast(reply.recovery_code_revoked ? 'Every other device is signed out, and your recovery code no longer works: make a new one.' : 'Every other device is signed out.');
             }),
           },
           'Sign out other devices',
@@ -270,7 +270,12 @@ function notificationsSection(ctx, error) {
       }),
       check('notify-email', settings.email_verified ? 'An e-mail when it is my turn (not while the game is open; one per turn)' : 'An e-mail when it is my turn (needs a confirmed address above)', settings.email, !settings.email_verified || !settings.email_available, async (e) => {
         await notifyApi.set(token, { email: e.target.checked });
+        await render();
       }),
+      check('notify-digest', 'Instead, one e-mail a day at 08:00 my time listing the games that wait for me', settings.digest, !settings.email, async (e) => {
+        await notifyApi.set(token, { digest: e.target.checked });
+      }),
+      h('p', { class: 'subtle', id: 'notify-time-zone' }, `Deadlines in notifications are given in ${settings.time_zone || 'UTC'}.`),
       rows.length ? h('ul', { class: 'notify-games' }, rows) : h('p', { class: 'subtle' }, 'Games you play in appear here, to mute them or (as their creator) to tell a group chat through a webhook.'),
     );
   };

@@ -13,6 +13,7 @@ import { mountInvite } from './invite.js';
 import { mountGame } from './game.js';
 import { mountReplay } from './replay.js';
 import { h, toast } from './util.js';
+import { rememberTimeZone } from './push.js';
 import { mountAccount, mountSignIn, mountVerifyEmail, returningPlayerCard, confirmSwitch } from './account.js';
 
 const root = document.getElementById('app');
@@ -34,6 +35,8 @@ let mounted = null;
 function startConnection() {
   if (ctx.conn) ctx.conn.stop();
   if (!ctx.session) return;
+  // Deadlines in notifications in this browser's time zone (docs/notifications.md).
+  rememberTimeZone(ctx.session);
   const conn = new Connection(ctx.session.token);
   ctx.conn = conn;
   window.__viktory = { conn, ctx };

@@ -56,9 +56,43 @@ export async function disablePush(token) {
   return call('/api/push/subscription', { method: 'DELETE', token, body: { endpoint } });
 }
 
+// This browser's time zone (an IANA name such as "Europe/Berlin"), or null: the server tells
+// deadlines in notifications and sends the daily digest by it.
+export function browserTimeZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+}
+
+const TZ_SENT = 'viktory.time-zone-sent';
+
+// Tells the server this browser's time zone once per player and zone (on sign-in and page
+// load); saving the settings sends it as well. Failures are ignored: deadlines stay in UTC.
+export async function rememberTimeZone(session) {
+  const zone = browserTimeZone();
+  if (!session || !zone) return;
+  const key = `${session.player_id}:${zone}`;
+  try {
+    if (localStorage.getItem(TZ_SENT) === key) return;
+  } catch {
+    // no storage: send it every time
+  }
+  try {
+    await call('/api/notify/settings', { method: 'POST', token: session.token, body: { time_zone: zone } });
+    localStorage.setItem(TZ_SENT, key);
+  } catch {
+    // an unknown zone or no server: deadlines in UTC
+  }
+}
+
 export const notifyApi = {
   settings: (token) => call('/api/notify/settings', { token }),
-  set: (token, values) => call('/api/notify/settings', { method: 'POST', token, body: values }),
+  set: (token, values) => {
+    const zone = browserTimeZone();
+    return call('/api/notify/settings', { method: 'POST', token, body: zone ? { ...values, time_zone: zone } : values });
+  },
   mute: (token, gameId, muted) => call('/api/notify/mute', { method: 'POST', token, body: { game_id: gameId, muted } }),
   webhook: (token, gameId) => call(`/api/notify/webhook?game_id=${encodeURIComponent(gameId)}`, { token }),
   setWebhook: (token, gameId, url, format) => call('/api/notify/webhook', { method: 'POST', token, body: { game_id: gameId, url, format } }),

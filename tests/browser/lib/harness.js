@@ -133,8 +133,8 @@ export async function launchBrowser() {
 
 // A player: his own context (own localStorage = own session), a page, and all WebSocket frames
 // the page received, parsed.
-export async function newPlayer(browser, server, { viewport = { width: 1400, height: 900 } } = {}) {
-  const context = await browser.newContext({ viewport, baseURL: server.url });
+export async function newPlayer(browser, server, { viewport = { width: 1400, height: 900 }, timezoneId } = {}) {
+  const context = await browser.newContext({ viewport, baseURL: server.url, ...(timezoneId ? { timezoneId } : {}) });
   const page = await context.newPage();
   const player = { context, page, frames: [], rawFrames: [], errors: [] };
   page.on('websocket', (ws) => {

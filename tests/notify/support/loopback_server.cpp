@@ -277,6 +277,7 @@ void SmtpSink::serve(tcp::socket& socket) {
         data += *data_line + "\r\n";
       }
       mail.data = data;
+      mail.at = std::chrono::steady_clock::now();
       {
         std::lock_guard lock(mutex_);
         mails_.push_back(mail);

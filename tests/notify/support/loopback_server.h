@@ -112,6 +112,7 @@ struct ReceivedMail {
   std::string data;  // the message as the client sent it, dot-stuffing undone, CRLF kept
   bool tls = false;
   std::string auth_user;
+  std::chrono::steady_clock::time_point at;  // when the sink accepted the message
 };
 
 class SmtpSink : public LoopbackServer {
