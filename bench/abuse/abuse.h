@@ -54,7 +54,7 @@ struct Scenario {
   std::vector<std::string> server_args;  // flags for the server under test, beyond the defaults
   std::function<Report(Context&)> run;
   // Optional: fills the database (c.db) before the server under test starts.
-  std::function<void(Context&)> prepare;
+  std::function<void(Context&)> prepare = nullptr;
   // Optional, called before the server starts: more flags that depend on what the scenario
   // starts itself (the port of a local SMTP sink, say).
   std::function<std::vector<std::string>(Context&)> more_server_args = nullptr;

@@ -128,7 +128,7 @@ const bool registered = register_scenario(
      "newcomers' confirmation mails",
      {},
      run,
-     start_sink});
+     nullptr, start_sink});
 
 }  // namespace
 }  // namespace viktory::abuse

@@ -252,7 +252,7 @@ const bool registered = register_scenario(
      "push delivery and account mails",
      {},
      run,
-     start_services});
+     nullptr, start_services});
 
 }  // namespace
 }  // namespace viktory::abuse
