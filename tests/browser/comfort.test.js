@@ -152,8 +152,8 @@ test('a scenario position is loaded into the game', async () => {
 
 test('the prompt shows the round and the player turn, not the turn count', async () => {
   // Turn 4 of 2 players, Yellow first: round 2, and Red is second in it.
-  assert.equal(await alice.page.textContent('#round'), 'Round 2 · turn 2 of 2');
-  assert.equal(await bob.page.textContent('#round'), 'Round 2 · turn 2 of 2');
+  assert.equal(await alice.page.textContent('#round'), 'Turn 4 · round 2 (2 of 2)');
+  assert.equal(await bob.page.textContent('#round'), 'Turn 4 · round 2 (2 of 2)');
 });
 
 test('sounds are off until turned on; then a die roll rattles', async () => {

@@ -64,7 +64,8 @@ test('a game with a clock shows the time left on the game page and in the lobby'
   await waitForGameState(alice.page, (s) => s.view.decider === s.you.seat);
   const left = alice.page.locator('#clock-left');
   await left.waitFor();
-  assert.match(await left.textContent(), /^Red: 1[45] min( \d+ s)? left$/);
+  // Players are named as everywhere on the page, never by colour alone.
+  assert.match(await left.textContent(), /^You: 1[45] min( \d+ s)? left$/);
   // The players list: her time left, ticking; the computer's seat has no clock but its level.
   const mine = alice.page.locator('.player[data-seat="0"] .seat-clock');
   await mine.waitFor();
@@ -123,6 +124,6 @@ test('a player declares vacation: his seat says until when, the game log says so
   assert.match(await note.textContent(), /on vacation until/);
   const line = alice.page.locator('#log li.log-clock', { hasText: 'on vacation for 2 days' });
   await line.waitFor();
-  assert.match(await line.textContent(), /^Clock: Red is on vacation for 2 days, until \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
+  assert.match(await line.textContent(), /^Clock: Alice \(Red\) is on vacation for 2 days, until \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
   await alice.page.screenshot({ path: screenshotPath('game-vacation.png') });
 });

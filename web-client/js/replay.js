@@ -12,6 +12,7 @@ import { h, seatStyle, PHASE_NAME, VICTORY_NAME, UNIT_LETTER, UNIT_NAME, UNIT_TY
 import { applyViewDelta } from './view_delta.js';
 import { withBoard } from './board_data.js';
 import { VerificationPanel } from './fair_play.js';
+import { seatName } from './seat_kinds.js';
 
 export function mountReplay(root, ctx, gameId) {
   const r = new Replay(root, ctx, Number(gameId));
@@ -138,7 +139,7 @@ class Replay {
   name(seat) {
     const entry = this.summary ? (this.summary.seats || []).find((x) => x.seat === seat) : null;
     const st = seatStyle(seat);
-    return entry && entry.name ? `${entry.name} (${st.name})` : st.name;
+    return seatName(entry) ? `${seatName(entry)} (${st.name})` : st.name;
   }
 
   build() {

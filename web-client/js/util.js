@@ -109,6 +109,18 @@ export function plural(n, word, many = `${word}s`) {
   return count(n, { one: word, other: many });
 }
 
+// A touch screen without a mouse (a phone, a tablet): texts say "tap" where they would say
+// "click", and leave out the keyboard.
+export function touchScreen() {
+  return typeof matchMedia === 'function' && matchMedia('(hover: none) and (pointer: coarse)').matches;
+}
+
+// "click" or "tap" ("Click", "Tap" with `capital`).
+export function clickWord(capital = false) {
+  const word = touchScreen() ? 'tap' : 'click';
+  return capital ? word[0].toUpperCase() + word.slice(1) : word;
+}
+
 // "3 minutes ago" style text for a timestamp (ISO string, seconds or milliseconds).
 export function timeAgo(at) {
   if (at === undefined || at === null || at === '') return '';
