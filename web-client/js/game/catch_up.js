@@ -32,7 +32,7 @@ const TEXT = {
   by: {
     computer: 'played by the computer',
     standing_order: 'played by your standing orders',
-    clock: 'skipped: every phase ended for you',
+    clock: 'skipped by the clock (what the rules needed was decided for you)',
   },
   nothingDone: 'Nothing was done in this turn.',
   takenOver: 'The computer plays your seat until you take it back (the clock box has the button).',
@@ -241,6 +241,8 @@ export function summarize(page, reply) {
         group.lines.push({ text: `${name(ev.player)} captured ${whose} ${what} at ${page.label(ev.hex)}`, hexes: [ev.hex], owner: ev.player, loss: ev.other_player === page.mySeat });
       } else if (ev.kind === 'capital_lost') {
         group.lines.push({ text: `${name(ev.player)} lost the Capital at ${page.label(ev.hex)} to ${name(ev.other_player)}`, hexes: [ev.hex], owner: ev.other_player, loss: mine });
+      } else if (ev.kind === 'capital_placed' && ev.hex >= 0) {
+        group.lines.push({ text: `${name(ev.player)} placed ${mine ? 'your' : 'the'} Capital at ${page.label(ev.hex)}`, hexes: [ev.hex], owner: ev.player });
       } else if (ev.kind === 'town_built' || ev.kind === 'city_upgraded') {
         group.lines.push({ text: `${name(ev.player)} ${ev.kind === 'town_built' ? 'built a Town' : 'upgraded a Town to a City'} at ${page.label(ev.hex)}`, hexes: [ev.hex], owner: ev.player });
       } else if (ev.kind === 'player_eliminated' || ev.kind === 'player_conceded') {
