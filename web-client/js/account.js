@@ -232,7 +232,7 @@ function vacationSection(ctx) {
     { id: 'vacation-all' },
     h('h3', {}, VACATION_TEXT.title),
     h('p', {}, VACATION_TEXT.about),
-    h('div', { class: 'invite-row' }, days, h('button', { type: 'button', class: 'btn', id: 'vacation-all-go', onclick: go }, VACATION_TEXT.button)),
+    h('div', { class: 'invite-row vacation-row' }, days, h('button', { type: 'button', class: 'btn', id: 'vacation-all-go', onclick: go }, VACATION_TEXT.button)),
     error,
     result,
   );

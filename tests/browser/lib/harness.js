@@ -132,9 +132,9 @@ export async function launchBrowser() {
 }
 
 // A player: his own context (own localStorage = own session), a page, and all WebSocket frames
-// the page received, parsed.
-export async function newPlayer(browser, server, { viewport = { width: 1400, height: 900 } } = {}) {
-  const context = await browser.newContext({ viewport, baseURL: server.url });
+// the page received, parsed. `touch`: a touch screen without a mouse (a phone).
+export async function newPlayer(browser, server, { viewport = { width: 1400, height: 900 }, touch = false } = {}) {
+  const context = await browser.newContext({ viewport, baseURL: server.url, ...(touch ? { hasTouch: true, isMobile: true } : {}) });
   const page = await context.newPage();
   const player = { context, page, frames: [], rawFrames: [], errors: [] };
   page.on('websocket', (ws) => {
