@@ -2,7 +2,8 @@
 // attacks his two units on E6; he chooses his casualty (a hit chosen in a later action than the
 // die that caused it); when her turn ends, "Since your last turn" opens by itself on his page
 // with the battle and its whole battle view (the hit he chose included), and stays through his
-// own actions and a reload until he dismisses it. Screenshots at desktop and phone width.
+// own actions and a reload until he dismisses it; the replay shows that hit with the fire that
+// caused it. Screenshots at desktop and phone width.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -148,6 +149,33 @@ test('his own actions and a reload do not make it go; Dismiss does', async () =>
   await waitForGameState(page, (s) => s.seq > 0);
   await sleep(500);
   assert.ok(await page.locator('#catch-up').isHidden(), 'dismissed for good');
+});
+
+test('the replay shows the hit he chose with the fire that caused it', async () => {
+  await act(bob.page, { kind: 'concede' });
+  await waitForGameState(bob.page, (s) => s.view.phase === 'game_over');
+  const page = bob.page;
+  await page.goto(`/#/replay/${gameId}`);
+  await page.waitForSelector('#replay-counter');
+  // The step of his choice: the hit on his Cavalry, then Yellow's fire.
+  const step = await page.evaluate(async () => {
+    const r = window.__viktoryReplay;
+    for (let i = 1; i <= r.lastSeq; i += 1) {
+      await r.fetchPage(r.pageFrom(i));
+      const st = r.stepAt(i);
+      if (st && st.events.some((ev) => ev.kind === 'unit_hit' && ev.unit_type === 'cavalry')) return i;
+    }
+    return null;
+  });
+  assert.ok(step, 'the step with his casualty');
+  await page.evaluate((i) => window.__viktoryReplay.go(i), step);
+  await page.waitForFunction((i) => document.getElementById('replay-counter').textContent.startsWith(`step ${i} `), step);
+  const fires = await page.locator('.battle-panel .fire-line').allTextContents();
+  assert.equal(fires.length, 2, fires.join(' | '));
+  assert.match(fires[0], /^ Attacker \(Alice \(Red\)\):.*1 die: Infantry 1.*Hits: Yellow Cavalry \(chosen by Bob \(Yellow\)\)/);
+  assert.match(fires[1], /^ Defender \(Bob \(Yellow\)\):/);
+  assert.deepEqual(await page.locator('.battle-panel .round-head').allTextContents(), ['Round 1']);
+  await page.screenshot({ path: screenshotPath('replay-battle.png') });
 });
 
 test('no script errors on either page', () => {
