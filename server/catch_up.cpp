@@ -53,12 +53,35 @@ CatchUps::CatchUps(std::string db_path, CatchUpLimits limits)
     : db_path_(std::move(db_path)), limits_(limits) {}
 
 int CatchUps::last_action_of(Store& store, std::int64_t game_id, int seat) {
-  // Stored actions carry the acting seat as "player" (protocol::action_to_json).
+  // Stored actions carry the acting seat as "player" (protocol::action_to_json); an action the
+  // computer, a standing order or the clock took for the seat has a source (NULL: the player).
   Statement s = store.db().prepare(
-      "SELECT max(seq) FROM actions WHERE game_id = ? AND json_extract(action, '$.player') = ?");
+      "SELECT max(seq) FROM actions WHERE game_id = ? AND json_extract(action, '$.player') = ? "
+      "AND source IS NULL");
   s.bind(1, game_id).bind(2, seat);
   if (!s.step() || s.is_null(0)) return 0;
   return static_cast<int>(s.int64(0));
+}
+
+json CatchUps::clock_lines_of(Store& store, std::int64_t game_id, int seat, int from, int to) {
+  json out = json::array();
+  Statement s = store.db().prepare("SELECT log FROM game_clocks WHERE game_id = ?");
+  s.bind(1, game_id);
+  if (!s.step()) return out;  // a game without a clock
+  const json log = json::parse(s.text(0), nullptr, /*allow_exceptions=*/false);
+  if (!log.is_array()) return out;  // damaged: the steps are still worth having
+  for (const json& line : log) {
+    // Lines said while the game could not be opened have no seq; lines of clocks stored
+    // before lines named their seat have no seat: neither can be placed, both are left out.
+    const auto integer_at = [&line](const char* key) {
+      return line.is_object() && line.contains(key) && line[key].is_number_integer();
+    };
+    if (!integer_at("seq") || !integer_at("seat") || line["seat"] != seat) continue;
+    const int seq = line["seq"];
+    if (seq < from || seq > to) continue;
+    out.push_back(line);
+  }
+  return out;
 }
 
 json CatchUps::build(Store& store, const GameRecord& record, int seat, std::optional<int> since,
@@ -74,6 +97,10 @@ json CatchUps::build(Store& store, const GameRecord& record, int seat, std::opti
 
   json steps = json::array();
   while (walk.seq() < last) {
+    // Who acted, and for his own seat too when it was not he himself (the computer after an
+    // expulsion, a standing order, the clock's skip): his own seat's story when he comes back.
+    const int player = walk.next_action().player;
+    const ActionSource source = walk.next_source();
     std::vector<Event> events;
     walk.step(&events);
     const int seq = walk.seq();
@@ -83,9 +110,13 @@ json CatchUps::build(Store& store, const GameRecord& record, int seat, std::opti
     json events_json = json::array();
     for (const Event& e : mine) events_json.push_back(protocol::event_to_json(e));
     json log = json::array();
-    append_log_json(log, seq, state, mine, seat);
-    steps.push_back(
-        json{{"seq", seq}, {"events", std::move(events_json)}, {"log", std::move(log)}});
+    append_log_json(log, seq, state, mine, seat, source);
+    json step{{"seq", seq},
+              {"player", player},
+              {"events", std::move(events_json)},
+              {"log", std::move(log)}};
+    if (source != ActionSource::kPlayer) step["by"] = to_string(source);
+    steps.push_back(std::move(step));
   }
   return json{{"type", "game.since"},
               {"game_id", record.id},
@@ -94,7 +125,8 @@ json CatchUps::build(Store& store, const GameRecord& record, int seat, std::opti
               {"from", from},
               {"to", last},
               {"skipped", from - asked},
-              {"steps", std::move(steps)}};
+              {"steps", std::move(steps)},
+              {"clock", clock_lines_of(store, record.id, seat, from, last)}};
 }
 
 std::variant<json, Failure> CatchUps::answer(std::int64_t player_id, const json& request) {

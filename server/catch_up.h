@@ -7,7 +7,10 @@
 // replaying the stored actions from the latest snapshot. Each step's events are filtered for
 // the seat with the state after that step (filter_events_for), as live updates are, so under
 // independent exploration it names no terrain he did not know then. At most `max_steps` steps
-// (the latest); the earlier ones are counted in `skipped`.
+// (the latest); the earlier ones are counted in `skipped`. Every step says whose action it was
+// (`player`) and, when that player did not take it himself, who did (`by`); the clock's lines
+// about the seat come with them (`clock`), so that a player who was skipped or expelled reads
+// his own seat's story too.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +45,14 @@ class CatchUps {
   static nlohmann::json build(Store& store, const GameRecord& record, int seat,
                               std::optional<int> since, int max_steps);
 
-  // The seq of the seat's last action in the stored log, 0 if he has not acted yet.
+  // The seq of the last action the seat's player took himself (not the computer, a standing
+  // order or the clock for him) in the stored log, 0 if he has not acted yet.
   static int last_action_of(Store& store, std::int64_t game_id, int seat);
+
+  // The clock's lines about `seat` (skips, votes, expulsion, takeover, taken back, vacation,
+  // reminders) said at a seq from `from` to `to`, as stored in its log (game_clocks.h).
+  static nlohmann::json clock_lines_of(Store& store, std::int64_t game_id, int seat, int from,
+                                       int to);
 
  private:
   std::string db_path_;

@@ -37,6 +37,15 @@ std::string colour(int seat) {
   return c;
 }
 
+// "Bob (Yellow)": a seat's player as the game page names him everywhere (the name is public in
+// game.seats), the colour alone when the seat has no name.
+std::string who(const GameRoom& room, int seat) {
+  for (const SeatRecord& s : room.record().seats) {
+    if (s.seat == seat && !s.name.empty()) return s.name + " (" + colour(seat) + ")";
+  }
+  return colour(seat);
+}
+
 bool in_game(const GameRoom& room, int seat) {
   const GameState* s = room.state();
   return s != nullptr && seat >= 0 && seat < static_cast<int>(s->players.size()) &&
@@ -212,13 +221,16 @@ void GameClocks::sweep_game(std::int64_t game_id, GameRoom* room) {
         change.time_left = duration_text(left);
         reminder_(std::move(change));
       }
-      lines.push_back("Reminder to " + colour(seat) + ": " + duration_text(left) +
-                      " left to move.");
+      lines.push_back("Reminder to " + (room != nullptr ? who(*room, seat) : colour(seat)) + ": " +
+                      duration_text(left) + " left to move.");
     } else {
-      lines.push_back(colour(seat) + " is over time: the other players may skip this turn.");
+      lines.push_back((room != nullptr ? who(*room, seat) : colour(seat)) +
+                      " is over time: the other players may skip this turn.");
     }
   }
-  for (const std::string& line : lines) add_line(*e, line, room != nullptr ? room->seq() : -1);
+  for (const std::string& line : lines) {
+    add_line(*e, line, room != nullptr ? room->seq() : -1, e->state.seat);
+  }
   save(game_id, *e);
   if (room != nullptr) {
     for (const std::string& line : lines) tell(*room, line);
@@ -279,12 +291,15 @@ Outcome GameClocks::skip_turn(GameRoom& room, std::int64_t player_id) {
   e = entry(room.id());
   SeatClock& c = e->state.seats[static_cast<std::size_t>(late)];
   ++c.skips;
-  std::string line = colour(*me) + " skipped " + colour(late) + "'s turn (" +
-                     std::to_string(c.skips) + " skipped).";
+  std::string line = who(room, *me) + " skipped the turn of " + who(room, late) + ": ";
   if (c.skips >= e->options.skips_before_expel) {
-    line += " The other players may now vote to expel " + colour(late) + ".";
+    line += std::to_string(c.skips) + " skipped turn" + (c.skips == 1 ? "" : "s") +
+            ". The other players may now vote to expel " + who(room, late) + ".";
+  } else {
+    line += "skip " + std::to_string(c.skips) + " of " +
+            std::to_string(e->options.skips_before_expel) + " before a vote to expel.";
   }
-  add_line(*e, line, room.seq());
+  add_line(*e, line, room.seq(), late);
   save(room.id(), *e);
   tell(room, line);
   return std::nullopt;
@@ -312,11 +327,13 @@ Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat)
                                      std::to_string(e->options.skips_before_expel) +
                                      " skipped turns");
   }
-  if (std::find(target.expel_votes.begin(), target.expel_votes.end(), *me) ==
+  // A vote counts once: told again, it would repeat the line to everyone for nothing.
+  if (std::find(target.expel_votes.begin(), target.expel_votes.end(), *me) !=
       target.expel_votes.end()) {
-    target.expel_votes.push_back(*me);
-    std::sort(target.expel_votes.begin(), target.expel_votes.end());
+    return fail("already_voted", "you already voted to expel " + who(room, seat));
   }
+  target.expel_votes.push_back(*me);
+  std::sort(target.expel_votes.begin(), target.expel_votes.end());
   int voters = 0;  // the other players still in the game
   for (int i = 0; i < static_cast<int>(e->state.seats.size()); ++i) {
     if (i != seat && in_game(room, i)) ++voters;
@@ -325,18 +342,19 @@ Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat)
   for (int v : target.expel_votes) {
     if (in_game(room, v)) ++votes;
   }
-  std::vector<std::string> lines{colour(*me) + " votes to expel " + colour(seat) + " (" +
-                                 std::to_string(votes) + " of " + std::to_string(voters) + ")."};
+  std::vector<std::string> lines{who(room, *me) + " votes to expel " + who(room, seat) + ": " +
+                                 std::to_string(votes) + " of " + std::to_string(voters) +
+                                 " players so far."};
   const bool expel = 2 * votes > voters;  // a majority of the other players
   if (expel) {
     target.expelled = true;
     if (e->options.expel_to == ExpelTo::kComputer) {
-      lines.push_back(colour(seat) + " is expelled: the computer takes the seat.");
+      lines.push_back(who(room, seat) + " is expelled: the computer takes the seat.");
     } else {
-      lines.push_back(colour(seat) + " is expelled and concedes [5.1].");
+      lines.push_back(who(room, seat) + " is expelled and concedes [5.1].");
     }
   }
-  for (const std::string& line : lines) add_line(*e, line, room.seq());
+  for (const std::string& line : lines) add_line(*e, line, room.seq(), seat);
   save(room.id(), *e);
   for (const std::string& line : lines) tell(room, line);
   if (!expel) return std::nullopt;
@@ -365,8 +383,8 @@ Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat)
   return act_for(room, seat, concede);
 }
 
-void GameClocks::add_line(Entry& e, const std::string& line, int seq) {
-  json entry{{"at", clock_.now_ms()}, {"text", line}};
+void GameClocks::add_line(Entry& e, const std::string& line, int seq, int seat) {
+  json entry{{"at", clock_.now_ms()}, {"text", line}, {"seat", seat}};
   // Where it goes in the game log: after the line of this seq (the game's, when it was said).
   if (seq >= 0) entry["seq"] = seq;
   e.log.push_back(std::move(entry));
@@ -386,9 +404,9 @@ std::vector<std::string> GameClocks::end_vacations(GameRoom& room, Entry& e) {
     const bool over = c.vacation_until <= now;
     if (!acted && !over) continue;
     clock_end_vacation(e.options, e.state, seat, now);
-    const std::string line =
-        colour(seat) + (acted ? " is back from vacation." : "'s vacation is over.");
-    add_line(e, line, room.seq());
+    const std::string line = acted ? who(room, seat) + " is back from vacation."
+                                   : "The vacation of " + who(room, seat) + " is over.";
+    add_line(e, line, room.seq(), seat);
     lines.push_back(line);
   }
   return lines;
@@ -412,9 +430,9 @@ Outcome GameClocks::declare_vacation(GameRoom& room, std::int64_t player_id, int
     return fail("bad_vacation", *refused);
   }
   const std::int64_t until = e->state.seats[static_cast<std::size_t>(*me)].vacation_until;
-  const std::string line = colour(*me) + " is on vacation for " + duration_text(days * kDayMs) +
+  const std::string line = who(room, *me) + " is on vacation for " + duration_text(days * kDayMs) +
                            ", until " + utc_text(until) + ".";
-  add_line(*e, line, room.seq());
+  add_line(*e, line, room.seq(), *me);
   save(room.id(), *e);
   tell(room, line);
   return std::nullopt;
@@ -444,14 +462,14 @@ Outcome GameClocks::take_back(GameRoom& room, std::int64_t player_id) {
         .bind(2, player_id)
         .run();
   }
-  const std::string line = colour(*seat) + " takes the seat back from the computer.";
+  const std::string line = who(room, *seat) + " takes the seat back from the computer.";
   if (Entry* e = entry(room.id());
       e != nullptr && *seat < static_cast<int>(e->state.seats.size())) {
     SeatClock& c = e->state.seats[static_cast<std::size_t>(*seat)];
     c.expelled = false;
     c.skips = 0;
     c.expel_votes.clear();
-    add_line(*e, line, room.seq());
+    add_line(*e, line, room.seq(), *seat);
     save(room.id(), *e);
   }
   // The seat controllers cancel a pending decision; the clock starts if it is his to act.

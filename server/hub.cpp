@@ -70,7 +70,7 @@ bool bool_field(const json& m, const char* name, bool fallback) {
 // from the database cost more than an action or a ping.
 double request_cost(const std::string& type) {
   if (type == "game.watch" || type == "game.create" || type == "lobby.running" ||
-      type == "game.since") {
+      type == "game.since" || type == "games.vacation") {
     return 5;
   }
   if (type == "game.join" || type == "my_games" || type == "lobby.subscribe" ||
@@ -626,6 +626,10 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
     return std::nullopt;
   }
   if (type == "game.create") return create_game(client, me, msg);
+  // Vacation in every running game with a clock at once (the account page).
+  if (type == "games.vacation") {
+    return vacation_everywhere(client, me.id, small_int_field(msg, "days"));
+  }
 
   static const std::set<std::string> kGameTypes = {
       "game.join",       "game.leave",          "game.start",    "game.watch",

@@ -157,6 +157,10 @@ class Hub {
   Outcome reach(Client* client, const GameRoom& room, std::int64_t player_id,
                 const nlohmann::json& msg);
   nlohmann::json my_games(std::int64_t player_id);
+  // games.vacation: game.vacation in each of the player's running games with a clock (at most
+  // kMaxVacationGames of them, the latest), each under its room's lock in turn; the reply
+  // lists per game its end or why it was refused.
+  Outcome vacation_everywhere(Client* client, std::int64_t player_id, int days);
   std::optional<PlayerRecord> player_for_bearer(std::string_view authorization);
   std::string invite_url(std::int64_t game_id, const std::string& code) const;
   // A computer seat's decision, from a worker (no lock held): applied like a player's

@@ -76,6 +76,40 @@ json Hub::my_games(std::int64_t player_id) {
   return games;
 }
 
+Outcome Hub::vacation_everywhere(Client* client, std::int64_t player_id, int days) {
+  // Bounds what one request may lock and write: a player rarely plays more games at once.
+  constexpr std::size_t kMaxVacationGames = 50;
+  std::vector<std::int64_t> ids;
+  for (const GameRecord& stored : store_.games_of_player(player_id, nullptr)) {
+    if (stored.status != GameStatus::kRunning) continue;
+    if (clocks_->clock_json(stored.id).is_null()) continue;  // no clock, nothing to stop
+    if (ids.size() == kMaxVacationGames) break;
+    ids.push_back(stored.id);
+  }
+  json games = json::array();
+  for (const std::int64_t id : ids) {
+    json entry{{"game_id", id}};
+    std::shared_ptr<GameRoom> room;
+    std::unique_lock<std::mutex> room_lock;
+    Outcome refused = lock_room(id, room, room_lock);
+    if (!refused) refused = clocks_->declare_vacation(*room, player_id, days);
+    if (refused) {
+      entry["code"] = refused->code;
+      entry["message"] = refused->message;
+    } else {
+      const std::optional<int> seat = room->seat_of(player_id);
+      const json clock = clocks_->clock_json(id);
+      if (seat && clock.contains("seats") && *seat < static_cast<int>(clock["seats"].size())) {
+        entry["until"] = clock["seats"][static_cast<std::size_t>(*seat)]["vacation_until"];
+      }
+    }
+    games.push_back(std::move(entry));
+  }
+  client->deliver(
+      make_message(json{{"type", "games.vacation"}, {"days", days}, {"games", std::move(games)}}));
+  return std::nullopt;
+}
+
 std::optional<PlayerRecord> Hub::player_for_bearer(std::string_view authorization) {
   constexpr std::string_view kPrefix = "Bearer ";
   if (authorization.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;

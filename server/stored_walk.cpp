@@ -30,6 +30,10 @@ const Action& StoredWalk::next_action() const {
   return next_ != actions_.end() ? next_->action : kNone;
 }
 
+ActionSource StoredWalk::next_source() const {
+  return next_ != actions_.end() ? next_->source : ActionSource::kPlayer;
+}
+
 void StoredWalk::step(std::vector<Event>* events) {
   if (next_ == actions_.end() || next_->seq != seq_ + 1) {
     throw DamagedGame(where_ + "the action log has a gap at action " + std::to_string(seq_ + 1));

@@ -20,6 +20,8 @@ class StoredWalk {
   void step(std::vector<Event>* events);
   // The stored action step() applies next (a default Action past the end of the log).
   const Action& next_action() const;
+  // Who took it for its seat (action_source.h); kPlayer past the end of the log.
+  ActionSource next_source() const;
 
   const GameState& state() const { return state_; }
   int seq() const { return seq_; }

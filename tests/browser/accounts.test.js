@@ -2,6 +2,7 @@
 // player, same seats, the first keeps working), "switch" offers the account page first, a
 // recovery code brings a player back after his storage was cleared, and an e-mail address is
 // confirmed through a real SMTP conversation with a sink on loopback, then brings a sign-in link.
+// The account page fits a phone and declares vacation in every game with a clock at once.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -206,4 +207,37 @@ test('signing out other devices says that the recovery code was revoked', async 
   );
   assert.equal(reply, 404);
   await bea.context.close();
+});
+
+test('on a phone the account page fits (the webhook row wraps); vacation in every game at once', async () => {
+  const page = phone.page;
+  // Two running games against the computer with a clock: one with vacation days, one without.
+  const created = [];
+  for (const days of [3, 0]) {
+    const id = await page.evaluate(async (vacation) => {
+      const { seen } = await window.__viktory.conn.request('game.create', { seats: 2, computers: [{ seat: 1, level: 'random' }], clock: { per_move_seconds: 86400, vacation_days: vacation } });
+      return seen.find((m) => m.type === 'game.created').game_id;
+    }, days);
+    created.push(id);
+  }
+  await page.goto('/#/account');
+  await page.waitForSelector('.webhook-url');
+  await page.waitForSelector('#vacation-all-go');
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(widths[0] <= widths[1], `no sideways scrolling at 390 px (${widths})`);
+  await page.selectOption('#vacation-all-days', '2');
+  await page.click('#vacation-all-go');
+  await page.waitForSelector('#vacation-results li');
+  const results = await page.locator('#vacation-results li').allTextContents();
+  assert.equal(results.length, 2, results.join(' | '));
+  assert.match(await page.textContent(`#vacation-results [data-game-id="${created[0]}"]`), new RegExp(`^Game ${created[0]}: on vacation until `));
+  assert.match(await page.textContent(`#vacation-results [data-game-id="${created[1]}"]`), new RegExp(`^Game ${created[1]}: not there \\(`));
+  // Told in the game itself, as a game.vacation is.
+  await page.goto(`/#/game/${created[0]}`);
+  await page.waitForSelector('#my-vacation');
+  await page.goto('/#/account');
+  await page.waitForSelector('.webhook-url');
+  await page.locator('#vacation-all').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('account-phone.png'), fullPage: true });
+  assert.deepEqual(phone.errors, []);
 });

@@ -150,10 +150,10 @@ test('a scenario position is loaded into the game', async () => {
   await waitForGameState(bob.page, (s) => s.view.phase === 'build' && s.view.turn === 4, undefined, 30000);
 });
 
-test('the prompt shows the round and the player turn, not the turn count', async () => {
+test('the prompt shows the turn as the log counts it, with the round and the player turn', async () => {
   // Turn 4 of 2 players, Yellow first: round 2, and Red is second in it.
-  assert.equal(await alice.page.textContent('#round'), 'Round 2 · turn 2 of 2');
-  assert.equal(await bob.page.textContent('#round'), 'Round 2 · turn 2 of 2');
+  assert.equal(await alice.page.textContent('#round'), 'Turn 4 · round 2 (2 of 2)');
+  assert.equal(await bob.page.textContent('#round'), 'Turn 4 · round 2 (2 of 2)');
 });
 
 test('sounds are off until turned on; then a die roll rattles', async () => {

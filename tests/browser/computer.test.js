@@ -64,13 +64,16 @@ test('a game with a clock shows the time left on the game page and in the lobby'
   await waitForGameState(alice.page, (s) => s.view.decider === s.you.seat);
   const left = alice.page.locator('#clock-left');
   await left.waitFor();
-  assert.match(await left.textContent(), /^Red: 1[45] min( \d+ s)? left$/);
+  // Players are named as everywhere on the page, never by colour alone.
+  assert.match(await left.textContent(), /^You: 1[45] min( \d+ s)? left$/);
   // The players list: her time left, ticking; the computer's seat has no clock but its level.
   const mine = alice.page.locator('.player[data-seat="0"] .seat-clock');
   await mine.waitFor();
   assert.match(await mine.textContent(), /^1[45] min( \d+ s)? left/);
   assert.equal(await alice.page.locator('.player[data-seat="1"] .seat-clock').count(), 0);
   assert.match(await alice.page.locator('.player[data-seat="1"] .tag-computer').textContent(), /computer · fast/);
+  // Named as the create form names it, not by the server's level word ("heuristic").
+  assert.equal(await alice.page.locator('.player[data-seat="1"] .who b').textContent(), 'Computer (fast)');
   await alice.page.screenshot({ path: screenshotPath('game-clock-computer.png') });
   clockedGame = Number(alice.page.url().match(/#\/game\/(\d+)/)[1]);
   await alice.page.goto('/');
@@ -85,10 +88,20 @@ test('a game with a clock shows the time left on the game page and in the lobby'
 
 test('a rematch keeps the computer seats and the clock', async () => {
   await alice.page.goto(`/#/game/${clockedGame}`);
-  await waitForGameState(alice.page, (s) => s.view.phase !== undefined);
+  const state = await waitForGameState(alice.page, (s) => s.view.phase !== undefined);
+  // Her Capital on the map first: conceding takes it off with her pieces.
+  const capital = state.legal.find((a) => a.kind === 'place_capital');
+  if (capital) {
+    const refused = await alice.page.evaluate((a) => window.__viktoryGame.channel.act(a).then(() => null, (e) => e.code), capital);
+    assert.equal(refused, null);
+    await waitForGameState(alice.page, (s) => s.view.players[0].capital_hex >= 0);
+  }
   await alice.page.click('#concede');
   await alice.page.click('dialog.modal .btn-danger');
   await waitForGameState(alice.page, (s) => s.view.phase === 'game_over');
+  // Out of the game, her Capital is no "capital lost".
+  await alice.page.locator('.player[data-seat="0"] .tag-out').waitFor();
+  assert.equal(await alice.page.locator('.player[data-seat="0"] .tag-warn', { hasText: 'capital lost' }).count(), 0);
   const over = alice.page.locator('dialog.game-over');
   await over.waitFor();
   await over.locator('button:has-text("Rematch")').click();
@@ -123,6 +136,6 @@ test('a player declares vacation: his seat says until when, the game log says so
   assert.match(await note.textContent(), /on vacation until/);
   const line = alice.page.locator('#log li.log-clock', { hasText: 'on vacation for 2 days' });
   await line.waitFor();
-  assert.match(await line.textContent(), /^Clock: Red is on vacation for 2 days, until \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
+  assert.match(await line.textContent(), /^Clock: Alice \(Red\) is on vacation for 2 days, until \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
   await alice.page.screenshot({ path: screenshotPath('game-vacation.png') });
 });

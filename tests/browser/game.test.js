@@ -125,6 +125,12 @@ test('the first player moves a unit through the page; the other sees the move wi
   const dest = legalTargets[0];
   await clickHex(me.page, dest);
   await waitForGameState(other.page, (s, a) => s.view.units.some((u) => u.id === a.unit && u.hex === a.hex), { unit: selectedUnit, hex: dest });
+  // The hex panel follows the unit, or goes when it can do no more: never the hex it left.
+  const moved = await waitForGameState(me.page, (s, a) => s.view.units.some((u) => u.id === a.unit && u.hex === a.hex), { unit: selectedUnit, hex: dest });
+  const labelOf = (hex) => moved.view.hexes.find((x) => x.hex === hex).label;
+  const panel = (await me.page.locator('#selection').isVisible()) ? await me.page.textContent('#selection h2') : null;
+  if (moved.legal.some((a) => a.unit === selectedUnit)) assert.match(panel, new RegExp(`^Hex ${labelOf(dest)}\\b`));
+  else assert.equal(panel, null, `the panel still shows ${panel}`);
   // The other page also got a log line for it.
   const otherLog = await other.page.$$eval('#log li', (els) => els.length);
   assert.ok(otherLog > 0);

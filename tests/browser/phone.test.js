@@ -1,4 +1,6 @@
-// A phone-sized screen: the map renders whole and scaled, panels stack, taps select units.
+// A phone-sized screen: the map renders whole and scaled, panels stack, taps select units. On a
+// touch screen the page says "tap", not "click", and names no keys; a question left open when
+// the player goes back to the lobby closes.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,4 +75,29 @@ test('phone: lobby and game fit the screen; the map shows every hex', async () =
 
   await phone.page.screenshot({ path: screenshotPath('phone.png') });
   assert.deepEqual(phone.errors, []);
+});
+
+test('a touch screen is told to tap; a question closes when the player goes back', async () => {
+  const thumb = await newPlayer(browser, server, { viewport: PHONE, touch: true });
+  await signIn(thumb, 'Thumb');
+  await thumb.page.selectOption('#seat-kind-1', 'random');
+  await thumb.page.click('#create-game');
+  const state = await waitForGameState(thumb.page, (s) => s.view.phase === 'setup' && s.view.decider === s.you.seat && s.legal.some((a) => a.kind === 'place_capital'));
+  assert.equal(await thumb.page.textContent('#prompt-title'), 'Place your Capital');
+  assert.equal(await thumb.page.textContent('#prompt .prompt-text'), 'Tap one of the highlighted hexes (★).');
+  assert.equal(await thumb.page.textContent('#hover-info'), 'Tap a hex to see what is there.');
+  // The page itself says nothing of clicking or of keys (screen-reader help aside).
+  const said = await thumb.page.evaluate(() => [...document.querySelectorAll('#prompt, #hover-info, #selection, #catch-up')].map((e) => e.textContent).join(' '));
+  assert.doesNotMatch(said, /\b[Cc]lick|\bTab\b/);
+
+  // A question open over the map, then Back: it goes with the page it belonged to.
+  const hex = state.legal.find((a) => a.kind === 'place_capital').hex;
+  await thumb.page.evaluate((h) => {
+    window.__viktoryGame.onHexClick(h); // asks first: not awaited
+  }, hex);
+  await thumb.page.waitForSelector('dialog.modal');
+  await thumb.page.goBack();
+  await thumb.page.waitForSelector('#create-form');
+  assert.equal(await thumb.page.locator('dialog').count(), 0, 'no dialog over the lobby');
+  assert.deepEqual(thumb.errors, []);
 });

@@ -3,6 +3,7 @@
 // from a stored snapshot too; the cap keeps the latest steps and counts the others.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 #include "catch_up.h"
@@ -91,6 +92,83 @@ TEST_F(CatchUpBuild, ByDefaultFromTheSeatsOwnLastAction) {
   const json reply = CatchUps::build(*store, room->record(), 1, std::nullopt, 200);
   EXPECT_EQ(reply["since"], bob_last);
   EXPECT_EQ(int(reply["steps"].size()), room->seq() - bob_last);
+}
+
+// An expelled player's seat played on by the computer (and a skip's decisions by the clock):
+// his catch-up starts after the last action he took himself and holds his own seat's steps
+// taken for him, each saying who took it, with the clock's lines about his seat.
+TEST_F(CatchUpBuild, TheSeatsStepsTakenForItAndTheClocksLinesAboutItComeBack) {
+  ASSERT_GT(bob_last, 0);
+  std::mt19937 rng(11);
+  std::map<int, ActionSource> taken_for_bob;
+  for (int i = 0; i < 40 && room->state()->phase != Phase::kGameOver; ++i) {
+    const int seat = decider(*room->state());
+    std::vector<Action> options;
+    for (const Action& a : legal_actions(*room->state(), seat)) {
+      if (a.kind != ActionKind::kConcede) options.push_back(a);
+    }
+    ASSERT_FALSE(options.empty());
+    const Action pick =
+        options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)];
+    const ActionSource source = seat != 1
+                                    ? ActionSource::kPlayer
+                                    : (i % 2 == 0 ? ActionSource::kComputer : ActionSource::kClock);
+    ASSERT_FALSE(
+        room->act(seat == 0 ? alice.id : bob.id, room->seq(), pick, CommitPath::kWriter, source));
+    if (seat == 1) taken_for_bob[room->seq()] = source;
+  }
+  ASSERT_FALSE(taken_for_bob.empty());
+  // The clock's lines: about Bob's seat after his last action (kept), about Alice's (not
+  // his), before it (seen), and one of a clock stored before lines named their seat.
+  const int said = bob_last + 1;
+  const json about_bob{{"at", 1},
+                       {"text", "Alice (Red) skipped the turn of Bob (Yellow)."},
+                       {"seq", said},
+                       {"seat", 1}};
+  {
+    const json log =
+        json::array({about_bob,
+                     {{"at", 2}, {"text", "Reminder to Alice."}, {"seq", said}, {"seat", 0}},
+                     {{"at", 0}, {"text", "Old."}, {"seq", bob_last - 1}, {"seat", 1}},
+                     {{"at", 3}, {"text", "Yellow is over time."}, {"seq", said}}});
+    const auto lock = store->db().lock();
+    store->db()
+        .prepare("INSERT INTO game_clocks(game_id, options, state, log, due) VALUES(?, ?, ?, ?, 0)")
+        .bind(1, room->id())
+        .bind(2, R"({"per_move_seconds":120})")
+        .bind(3, "null")
+        .bind(4, log.dump())
+        .run();
+  }
+
+  EXPECT_EQ(CatchUps::last_action_of(*store, room->id(), 1), bob_last);
+  const json reply = CatchUps::build(*store, room->record(), 1, std::nullopt, 200);
+  EXPECT_EQ(reply["since"], bob_last);
+  ASSERT_EQ(int(reply["steps"].size()), room->seq() - bob_last);
+  const std::vector<ActionRecord> stored = store->actions(room->id());
+  int for_bob = 0;
+  for (const json& step : reply["steps"]) {
+    const int seq = step["seq"];
+    EXPECT_EQ(step["player"], stored[static_cast<std::size_t>(seq - 1)].action.player) << seq;
+    if (auto it = taken_for_bob.find(seq); it != taken_for_bob.end()) {
+      ++for_bob;
+      EXPECT_EQ(step["player"], 1);
+      EXPECT_EQ(step["by"], std::string(to_string(it->second))) << seq;
+    } else {
+      EXPECT_FALSE(step.contains("by")) << step.dump();
+    }
+    // The same events and lines as live, "by" on the lines included.
+    const json live = live_to_bob(seq);
+    ASSERT_FALSE(live.is_null()) << seq;
+    EXPECT_EQ(step["events"], live["events"]) << seq;
+    EXPECT_EQ(step["log"], live["log"]) << seq;
+  }
+  EXPECT_EQ(for_bob, static_cast<int>(taken_for_bob.size()));
+  EXPECT_EQ(reply["clock"], json::array({about_bob}));
+  // Alice's catch-up has the line about her seat only.
+  const json alices = CatchUps::build(*store, room->record(), 0, bob_last, 200);
+  ASSERT_EQ(alices["clock"].size(), 1u);
+  EXPECT_EQ(alices["clock"][0]["text"], "Reminder to Alice.");
 }
 
 TEST_F(CatchUpBuild, TheCapKeepsTheLatestStepsAndCountsTheOthers) {

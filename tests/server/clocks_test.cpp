@@ -3,6 +3,7 @@
 // seat), and a deadline that fell due while the server was down.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -309,6 +310,94 @@ TEST_F(Clocks, AnExpelledPlayersSeatIsTakenByTheComputer) {
   EXPECT_EQ(f.store.game(id)->seats[static_cast<std::size_t>(late)].computer, "");
   f.send(of(late), {{"type", "game.take_back"}, {"game_id", id}});
   EXPECT_EQ(of(late).last("error")["code"], "not_taken_over");
+}
+
+// Three players: one vote of two is no majority. The same voter voting again is refused and
+// tells nobody anything (issue 19); the clock's lines name the players and the seat they are
+// about (for that seat's catch-up, catch_up.h).
+TEST_F(Clocks, ARepeatedExpelVoteIsRefusedAndAddsNoLine) {
+  ClockHub f(dir.file("votes.db"), clock);
+  FakeClient d;
+  f.connect(a, "Alice");
+  f.connect(b, "Bob");
+  f.connect(d, "Dora");
+  f.send(a, {{"type", "game.create"}, {"seats", 3}, {"clock", clock_options(120, 1, "concede")}});
+  const std::int64_t id = a.last("game.created")["game_id"];
+  f.send(b, {{"type", "game.join"}, {"game_id", id}});
+  f.send(d, {{"type", "game.join"}, {"game_id", id}});
+  ASSERT_FALSE(d.last("game.state").is_null());
+  const int late = d.last("game.state")["view"]["decider"];
+  FakeClient* clients[] = {&a, &b, &d};
+  const char* names[] = {"Alice (Red)", "Bob (Yellow)", "Dora (Green)"};
+  const int voter = (late + 1) % 3;
+  FakeClient& v = *clients[voter];
+  FakeClient& other = *clients[(late + 2) % 3];
+  clock.now += 2 * 60 * 1000 + kHour;
+  f.hub.sweep_clocks();
+  f.hub.sweep_clocks();
+  ASSERT_EQ(v.last("game.clock")["clock"]["stage"], "overdue");
+  f.send(v, {{"type", "game.skip_turn"}, {"game_id", id}});
+  ASSERT_TRUE(v.last("error").is_null()) << v.last("error").dump();
+  const json skipped = other.last("game.clock");
+  EXPECT_NE(skipped["line"].get<std::string>().find(std::string(names[voter]) +
+                                                    " skipped the turn of " + names[late]),
+            std::string::npos)
+      << skipped["line"];
+  EXPECT_EQ(skipped["clock"]["log"].back()["seat"], late);
+
+  f.send(v, {{"type", "game.vote_expel"}, {"game_id", id}, {"seat", late}});
+  ASSERT_TRUE(v.last("error").is_null()) << v.last("error").dump();
+  const json voted = other.last("game.clock");
+  EXPECT_NE(voted["line"].get<std::string>().find("votes to expel"), std::string::npos);
+  EXPECT_EQ(voted["clock"]["seats"][late]["expel_votes"], json::array({voter}));
+  EXPECT_EQ(voted["clock"]["seats"][late]["expelled"], false);
+  const std::size_t lines = voted["clock"]["log"].size();
+  const std::size_t told = other.messages.size();
+
+  f.send(v, {{"type", "game.vote_expel"}, {"game_id", id}, {"seat", late}, {"req", 9}});
+  EXPECT_EQ(v.last("error")["code"], "already_voted");
+  EXPECT_EQ(other.messages.size(), told) << other.messages.back().dump();  // nothing broadcast
+  f.send(other, {{"type", "game.watch"}, {"game_id", id}});
+  const json now = other.last("game.clock");
+  EXPECT_EQ(now["clock"]["log"].size(), lines);
+  EXPECT_EQ(now["clock"]["seats"][late]["expel_votes"], json::array({voter}));
+}
+
+// games.vacation (the account page): the vacation is declared in each running game with a
+// clock where Bob plays; per game the reply says until when, or why not.
+TEST_F(Clocks, VacationInEveryGameAtOnce) {
+  ClockHub f(dir.file("everywhere.db"), clock);
+  json with_days = clock_options(86400, 2, "concede");
+  with_days["vacation_days"] = 5;
+  const std::int64_t first = start(f, with_days);
+  // A second game with no vacation days, a third without a clock, a fourth still open.
+  f.send(a, {{"type", "game.create"}, {"seats", 2}, {"clock", clock_options(86400, 2, "concede")}});
+  const std::int64_t second = a.last("game.created")["game_id"];
+  f.send(b, {{"type", "game.join"}, {"game_id", second}});
+  f.send(a, {{"type", "game.create"}, {"seats", 2}});
+  const std::int64_t unclocked = a.last("game.created")["game_id"];
+  f.send(b, {{"type", "game.join"}, {"game_id", unclocked}});
+  f.send(a, {{"type", "game.create"}, {"seats", 3}, {"clock", with_days}});
+  const std::int64_t open = a.last("game.created")["game_id"];
+  f.send(b, {{"type", "game.join"}, {"game_id", open}});
+
+  f.send(b, {{"type", "games.vacation"}, {"days", 2}, {"req", 4}});
+  ASSERT_TRUE(b.last("error").is_null()) << b.last("error").dump();
+  const json reply = b.last("games.vacation");
+  ASSERT_FALSE(reply.is_null());
+  EXPECT_EQ(reply["days"], 2);
+  std::map<std::int64_t, json> by_game;
+  for (const json& g : reply["games"]) by_game[g["game_id"]] = g;
+  ASSERT_EQ(by_game.size(), 2u) << reply.dump();
+  EXPECT_EQ(by_game[first]["until"], clock.now + 2 * kDay);
+  EXPECT_EQ(by_game[second]["code"], "bad_vacation");
+  // Told in the game like a game.vacation.
+  EXPECT_EQ(a.last("game.clock")["clock"]["seats"][1]["vacation_until"], clock.now + 2 * kDay);
+  // Asked again: already on vacation there.
+  f.send(b, {{"type", "games.vacation"}, {"days", 1}});
+  EXPECT_EQ(b.last("games.vacation")["games"][0]["code"], "bad_vacation");
+  f.send(b, {{"type", "games.vacation"}});
+  EXPECT_EQ(b.last("error")["code"], "bad_message");
 }
 
 TEST_F(Clocks, ADeadlineThatFellDueWhileTheServerWasDownIsActedUponAtTheStart) {

@@ -181,6 +181,7 @@ class LeakCheck {
     for (const ActionRecord& r : store.actions(game_id)) {
       EXPECT_FALSE(apply_in_place(s, r.action));
       remember(s);
+      actors_.push_back(r.action.player);
     }
   }
 
@@ -244,7 +245,15 @@ class LeakCheck {
     if (m.value("type", "") == "game.since") {
       // A catch-up: each step is checked like the live update of that seq.
       ++checked_catch_ups;
+      // Games without a clock: no clock lines. Each step names who acted (public: the live
+      // updates show whose turn and decision it was), and every action here was a player's.
+      EXPECT_EQ(m.value("clock", json()), json::array()) << m.dump();
       for (const json& step : m["steps"]) {
+        const int seq = step["seq"];
+        ASSERT_TRUE(seq >= 1 && seq <= static_cast<int>(actors_.size()));
+        EXPECT_EQ(step["player"], actors_[static_cast<std::size_t>(seq - 1)]);
+        EXPECT_FALSE(step.contains("by")) << step.dump();
+        EXPECT_EQ(step.size(), 4u) << "more than seq, player, events, log: " << step.dump();
         check(json{{"game_id", game_id_},
                    {"seq", step["seq"]},
                    {"events", step["events"]},
@@ -321,6 +330,7 @@ class LeakCheck {
  private:
   std::int64_t game_id_;
   std::vector<GameState> states_;
+  std::vector<int> actors_;  // the seat of each stored action, by seq - 1
   std::set<std::string> secrets_;
   int checked_hexes_ = 0;
   int checked_views_ = 0;

@@ -4,7 +4,7 @@
 // confirms an address; the welcome page takes a recovery code or sends a link by e-mail.
 
 import { ApiError, saveSession, clearSession } from './net.js';
-import { h, toast } from './util.js';
+import { count, h, toast } from './util.js';
 import { modal } from './dialogs.js';
 import { pushSupported, enablePush, disablePush, currentSubscription, notifyApi } from './push.js';
 import { ordersForm } from './standing_orders.js';
@@ -167,7 +167,7 @@ export function mountAccount(root, ctx) {
             id: 'make-recovery-code',
             onclick: guard(async () => {
               const reply = await accountApi.recoveryCode(token);
-              codeBox.replaceChildren(h('p', {}, 'Your recovery code (shown only now):'), h('div', { class: 'invite-row' }, h('code', { id: 'recovery-code', class: 'recovery-code' }, reply.code), copyButton(reply.code)));
+              codeBox.replaceChildren(h('p', {}, 'Your recovery code (shown only now). It signs you in once: after using it, make a new one here.'), h('div', { class: 'invite-row' }, h('code', { id: 'recovery-code', class: 'recovery-code' }, reply.code), copyButton(reply.code)));
               refresh();
             }),
           },
@@ -178,6 +178,7 @@ export function mountAccount(root, ctx) {
         emailBox,
         notificationsSection(ctx, error),
         standingOrdersSection(ctx, error),
+        vacationSection(ctx),
         h('h3', {}, 'Sign out other devices'),
         h('p', {}, 'Lost a phone? This signs out every other device and cancels sign-in links not used yet and your recovery code (whoever had your phone could have made one): make a new code afterwards.'),
         h(
@@ -201,6 +202,44 @@ export function mountAccount(root, ctx) {
   );
   refresh();
   return { destroy() {} };
+}
+
+// "Vacation": declared in every running game with a clock at once (games.vacation); each game
+// takes it from its own vacation days, and says so to its players.
+const VACATION_TEXT = {
+  title: 'Vacation',
+  about: 'Going away? Your clocks stand still in every game with a clock until the day you choose, each taking it from that game\'s vacation days. It ends in a game as soon as you play there.',
+  days: (n) => count(n, { one: 'day', other: 'days' }),
+  button: 'Go on vacation in all my games',
+  none: 'None of your running games has a clock.',
+  until: (id, ms) => `Game ${id}: on vacation until ${new Date(ms).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}.`,
+  refused: (id, message) => `Game ${id}: not there (${message})`,
+};
+
+function vacationSection(ctx) {
+  const days = h('select', { id: 'vacation-all-days', 'aria-label': 'Days of vacation' }, [1, 2, 3, 5, 7, 14].map((n) => h('option', { value: String(n) }, VACATION_TEXT.days(n))));
+  const result = h('ul', { class: 'vacation-results', id: 'vacation-results', 'aria-live': 'polite' });
+  const error = h('p', { class: 'form-error', role: 'alert' });
+  const go = async () => {
+    error.textContent = '';
+    try {
+      const { seen } = await ctx.conn.request('games.vacation', { days: Number(days.value) });
+      const reply = seen.find((m) => m.type === 'games.vacation');
+      const games = reply ? reply.games : [];
+      result.replaceChildren(...(games.length ? games.map((g) => h('li', { class: g.until ? 'vacation-ok' : 'vacation-refused', dataset: { gameId: g.game_id } }, g.until ? VACATION_TEXT.until(g.game_id, g.until) : VACATION_TEXT.refused(g.game_id, g.message))) : [h('li', { class: 'subtle' }, VACATION_TEXT.none)]));
+    } catch (err) {
+      error.textContent = err.message || String(err);
+    }
+  };
+  return h(
+    'section',
+    { id: 'vacation-all' },
+    h('h3', {}, VACATION_TEXT.title),
+    h('p', {}, VACATION_TEXT.about),
+    h('div', { class: 'invite-row vacation-row' }, days, h('button', { type: 'button', class: 'btn', id: 'vacation-all-go', onclick: go }, VACATION_TEXT.button)),
+    error,
+    result,
+  );
 }
 
 // "Turn notifications": push on this device, e-mail, muted games, a game's webhook.
@@ -316,9 +355,12 @@ function standingOrdersSection(ctx, error) {
 
 // Signs this browser in with a code (a link's or a recovery code) and goes to the lobby.
 async function redeemAndEnter(ctx, code) {
-  const session = await accountApi.redeem(codeFromInput(code));
+  const typed = codeFromInput(code);
+  const session = await accountApi.redeem(typed);
   saveSession({ player_id: session.player_id, name: session.name, token: session.token });
-  toast(`Signed in as ${session.name}.`);
+  // A sign-in link's code is 32 hex digits; anything else was the recovery code, now used up.
+  const recovery = !/^[0-9a-fA-F]{32}$/.test(typed);
+  toast(recovery ? `Signed in as ${session.name}. That recovery code is used up: make a new one on your account page.` : `Signed in as ${session.name}.`);
   location.hash = '#/';
   ctx.setSession({ player_id: session.player_id, name: session.name, token: session.token });
 }
@@ -390,6 +432,7 @@ export function returningPlayerCard(ctx) {
       codeInput,
       h('button', { type: 'submit', class: 'btn', id: 'recovery-submit' }, 'Sign in'),
     ),
+    h('p', { class: 'field-help' }, 'A recovery code works once: after signing in with it, make a new one on your account page.'),
     h(
       'form',
       {

@@ -1,7 +1,7 @@
 // Clocks: the create form's fields, and how time left is said. The server keeps the clocks
 // (deadlines in its database) and acts when they run out; the page only shows them.
 
-import { h } from './util.js';
+import { count, h } from './util.js';
 
 const DAY = 86400;
 export const PER_MOVE_CHOICES = [
@@ -19,6 +19,8 @@ export const GRACE_CHOICES = [
   ['120', 'has 2 minutes, then his standing order decides'],
 ];
 
+const SKIP_CHOICES = [1, 2, 3, 5, 10];
+
 // Fields for the create form; value() gives game.create's `clock` (or null: no clock),
 // graceSeconds() its `decision_grace_seconds`.
 export function clockFields() {
@@ -29,11 +31,14 @@ export function clockFields() {
   const bank = options('clock_bank', [['0', 'No bank'], ['600', '10 minutes'], ['3600', '1 hour'], [String(DAY), '1 day'], [String(3 * DAY), '3 days']], '0');
   const vacation = options('clock_vacation', ['0', '1', '2', '3', '5', '7', '14'].map((d) => [d, d === '0' ? 'None' : `${d} day${d === '1' ? '' : 's'}`]), '0');
   const expel = options('clock_expel', [['concede', 'concedes'], ['computer', 'is replaced by the computer']], 'concede');
+  // Turns of an absent player the others may skip before they may vote to expel him (1..10).
+  const skips = options('clock_skips', SKIP_CHOICES.map((n) => [String(n), `after ${count(n, { one: 'skipped turn', other: 'skipped turns' })}`]), '2');
   const details = h(
     'div',
     { class: 'clock-details', hidden: true },
     field('clock_bank', 'Time bank per player', bank),
     field('clock_vacation', 'Vacation per player', vacation),
+    field('clock_skips', 'A vote to expel an absent player', skips),
     field('clock_expel', 'A player expelled for being absent', expel),
   );
   // How long a decision out of turn (losses in a battle...) waits for a player who has the game
@@ -60,7 +65,7 @@ export function clockFields() {
     value() {
       const perMoveSeconds = Number(perMove.value);
       if (!perMoveSeconds) return null;
-      return { per_move_seconds: perMoveSeconds, bank_seconds: Number(bank.value), vacation_days: Number(vacation.value), expel: expel.value };
+      return { per_move_seconds: perMoveSeconds, bank_seconds: Number(bank.value), vacation_days: Number(vacation.value), skips_before_expel: Number(skips.value), expel: expel.value };
     },
     // game.create's decision_grace_seconds.
     graceSeconds() {

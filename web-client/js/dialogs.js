@@ -10,11 +10,15 @@ export function modal({ title, body = [], buttons = [{ label: 'OK', value: true,
     const dialog = h('dialog', { class: `modal ${className}`, 'aria-label': title });
     const opener = document.activeElement;
     const done = (value) => {
+      window.removeEventListener('hashchange', leave);
       if (dialog.open) dialog.close();
       dialog.remove();
       giveFocusBack(opener);
       resolve(value);
     };
+    // Back, or any other way to another page: the question belonged to the page left behind.
+    const leave = () => done(null);
+    window.addEventListener('hashchange', leave);
     const footer = h(
       'div',
       { class: 'modal-buttons' },
@@ -60,11 +64,14 @@ export function choiceDialog(title, text, options) {
     const dialog = h('dialog', { class: 'modal choice', 'aria-label': title });
     const opener = document.activeElement;
     const done = (value) => {
+      window.removeEventListener('hashchange', leave);
       if (dialog.open) dialog.close();
       dialog.remove();
       giveFocusBack(opener);
       resolve(value);
     };
+    const leave = () => done(null);
+    window.addEventListener('hashchange', leave);
     const list = h(
       'div',
       { class: 'choice-list' },

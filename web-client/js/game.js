@@ -10,7 +10,7 @@
 
 import { Board } from './board.js';
 import { DecisionCard, confirmDialog, choiceDialog, modal } from './dialogs.js';
-import { h, seatStyle, toast, PHASE_NAME, TERRAIN_NAME } from './util.js';
+import { h, seatStyle, toast, touchScreen, PHASE_NAME, TERRAIN_NAME } from './util.js';
 import { classifyLegal } from './game/legal.js';
 import { describeAction, resultText } from './game/text.js';
 import { renderPrompt } from './game/prompt.js';
@@ -37,7 +37,8 @@ import { rematch } from './game/rematch.js';
 import { wantReach, furtherReach } from './game/reach.js';
 import { playSound, soundLog } from './sounds.js';
 import { FairPlayPanel } from './fair_play.js';
-import { wantCatchUp, rememberSeen, renderCatchUp, catchUpScene, installCatchUpHighlight } from './game/catch_up.js';
+import { seatName } from './seat_kinds.js';
+import { wantCatchUp, rememberSeen, renderCatchUp, catchUpScene, installCatchUpHighlight, absorbLive, markOwnAction } from './game/catch_up.js';
 
 export { classifyLegal } from './game/legal.js';
 export { stageText } from './game/text.js';
@@ -265,10 +266,19 @@ class GamePage {
     if (prevSeq !== null && state.seq !== prevSeq) this.preview = null;
     if (prevSeq === null) restoreLastMoves(this);
     absorbEvents(this, events || [], full);
-    if (prevTurn !== null && state.view.turn !== prevTurn) this.trails = [];
+    // Live: a turn that ends with battles against this player opens "Since your last turn"
+    // with them (game/catch_up.js); its arrows then stand for the last moves.
+    if (!full && prevSeq !== null && absorbLive(this, { seq: state.seq, events: events || [], log: (state.log || []).filter((l) => l.seq === state.seq) })) dismissLastMoves(this);
+    const turnChanged = prevTurn !== null && state.view.turn !== prevTurn;
+    if (turnChanged) this.trails = [];
     const c = classifyLegal(state.legal);
-    // Keep a selection only while it can still do something.
-    if (this.ui.selectedUnit !== null && !c.unit.has(this.ui.selectedUnit)) this.ui.selectedUnit = null;
+    // Keep a selection only while it can still do something; the hex panel follows it out (a
+    // hex picked by hand is kept until the turn changes).
+    if (this.ui.selectedUnit !== null && !c.unit.has(this.ui.selectedUnit)) {
+      this.ui.selectedUnit = null;
+      this.ui.selectedHex = null;
+    }
+    if (turnChanged && this.ui.selectedUnit === null) this.ui.selectedHex = null;
     const active = state.view.active_unit;
     if (active !== undefined && active >= 0 && c.unit.has(active)) this.ui.selectedUnit = active;
     if (this.ui.mode === 'build_town' && ![...c.hex.values()].flat().some((a) => a.kind === 'build_town')) this.ui.mode = null;
@@ -298,7 +308,7 @@ class GamePage {
   playerName(seat) {
     const st = seatStyle(seat);
     const entry = this.seats && this.seats.seats ? this.seats.seats.find((x) => x.seat === seat) : null;
-    return entry && entry.name ? entry.name : st.name;
+    return seatName(entry) || st.name;
   }
 
   // A name with its colour swatch and colour word (never colour alone).
@@ -508,7 +518,8 @@ class GamePage {
     const box = this.els.hover;
     const hex = this.ui.hoverHex !== null && this.ui.hoverHex !== undefined ? this.ui.hoverHex : this.ui.focusHex;
     if (!this.view || hex === null || hex === undefined || !this.hexInfo(hex)) {
-      box.textContent = this.view ? 'Point at or tap a hex to see what is there. Keyboard: Tab to the map, then the arrow keys.' : '';
+      // A touch screen has no pointer to point with, nor a Tab key.
+      box.textContent = !this.view ? '' : touchScreen() ? 'Tap a hex to see what is there.' : 'Point at or click a hex to see what is there. Keyboard: Tab to the map, then the arrow keys.';
       box.classList.add('subtle');
       return;
     }
@@ -660,8 +671,11 @@ class GamePage {
     this.ui.busy = true;
     this.els.pageGrid.classList.add('busy');
     this.ui.previewHex = null;
+    // An action of his own turn: the steps before it are his to know (game/catch_up.js).
+    const ownTurn = this.view.current === this.mySeat;
     try {
       await this.channel.act(action);
+      if (ownTurn) markOwnAction(this);
       if (action.kind === 'build_town' || action.kind === 'upgrade_city') this.ui.mode = null;
       if (action.kind === 'start_battle') this.ui.selectedUnit = null;
     } catch (err) {

@@ -7,11 +7,12 @@
 import { api } from './net.js';
 import { Board, describeHex, diceRow } from './board.js';
 import { loadInvite } from './game.js';
-import { absorbBattleEvents, battleTable, newBattleRecord } from './game/fire.js';
+import { absorbBattleEvents, battleTable, newBattleRecord, stepBattle } from './game/fire.js';
 import { h, seatStyle, PHASE_NAME, VICTORY_NAME, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from './util.js';
 import { applyViewDelta } from './view_delta.js';
 import { withBoard } from './board_data.js';
 import { VerificationPanel } from './fair_play.js';
+import { seatName } from './seat_kinds.js';
 
 export function mountReplay(root, ctx, gameId) {
   const r = new Replay(root, ctx, Number(gameId));
@@ -138,14 +139,15 @@ class Replay {
   name(seat) {
     const entry = this.summary ? (this.summary.seats || []).find((x) => x.seat === seat) : null;
     const st = seatStyle(seat);
-    return entry && entry.name ? `${entry.name} (${st.name})` : st.name;
+    return seatName(entry) ? `${seatName(entry)} (${st.name})` : st.name;
   }
 
   build() {
     this.els = {
       info: h('div', { class: 'prompt', id: 'replay-info' }),
       map: h('div', { class: 'map-wrap', id: 'map' }),
-      hover: h('div', { class: 'hover-info' }),
+      // Hidden until the pointer is on a hex: an empty box over the map says nothing.
+      hover: h('div', { class: 'hover-info', hidden: true }),
       slider: h('input', { type: 'range', min: 0, max: this.lastSeq, value: 0, id: 'replay-slider', 'aria-label': 'Step', oninput: (e) => this.go(Number(e.target.value)) }),
       counter: h('span', { class: 'subtle', id: 'replay-counter' }),
       play: h('button', { type: 'button', class: 'btn', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ Play'),
@@ -254,15 +256,45 @@ class Replay {
     );
     e.dice.replaceChildren();
     e.dice.hidden = !roll;
-    // A Battle's fires: each side's dice, where they come from, the hits and who chose them.
-    const fires = ((step && step.events) || []).filter((ev) => ev.kind === 'dice_rolled' && ev.fire);
-    if (fires.length) {
-      const b = view.battle && view.battle.hex === fires[0].hex ? view.battle : null;
-      const record = absorbBattleEvents(newBattleRecord(fires[0].hex, b ? b.attacker : fires[0].player, b ? b.defender : -1), step.events);
-      const last = Math.max(...record.fires.map((f) => f.round));
-      e.dice.append(h('h2', {}, `Battle at ${(view.hexes.find((x) => x.hex === fires[0].hex) || { label: fires[0].hex }).label}`), battleTable(record, (seat) => this.name(seat), { roundOffset: b ? b.round - last : null }));
+    // A Battle's fires: each side's dice, where they come from, the hits and who chose them
+    // (also hits chosen in this step for a fire of an earlier one).
+    const battle = step ? this.battleOfStep(i, view) : null;
+    if (battle) {
+      e.dice.hidden = false;
+      e.dice.append(h('h2', {}, `Battle at ${(view.hexes.find((x) => x.hex === battle.record.hex) || { label: battle.record.hex }).label}`), battleTable({ ...battle.record, fires: battle.fires }, (seat) => this.name(seat), { roundOffset: battle.roundOffset }));
     } else if (roll) e.dice.append(h('h2', {}, 'Dice this step'), h('div', { class: 'dice-line' }, h('span', {}, `${this.name(roll.player)}: `), diceRow(roll.dice)));
     this.renderLog();
+  }
+
+  // Step `i` as fetched (null when its page is not here yet).
+  stepAt(i) {
+    const page = i >= 1 ? this.pages.get(this.pageFrom(i)) : null;
+    return page ? page.steps[i - page.from - 1] || null : null;
+  }
+
+  // The battle view of step `i`: its Battle from the start (./game/fire.js stepBattle), or,
+  // while the steps before it are not fetched yet, from this step's events alone.
+  battleOfStep(i, view) {
+    const steps = [];
+    // A Battle lasts a few dozen steps at most; no further back than that.
+    for (let k = i; k >= 1 && k > i - 400; k -= 1) {
+      const step = this.stepAt(k);
+      if (!step) break;
+      steps.unshift(step);
+      const kinds = (step.events || []).map((ev) => ev.kind);
+      if (kinds.includes('battle_started') || (k < i && kinds.includes('turn_started'))) {
+        const found = stepBattle(steps);
+        return found ? { ...found, roundOffset: 0 } : null;
+      }
+    }
+    const step = this.stepAt(i);
+    const fires = ((step && step.events) || []).filter((ev) => ev.kind === 'dice_rolled' && ev.fire && ev.purpose !== 'bombard');
+    if (!fires.length) return null;
+    const b = view.battle && view.battle.hex === fires[0].hex ? view.battle : null;
+    const record = absorbBattleEvents(newBattleRecord(fires[0].hex, b ? b.attacker : fires[0].player, b ? b.defender : -1), step.events);
+    if (!record.fires.length) return null;
+    const last = Math.max(...record.fires.map((f) => f.round));
+    return { record, fires: record.fires, roundOffset: b ? b.round - last : null };
   }
 
   // The log up to the step shown, from the pages fetched so far.

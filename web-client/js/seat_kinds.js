@@ -17,6 +17,15 @@ export function computerLevel(seats, seat) {
   return entry && entry.computer ? entry.computer : null;
 }
 
+// The name a seat goes by: a computer seat's player is named by the server after its level
+// ("Computer (search)"); the page says it as the create form does ("Computer (strong)"). A seat
+// the computer took over keeps its player's name.
+export function seatName(entry) {
+  if (!entry || !entry.name) return null;
+  if (entry.computer && entry.name === `Computer (${entry.computer})`) return COMPUTER_LEVEL_NAME[entry.computer] || entry.name;
+  return entry.name;
+}
+
 // A small tag naming a computer seat's level.
 export function computerTag(level) {
   if (!level) return null;

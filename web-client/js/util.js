@@ -94,8 +94,31 @@ export const TILE_MIX_NAME = {
   islands: 'Islands',
 };
 
+// Numbers and plurals through the browser's Intl, in the page's language (English until the
+// catalogs of other languages come): "1 die", "3 dice", "1,200 battles".
+export const LOCALE = 'en';
+const pluralRules = new Intl.PluralRules(LOCALE);
+const numberFormat = new Intl.NumberFormat(LOCALE);
+
+// `forms`: the word per plural category of the language ({one, other} in English).
+export function count(n, forms) {
+  return `${numberFormat.format(n)} ${forms[pluralRules.select(n)] || forms.other}`;
+}
+
 export function plural(n, word, many = `${word}s`) {
-  return `${n} ${n === 1 ? word : many}`;
+  return count(n, { one: word, other: many });
+}
+
+// A touch screen without a mouse (a phone, a tablet): texts say "tap" where they would say
+// "click", and leave out the keyboard.
+export function touchScreen() {
+  return typeof matchMedia === 'function' && matchMedia('(hover: none) and (pointer: coarse)').matches;
+}
+
+// "click" or "tap" ("Click", "Tap" with `capital`).
+export function clickWord(capital = false) {
+  const word = touchScreen() ? 'tap' : 'click';
+  return capital ? word[0].toUpperCase() + word.slice(1) : word;
 }
 
 // "3 minutes ago" style text for a timestamp (ISO string, seconds or milliseconds).

@@ -3,7 +3,7 @@
 import { diceRow } from '../board.js';
 import { h, seatStyle, UNIT_NAME } from '../util.js';
 import { rollPurpose, stageText } from './text.js';
-import { battleTable } from './fire.js';
+import { battleTable, FIRE_TEXT } from './fire.js';
 import { previewSection } from './preview.js';
 
 export function renderBattle(page) {
@@ -33,7 +33,7 @@ export function renderBattle(page) {
     if (b.picks_by_firer || b.picks_by_target) {
       panel.append(h('p', {}, `Hits to assign: ${b.picks_by_firer} chosen by the firer (1s), ${b.picks_by_target} by the target.`));
     }
-    if (b.suppression) panel.append(h('p', {}, `Defender suppressed: ${b.suppression} fewer dice [12.31].`));
+    if (b.suppression) panel.append(h('p', {}, `Defender suppressed: ${FIRE_TEXT.fewerDice(b.suppression)} [12.31].`));
     if (b.marked && b.marked.length) panel.append(h('p', {}, 'Hit this round: ', unitList(page, b.marked)));
   } else if (bombard) {
     panel.append(

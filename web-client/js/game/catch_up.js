@@ -2,15 +2,51 @@
 // it, the page asks the server for those steps (game.since: each with the events and log lines
 // this player was shown, never more; docs/protocol.md) and shows, per opponent turn, the moves,
 // the battles with their dice (the battle view of fire.js), captures, Towns and Cities lost and
-// eliminations. The moves are drawn on the map as numbered arrows and the battles marked
-// (board_overlays.js) until he dismisses them. Every line points out its hexes on the map when
-// pointed at, focused or clicked.
+// eliminations; and his own seat's story: the turns the computer, a standing order or the
+// clock played for him, and the clock's lines about him (skipped turns, votes, expulsion). The
+// moves are drawn on the map as numbered arrows and the battles marked (board_overlays.js)
+// until he dismisses them. Every line points out its hexes on the map when pointed at, focused
+// or clicked.
 //
-// What this browser last saw of each game is kept in localStorage (viktory.seen.<game>); on
-// another device the server starts after the player's own last action.
+// Live play gets the same: the page keeps the steps of the updates it receives since the
+// player last acted in his own turn, and when a turn ends with a battle fought against him the
+// panel opens by itself with them, so that battle stays listed with its whole battle view until
+// he dismisses it (also over a reload: the server's game.since brings the same steps back).
+//
+// Kept in localStorage: what this browser last saw of each game (viktory.seen.<game>), and
+// where a panel not yet dismissed starts (viktory.since.<game>); on another device the server
+// starts after the last action the player took himself.
 
-import { h, seatStyle, UNIT_NAME } from '../util.js';
+import { clickWord, count, h, seatStyle, UNIT_NAME } from '../util.js';
 import { absorbBattleEvents, battleTable } from './fire.js';
+import { computerLevel } from '../seat_kinds.js';
+
+// The panel's words, in one place (a catalog per language comes later).
+const TEXT = {
+  title: 'Since your last turn',
+  yourSeat: 'Your seat',
+  before: 'Before that',
+  you: 'You',
+  turn: (n) => ` · turn ${n}`,
+  // How his own turn was played when he did not play it.
+  by: {
+    computer: 'played by the computer',
+    standing_order: 'played by your standing orders',
+    clock: 'skipped by the clock (what the rules needed was decided for you)',
+  },
+  nothingDone: 'Nothing was done in this turn.',
+  takenOver: 'The computer plays your seat until you take it back (the clock box has the button).',
+  skipped: (n) => `${count(n, { one: 'earlier action is', other: 'earlier actions are' })} not listed (the replay shows them once the game is over).`,
+  hint: () => `The moves are drawn on the map as numbered arrows. Point at, focus or ${clickWord()} a line to see its hexes.`,
+  logOfTurn: (n) => `Log of this turn (${count(n, { one: 'line', other: 'lines' })})`,
+  dice: (n) => `Dice (${count(n, { one: 'fire', other: 'fires' })})`,
+  underMap: (moves, battles) => `${TEXT.title}: ${[count(moves, { one: 'move', other: 'moves' }), battles ? count(battles, { one: 'battle', other: 'battles' }) : null].filter(Boolean).join(', ')} drawn on the map`,
+  list: 'List',
+  dismiss: 'Dismiss',
+};
+
+// Live steps kept at most (the server's catch-up keeps as many).
+const MAX_LIVE_STEPS = 200;
 
 const MOVE_KINDS = new Set(['unit_moved', 'unit_retreated', 'unit_disembarked', 'unit_embarked', 'unit_withdrawn']);
 // Kinds that say whose turn it is when a reply starts in the middle of one.
@@ -31,6 +67,30 @@ function loadSeen(gameId) {
   }
 }
 
+// Where the panel shown and not dismissed yet starts: it comes back after a reload.
+function openKey(gameId) {
+  return `viktory.since.${gameId}`;
+}
+
+function loadOpen(gameId) {
+  try {
+    const text = localStorage.getItem(openKey(gameId));
+    const v = Number(text);
+    return text !== null && Number.isInteger(v) && v >= 0 ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveOpen(gameId, seq) {
+  try {
+    if (seq === null) localStorage.removeItem(openKey(gameId));
+    else localStorage.setItem(openKey(gameId), String(seq));
+  } catch {
+    // Storage full or blocked: the panel is just not brought back after a reload.
+  }
+}
+
 // Called with every state the page shows: this is what the player has seen.
 export function rememberSeen(page) {
   if (!page.state || page.mySeat === null) return;
@@ -41,22 +101,28 @@ export function rememberSeen(page) {
   }
 }
 
-// On opening the game (the first state): ask for what happened since this browser last saw it.
+// On opening the game (the first state): ask for what happened since this browser last saw it
+// (or since the start of a panel he had not dismissed before a reload).
 export function wantCatchUp(page) {
-  if (!page.state || page.state.seq === 0 || page.mySeat === null || !page.ctx.conn) return;
+  if (!page.state || page.mySeat === null) return;
+  page.live = { from: page.state.seq, steps: [] };
+  if (page.state.seq === 0 || !page.ctx.conn) return;
   const seen = loadSeen(page.gameId);
-  if (seen !== null && seen >= page.state.seq) return;
+  const open = loadOpen(page.gameId);
+  const since = open !== null && (seen === null || open < seen) ? open : seen;
+  if (since !== null && since >= page.state.seq) return;
   const payload = { game_id: page.gameId };
-  if (seen !== null) payload.seq = seen;
+  if (since !== null) payload.seq = since;
   page.ctx.conn.request('game.since', payload).then(
     ({ seen: messages }) => {
       const reply = messages.filter((m) => m.type === 'game.since' && m.game_id === page.gameId).pop();
-      if (!reply || !page.state) return;
+      if (!reply || !page.state || !page.live) return;
+      // The live list goes on from these steps: a panel that opens later keeps them.
+      const later = page.live.steps.filter((st) => st.seq > reply.to);
+      page.live = { from: reply.since, steps: (reply.steps || []).concat(later).slice(-MAX_LIVE_STEPS), clock: reply.clock || [] };
       const summary = summarize(page, reply);
-      if (!summary.groups.length) return;
-      summary.id = ++catchUps;
-      page.catchUp = summary;
-      page.render();
+      if (!summary.groups.length && !summary.own.length) return;
+      showSummary(page, summary, reply.since);
     },
     () => {
       // No catch-up (offline, an old server): the page works as before.
@@ -64,13 +130,67 @@ export function wantCatchUp(page) {
   );
 }
 
+function showSummary(page, summary, since) {
+  summary.id = ++catchUps;
+  page.catchUp = summary;
+  saveOpen(page.gameId, since);
+  page.render();
+}
+
+// ------------------------------------------------------------------------------------------
+// Live play: battles fought against the player stay listed
+
+// The battles against the player (he defends) started in these steps: their seqs.
+function battlesAgainst(page, steps) {
+  const out = [];
+  for (const step of steps) {
+    for (const ev of step.events || []) {
+      if (ev.kind === 'battle_started' && ev.other_player === page.mySeat) out.push(step.seq);
+    }
+  }
+  return out;
+}
+
+// Each update the page shows (`update`: {seq, events, log}). When a turn ends with a battle
+// against the player that no panel has listed yet, the panel opens (or is drawn anew) with the
+// steps since he last acted in his own turn. Returns whether it did.
+export function absorbLive(page, update) {
+  const live = page.live;
+  if (!live || page.mySeat === null) return false;
+  const last = live.steps.length ? live.steps[live.steps.length - 1].seq : live.from;
+  if (update.seq <= last) return false;
+  live.steps.push({ seq: update.seq, events: update.events || [], log: update.log || [] });
+  if (live.steps.length > MAX_LIVE_STEPS) live.steps.shift();
+  const against = battlesAgainst(page, [live.steps[live.steps.length - 1]]);
+  // A reload before the turn ends brings the battle back through game.since.
+  if (against.length && !page.catchUp) saveOpen(page.gameId, live.from);
+  if (!(update.events || []).some((ev) => ev.kind === 'turn_started')) return false;
+  const listed = page.catchUp ? page.catchUp.battleSeqs : [];
+  if (!battlesAgainst(page, live.steps).some((seq) => !listed.includes(seq))) return false;
+  const summary = summarize(page, { steps: live.steps, clock: live.clock || [] });
+  if (!summary.groups.length) return false;
+  showSummary(page, summary, live.from);
+  return true;
+}
+
+// The player acted in his own turn: what came before is his to know. An open panel stays
+// until he dismisses it.
+export function markOwnAction(page) {
+  if (!page.live || !page.state) return;
+  page.live = { from: page.state.seq, steps: [] };
+  if (!page.catchUp) saveOpen(page.gameId, null);
+}
+
 // The arrows and battle markers the map draws while the panel is open.
 export function catchUpScene(page) {
   return page.catchUp ? page.catchUp.scene : null;
 }
 
+// Dismissed: what it listed is seen; a panel that opens later starts after it.
 export function dismissCatchUp(page) {
   page.catchUp = null;
+  if (page.live && page.state) page.live = { from: page.state.seq, steps: [] };
+  saveOpen(page.gameId, null);
   page.board.setFlash(null);
   page.render();
 }
@@ -79,7 +199,7 @@ export function dismissCatchUp(page) {
 // From steps to turns
 
 function newGroup(player, turn) {
-  return { player, turn, lines: [], log: [], battles: [] };
+  return { player, turn, lines: [], log: [], battles: [], by: new Set() };
 }
 
 export function summarize(page, reply) {
@@ -90,10 +210,14 @@ export function summarize(page, reply) {
   const groups = [];
   let group = newGroup(null, null);
   let battle = null; // {record, line, lost: Map}
+  const battleSeqs = []; // the steps that started a battle against the player
   for (const step of reply.steps || []) {
+    // His own seat's step taken by someone else (game.since's `player` and `by`).
+    const takenFor = step.player === page.mySeat && step.by ? step.by : null;
+    if (takenFor) group.by.add(takenFor);
     for (const ev of step.events || []) {
       if (ev.kind === 'turn_started') {
-        if (group.lines.length || group.log.length) groups.push(group);
+        if (group.lines.length || group.log.length || group.by.size) groups.push(group);
         group = newGroup(ev.player, ev.value);
         battle = null;
         continue;
@@ -109,6 +233,7 @@ export function summarize(page, reply) {
         battle = { record: absorbBattleEvents(null, [ev]), lost: new Map() };
         battle.line = { text: `Battle at ${page.label(ev.hex)}: ${name(ev.player)} attacks ${name(ev.other_player)}`, hexes: [ev.hex], owner: ev.player, battle };
         group.lines.push(battle.line);
+        if (ev.other_player === page.mySeat) battleSeqs.push(step.seq);
         continue;
       } else if (ev.kind === 'town_captured') {
         const what = ev.value === 1 ? 'City' : 'Town';
@@ -116,6 +241,8 @@ export function summarize(page, reply) {
         group.lines.push({ text: `${name(ev.player)} captured ${whose} ${what} at ${page.label(ev.hex)}`, hexes: [ev.hex], owner: ev.player, loss: ev.other_player === page.mySeat });
       } else if (ev.kind === 'capital_lost') {
         group.lines.push({ text: `${name(ev.player)} lost the Capital at ${page.label(ev.hex)} to ${name(ev.other_player)}`, hexes: [ev.hex], owner: ev.other_player, loss: mine });
+      } else if (ev.kind === 'capital_placed' && ev.hex >= 0) {
+        group.lines.push({ text: `${name(ev.player)} placed ${mine ? 'your' : 'the'} Capital at ${page.label(ev.hex)}`, hexes: [ev.hex], owner: ev.player });
       } else if (ev.kind === 'town_built' || ev.kind === 'city_upgraded') {
         group.lines.push({ text: `${name(ev.player)} ${ev.kind === 'town_built' ? 'built a Town' : 'upgraded a Town to a City'} at ${page.label(ev.hex)}`, hexes: [ev.hex], owner: ev.player });
       } else if (ev.kind === 'player_eliminated' || ev.kind === 'player_conceded') {
@@ -135,10 +262,16 @@ export function summarize(page, reply) {
     }
     for (const line of step.log || []) group.log.push(line);
   }
-  if (group.lines.length || group.log.length) groups.push(group);
-  // Only the others' turns: the player knows what he did (his decisions during their turns,
-  // such as casualties, stay in their turn).
-  const theirs = groups.filter((g) => g.player !== page.mySeat && g.lines.length);
+  if (group.lines.length || group.log.length || group.by.size) groups.push(group);
+  // The others' turns, and his own when someone else played them for him (the computer after
+  // an expulsion, a standing order, the clock's skip); not his own: he knows what he did (his
+  // decisions during their turns, such as casualties, stay in their turn).
+  const theirs = groups.filter((g) => (g.player !== page.mySeat && g.lines.length) || (g.player === page.mySeat && g.by.size));
+  for (const g of theirs) {
+    if (g.player === page.mySeat && !g.lines.length) g.lines.push({ text: TEXT.nothingDone, hexes: [], owner: g.player });
+  }
+  // The clock's lines about his seat: skipped turns, votes, expulsion, takeover, vacation.
+  const own = (reply.clock || []).map((l) => ({ text: l.text, hexes: [], owner: page.mySeat, seq: l.seq }));
   // Their moves numbered in order, as the arrows on the map are.
   const moves = [];
   const battles = new Map();
@@ -152,7 +285,7 @@ export function summarize(page, reply) {
       if (line.battle && !battles.has(line.hexes[0])) battles.set(line.hexes[0], { hex: line.hexes[0] });
     }
   }
-  return { groups: theirs, skipped: reply.skipped || 0, scene: { moves, battles: [...battles.values()] } };
+  return { groups: theirs, own, battleSeqs, skipped: reply.skipped || 0, scene: { moves, battles: [...battles.values()] } };
 }
 
 // ------------------------------------------------------------------------------------------
@@ -179,7 +312,7 @@ function lineItem(page, line) {
     if (rec.fires.length) {
       const table = battleTable(rec, (seat) => page.whoText(seat));
       table.removeAttribute('id'); // several battles may be listed
-      li.append(h('details', { class: 'catch-up-dice' }, h('summary', {}, `Dice (${rec.fires.length} fire${rec.fires.length > 1 ? 's' : ''})`), table));
+      li.append(h('details', { class: 'catch-up-dice' }, h('summary', {}, TEXT.dice(rec.fires.length)), table));
     }
   }
   return li;
@@ -199,13 +332,21 @@ export function renderCatchUp(page) {
   // tables and focus in this list must survive that.
   if (panel.dataset.shown === String(c.id)) return;
   panel.dataset.shown = String(c.id);
-  panel.replaceChildren(h('h2', { id: 'catch-up-title' }, 'Since your last turn'));
-  if (c.skipped) panel.append(h('p', { class: 'subtle' }, `${c.skipped} earlier actions are not listed (the replay shows them once the game is over).`));
-  panel.append(h('p', { class: 'subtle catch-up-hint' }, 'Their moves are drawn on the map as numbered arrows. Point at, focus or click a line to see its hexes.'));
+  panel.replaceChildren(h('h2', { id: 'catch-up-title' }, TEXT.title));
+  if (c.skipped) panel.append(h('p', { class: 'subtle' }, TEXT.skipped(c.skipped)));
+  panel.append(h('p', { class: 'subtle catch-up-hint' }, TEXT.hint()));
+  // His own seat first: what the clock said and did about him.
+  if (c.own.length) {
+    panel.append(h('h3', { class: 'catch-up-turn catch-up-own-title' }, TEXT.yourSeat), h('ol', { class: 'catch-up-lines catch-up-own' }, c.own.map((line) => lineItem(page, line))));
+    const me = page.clock && page.clock.seats ? page.clock.seats[page.mySeat] : null;
+    if (me && me.expelled && computerLevel(page.seats, page.mySeat)) panel.append(h('p', { class: 'subtle' }, TEXT.takenOver));
+  }
   for (const g of c.groups) {
-    const title = g.player !== null && g.player >= 0 ? page.whoText(g.player) : 'Before that';
+    const mine = g.player === page.mySeat;
+    const title = g.player !== null && g.player >= 0 ? page.whoText(g.player) : TEXT.before;
+    const how = mine ? [...g.by].map((by) => TEXT.by[by] || by).join(', ') : '';
     panel.append(
-      h('h3', { class: 'catch-up-turn' }, title, g.turn ? h('span', { class: 'subtle' }, ` · turn ${g.turn}`) : null),
+      h('h3', { class: `catch-up-turn${mine ? ' catch-up-mine' : ''}`, dataset: { seat: g.player === null ? '' : g.player } }, title, g.turn ? h('span', { class: 'subtle' }, TEXT.turn(g.turn)) : null, how ? h('span', { class: 'catch-up-by' }, ` · ${how}`) : null),
       h('ol', { class: 'catch-up-lines' }, g.lines.map((line) => lineItem(page, line))),
     );
     if (g.log.length) {
@@ -213,14 +354,14 @@ export function renderCatchUp(page) {
         h(
           'details',
           { class: 'catch-up-log' },
-          h('summary', {}, `Log of this turn (${g.log.length} lines)`),
+          h('summary', {}, TEXT.logOfTurn(g.log.length)),
           h('ol', { class: 'catch-up-lines' }, g.log.map((line) => h('li', { class: 'catch-up-line', tabindex: '0', dataset: { hexes: (line.hexes || []).join(',') } }, line.text))),
         ),
       );
     }
   }
   panel.append(
-    h('div', { class: 'catch-up-actions' }, h('button', { type: 'button', class: 'btn', id: 'catch-up-dismiss', dataset: { focusKey: 'catch-up-dismiss' }, onclick: () => dismissCatchUp(page) }, 'Dismiss')),
+    h('div', { class: 'catch-up-actions' }, h('button', { type: 'button', class: 'btn', id: 'catch-up-dismiss', dataset: { focusKey: 'catch-up-dismiss' }, onclick: () => dismissCatchUp(page) }, TEXT.dismiss)),
   );
 }
 
@@ -233,18 +374,14 @@ function renderLineUnderMap(page) {
     box.replaceChildren();
     return;
   }
-  const moves = c.scene.moves.length;
-  const battles = c.scene.battles.length;
-  const parts = [`${moves} move${moves === 1 ? '' : 's'}`];
-  if (battles) parts.push(`${battles} battle${battles === 1 ? '' : 's'}`);
   box.replaceChildren(
-    h('span', {}, `Since your last turn: ${parts.join(', ')} drawn on the map`),
+    h('span', {}, TEXT.underMap(c.scene.moves.length, c.scene.battles.length)),
     h('button', { type: 'button', class: 'btn btn-small', dataset: { focusKey: 'catch-up-show' }, onclick: () => {
       page.els.catchUp.scrollIntoView({ block: 'start', behavior: 'smooth' });
       const first = page.els.catchUp.querySelector('.catch-up-line');
       if (first) first.focus({ preventScroll: true });
-    } }, 'List'),
-    h('button', { type: 'button', class: 'btn btn-small', id: 'catch-up-dismiss-map', dataset: { focusKey: 'catch-up-dismiss-map' }, onclick: () => dismissCatchUp(page) }, 'Dismiss'),
+    } }, TEXT.list),
+    h('button', { type: 'button', class: 'btn btn-small', id: 'catch-up-dismiss-map', dataset: { focusKey: 'catch-up-dismiss-map' }, onclick: () => dismissCatchUp(page) }, TEXT.dismiss),
   );
 }
 

@@ -1,10 +1,61 @@
 // The clock box of the game page: whose clock runs and the time left, "over time", skipped
-// turns, the buttons to skip a late player's turn, to vote to expel him and to take one's seat
-// back from the computer, and the clock's lines of the game log.
+// turns and how many lead to a vote, the buttons to skip a late player's turn and to vote to
+// expel him (each asks first, saying what it does: the clock's options say whether an expelled
+// player concedes or the computer takes his seat), to take one's seat back from the computer
+// and to declare vacation, and the clock's recent lines. Players are named as everywhere on
+// the page ("Bob (Yellow)"), never by colour alone.
 
 import { durationText, timeLeft, timeLeftParts, timeLeftPartsText, localTime } from '../clock_options.js';
+import { confirmDialog } from '../dialogs.js';
 import { computerLevel } from '../seat_kinds.js';
-import { h, seatStyle, toast } from '../util.js';
+import { count, h, toast } from '../util.js';
+
+// The box's words, in one place (a catalog per language comes later).
+export const CLOCK_TEXT = {
+  overTime: (name, you) => `${name} ${you ? 'are' : 'is'} over time`,
+  left: (name, time) => `${name}: ${time} left`,
+  stopped: 'Clock stopped',
+  skipButton: (name) => `Skip the turn of ${name}`,
+  skipTitle: (name) => `Skip the turn of ${name}?`,
+  skipText: (name, skip, needed) =>
+    `${name}'s turn ends now with nothing done: each phase ends, and a decision the rules need from ${name} (casualties, a retreat, the Capital) is made by the computer. ` +
+    (skip >= needed
+      ? `This is skipped turn ${skip}: after it the other players may vote to expel ${name}.`
+      : `This is skipped turn ${skip} of the ${count(needed, { one: 'skip', other: 'skips' })} before the other players may vote to expel ${name}.`),
+  skipOk: 'Skip the turn',
+  voteButton: (name) => `Vote to expel ${name}`,
+  voted: (name) => `You voted to expel ${name}`,
+  voteTitle: (name) => `Vote to expel ${name}?`,
+  // `expel`: the game's clock option ("concede" or "computer").
+  consequence: (name, expel) =>
+    expel === 'computer'
+      ? `Expelled, ${name} stays in the game but the computer takes the seat and plays it, until ${name} comes back and takes it back.`
+      : `Expelled, ${name} concedes: out of the game for good, the pieces stop counting as a player [5.1].`,
+  votesNeeded: (votes, needed, voters) =>
+    votes + 1 >= needed
+      ? `Your vote makes the majority of the ${count(voters, { one: 'other player', other: 'other players' })}: the expulsion happens at once.`
+      : `A majority of the ${count(voters, { one: 'other player', other: 'other players' })} expels: ${count(votes + 1, { one: 'vote', other: 'votes' })} of ${needed} with yours.`,
+  voteOk: 'Vote to expel',
+  rules: (needed, expel) =>
+    `Over time, a player's turn may be skipped; after ${count(needed, { one: 'skipped turn', other: 'skipped turns' })} the others may vote to expel him (${expel === 'computer' ? 'the computer then plays his seat' : 'he then concedes'}).`,
+  skips: (name, skips, needed) => `${name}: ${skips} of ${count(needed, { one: 'skip', other: 'skips' })} before a vote`,
+  takeBack: 'Take my seat back from the computer',
+  vacationDays: (n) => count(n, { one: 'day', other: 'days' }),
+  vacationButton: (left) => `Go on vacation (${count(left, { one: 'day', other: 'days' })} left)`,
+  onVacation: (until) => `You are on vacation until ${until}; it ends when you play.`,
+  vacationNote: (until) => `on vacation until ${until}`,
+  nextMove: (time) => `next move: ${time}`,
+};
+
+// "Bob (Yellow)", or "You".
+function nameOf(page, seat) {
+  return page.whoText(seat);
+}
+
+function inGame(page, seat) {
+  const p = page.view && page.view.players ? page.view.players[seat] : null;
+  return !!p && !p.eliminated && !p.conceded;
+}
 
 export function renderClock(page, panel) {
   const clock = page.clock;
@@ -14,8 +65,7 @@ export function renderClock(page, panel) {
   const seat = clock.seat;
   if (seat !== null && seat !== undefined) {
     const left = timeLeft(clock);
-    const name = seatStyle(seat).name;
-    const text = clock.stage === 'overdue' ? `${name} is over time` : `${name}: ${durationText(left)} left`;
+    const text = clock.stage === 'overdue' ? CLOCK_TEXT.overTime(nameOf(page, seat), seat === mySeat) : CLOCK_TEXT.left(nameOf(page, seat), durationText(left));
     box.append(h('p', { class: `clock-line clock-${clock.stage}`, id: 'clock-left' }, text));
     // Where that time comes from (this move's, the bank, vacation days: used in that order)
     // and the deadline in the reader's own time zone.
@@ -25,25 +75,31 @@ export function renderClock(page, panel) {
     }
     if (clock.deadline) box.append(h('p', { class: 'subtle', id: 'clock-deadline' }, `Deadline: ${localTime(clock.deadline)}`));
   } else {
-    box.append(h('p', { class: 'clock-line subtle' }, 'Clock stopped'));
+    box.append(h('p', { class: 'clock-line subtle' }, CLOCK_TEXT.stopped));
   }
+  const options = clock.options || {};
+  const needed = options.skips_before_expel || 0;
+  // The game's rule for absent players, chosen at creation.
+  if (needed) box.append(h('p', { class: 'subtle clock-rules', id: 'clock-rules' }, CLOCK_TEXT.rules(needed, options.expel)));
+  (clock.seats || []).forEach((c, s) => {
+    if (c.skips > 0 && !c.expelled) box.append(h('p', { class: 'subtle clock-skips', dataset: { seat: s } }, CLOCK_TEXT.skips(nameOf(page, s), c.skips, needed)));
+  });
   const seated = mySeat !== null && mySeat !== undefined;
   if (seated && clock.may_skip && seat !== mySeat) {
-    box.append(h('button', { class: 'btn', id: 'skip-turn', onclick: () => send(page, 'game.skip_turn', {}) }, `Skip ${seatStyle(seat).name}'s turn`));
+    box.append(h('button', { class: 'btn', id: 'skip-turn', onclick: () => confirmSkip(page, seat) }, CLOCK_TEXT.skipButton(nameOf(page, seat))));
   }
   // A seat the computer took over after an expel vote: its owner may play it again.
   if (seated && clock.seats && clock.seats[mySeat] && clock.seats[mySeat].expelled && computerLevel(page.seats, mySeat)) {
-    box.append(h('button', { class: 'btn btn-primary', id: 'take-back', onclick: () => send(page, 'game.take_back', {}) }, 'Take my seat back from the computer'));
+    box.append(h('button', { class: 'btn btn-primary', id: 'take-back', onclick: () => send(page, 'game.take_back', {}) }, CLOCK_TEXT.takeBack));
   }
   if (seated && !computerLevel(page.seats, mySeat)) {
     const vacation = vacationControl(page, clock, mySeat);
     if (vacation) box.append(vacation);
   }
-  const needed = clock.options ? clock.options.skips_before_expel : 0;
   (clock.seats || []).forEach((c, s) => {
     if (!seated || s === mySeat || c.expelled || c.skips < needed) return;
     const voted = (c.expel_votes || []).includes(mySeat);
-    box.append(h('button', { class: 'btn btn-danger vote-expel', dataset: { seat: s }, disabled: voted, onclick: () => send(page, 'game.vote_expel', { seat: s }) }, voted ? `You voted to expel ${seatStyle(s).name}` : `Vote to expel ${seatStyle(s).name}`));
+    box.append(h('button', { class: 'btn btn-danger vote-expel', dataset: { seat: s }, disabled: voted, onclick: () => confirmExpel(page, s) }, voted ? CLOCK_TEXT.voted(nameOf(page, s)) : CLOCK_TEXT.voteButton(nameOf(page, s))));
   });
   if ((clock.log || []).length) {
     box.append(h('ol', { class: 'clock-log' }, clock.log.slice(-5).map((l) => h('li', {}, l.text))));
@@ -51,10 +107,34 @@ export function renderClock(page, panel) {
   panel.append(box);
 }
 
+// The question before skipping: what happens to the late player, and how close a vote is.
+async function confirmSkip(page, seat) {
+  const clock = page.clock || {};
+  const c = (clock.seats || [])[seat] || {};
+  const needed = (clock.options || {}).skips_before_expel || 0;
+  const name = nameOf(page, seat);
+  const ok = await confirmDialog(CLOCK_TEXT.skipTitle(name), CLOCK_TEXT.skipText(name, (c.skips || 0) + 1, needed), { ok: CLOCK_TEXT.skipOk, danger: true });
+  if (ok) send(page, 'game.skip_turn', {});
+}
+
+// The question before voting: what expulsion means in this game, and whether this vote decides.
+async function confirmExpel(page, seat) {
+  const clock = page.clock || {};
+  const c = (clock.seats || [])[seat] || {};
+  const n = (clock.seats || []).length;
+  let voters = 0;
+  for (let s = 0; s < n; s += 1) if (s !== seat && inGame(page, s)) voters += 1;
+  const votes = (c.expel_votes || []).filter((s) => s !== page.mySeat && inGame(page, s)).length;
+  const needed = Math.floor(voters / 2) + 1;
+  const name = nameOf(page, seat);
+  const ok = await confirmDialog(CLOCK_TEXT.voteTitle(name), `${CLOCK_TEXT.consequence(name, (clock.options || {}).expel)} ${CLOCK_TEXT.votesNeeded(votes, needed, voters)}`, { ok: CLOCK_TEXT.voteOk, danger: true });
+  if (ok) send(page, 'game.vote_expel', { seat });
+}
+
 // One seat's time in the players list: the time left while its clock runs (ticking), "over
-// time", "on vacation until ..." (vacation.js), or the time it has for its next move (the time
-// per move, its bank and its vacation days). Nothing for a game without a clock or a computer's
-// seat (it decides within its own budget).
+// time", "on vacation until ...", or the time it has for its next move (the time per move, its
+// bank and its vacation days). Nothing for a game without a clock or a computer's seat (it
+// decides within its own budget).
 export function seatClock(page, seat) {
   const clock = page.clock;
   if (!clock || !clock.options || !clock.seats || !clock.seats[seat]) return null;
@@ -70,32 +150,33 @@ export function seatClock(page, seat) {
   const parts = [`${durationText(clock.options.per_move_seconds * 1000)} per move`];
   if (c.bank_ms) parts.push(`${durationText(c.bank_ms)} of bank`);
   if (c.vacation_ms) parts.push(`${durationText(c.vacation_ms)} of vacation`);
-  return [h('span', { class: 'tag seat-clock subtle', dataset: { seat }, title: `Time for the next move: ${parts.join(' + ')}` }, `next move: ${durationText(next)}`), untilNote];
+  return [h('span', { class: 'tag seat-clock subtle', dataset: { seat }, title: `Time for the next move: ${parts.join(' + ')}` }, CLOCK_TEXT.nextMove(durationText(next))), untilNote];
 }
 
 // Declaring vacation ahead (game.vacation): a number of whole days from what is left; while it
-// lasts one's clock stands still, and it ends early when one plays.
+// lasts one's clock stands still, and it ends early when one plays. (Every game at once: the
+// account page.)
 function vacationControl(page, clock, seat) {
   const c = clock.seats && clock.seats[seat];
   if (!c) return null;
   if (c.vacation_until && c.vacation_until > (clock.now || 0)) {
-    return h('p', { class: 'subtle', id: 'my-vacation' }, `You are on vacation until ${localTime(c.vacation_until)}; it ends when you play.`);
+    return h('p', { class: 'subtle', id: 'my-vacation' }, CLOCK_TEXT.onVacation(localTime(c.vacation_until)));
   }
   const days = Math.floor((c.vacation_ms || 0) / 86400000);
   if (days < 1 || (clock.seat === seat && clock.stage === 'overdue')) return null;
-  const choice = h('select', { id: 'vacation-days', 'aria-label': 'Days of vacation' }, Array.from({ length: days }, (_, i) => h('option', { value: String(i + 1) }, `${i + 1} day${i ? 's' : ''}`)));
+  const choice = h('select', { id: 'vacation-days', 'aria-label': 'Days of vacation' }, Array.from({ length: days }, (_, i) => h('option', { value: String(i + 1) }, CLOCK_TEXT.vacationDays(i + 1))));
   return h(
     'div',
     { class: 'vacation-form' },
     choice,
-    h('button', { class: 'btn', id: 'declare-vacation', onclick: () => send(page, 'game.vacation', { days: Number(choice.value) }) }, `Go on vacation (${days} day${days === 1 ? '' : 's'} left)`),
+    h('button', { class: 'btn', id: 'declare-vacation', onclick: () => send(page, 'game.vacation', { days: Number(choice.value) }) }, CLOCK_TEXT.vacationButton(days)),
   );
 }
 
 function vacationNote(clock, seat) {
   const until = clock.seats[seat] && clock.seats[seat].vacation_until;
   if (!until || until <= (clock.now || 0)) return null;
-  return h('span', { class: 'tag vacation-note', dataset: { seat } }, `on vacation until ${localTime(until)}`);
+  return h('span', { class: 'tag vacation-note', dataset: { seat } }, CLOCK_TEXT.vacationNote(localTime(until)));
 }
 
 async function send(page, type, fields) {
@@ -112,7 +193,7 @@ export function tickClock(page) {
   if (!clock || clock.stage === 'overdue' || clock.seat === null || clock.seat === undefined) return;
   const text = durationText(timeLeft(clock));
   const line = page.root.querySelector('#clock-left');
-  if (line) line.textContent = `${seatStyle(clock.seat).name}: ${text} left`;
+  if (line) line.textContent = CLOCK_TEXT.left(nameOf(page, clock.seat), text);
   const parts = page.root.querySelector('#clock-parts');
   if (parts) parts.textContent = timeLeftPartsText(timeLeftParts(clock));
   const running = page.root.querySelector('.seat-clock[data-running="true"]');

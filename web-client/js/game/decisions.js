@@ -7,6 +7,7 @@ import { diceRow } from '../board.js';
 import { h, seatStyle, UNIT_NAME, TERRAIN_NAME } from '../util.js';
 import { classifyLegal, groupUnits } from './legal.js';
 import { lostSettlementText } from './text.js';
+import { FIRE_TEXT } from './fire.js';
 
 export function renderDecision(page, c) {
   const view = page.view;
@@ -123,7 +124,7 @@ function renderOptionalRuleDecision(page, c, units, preview) {
       .sort((x, y) => x.pairs - y.pairs)
       .map((a) => ({
         label: a.pairs ? `Average ${a.pairs} pair${a.pairs > 1 ? 's' : ''}: ${a.pairs} sure hit${a.pairs > 1 ? 's' : ''}` : 'Roll every die',
-        detail: due !== undefined ? `${due - 2 * a.pairs === 1 ? '1 die' : `${due - 2 * a.pairs} dice`} rolled` : '',
+        detail: due !== undefined ? `${FIRE_TEXT.dice(due - 2 * a.pairs)} rolled` : '',
         kind: a.pairs ? undefined : 'primary',
         onClick: () => page.send(a),
         data: { pairs: a.pairs },
@@ -132,7 +133,7 @@ function renderOptionalRuleDecision(page, c, units, preview) {
       key: `average-${b ? `${b.hex}-${b.round}-${b.stage}` : page.state.seq}`,
       kind: 'average_dice',
       title: `Luck Averaging [15.4]: your fire as the ${firer}${b ? ` at ${page.label(b.hex)}` : ''}`,
-      lines: [`You may fire ${due !== undefined ? `${due} dice` : 'your dice'}. Each pair you average is not rolled and counts as one hit, your opponent choosing the unit (like a 3 and a 4); an odd die is always rolled.`],
+      lines: [`You may fire ${due !== undefined ? FIRE_TEXT.dice(due) : 'your dice'}. Each pair you average is not rolled and counts as one hit, your opponent choosing the unit (like a 3 and a 4); an odd die is always rolled.`],
       groups: [{ options }],
     });
     return true;

@@ -5,7 +5,21 @@
 // Nothing here decides a rule: it writes out what the events say.
 
 import { diceRow } from '../board.js';
-import { h, seatStyle, UNIT_NAME } from '../util.js';
+import { count, h, seatStyle, UNIT_NAME } from '../util.js';
+
+// The battle view's words, in one place (a catalog per language comes later).
+export const FIRE_TEXT = {
+  dice: (n) => count(n, { one: 'die', other: 'dice' }),
+  fewerDice: (n) => `${count(n, { one: 'die', other: 'dice' })} fewer`,
+  pairsAveraged: (n) => `${count(n, { one: 'pair', other: 'pairs' })} averaged [15.4]`,
+  averagedLine: (n) => `${count(n, { one: 'averaged pair', other: 'averaged pairs' })}: ${count(n, { one: 'hit', other: 'hits' })}, the target choosing [15.4]`,
+  suppressed: (n) => `−${n} suppressed [12.31]`,
+  noDiceRolled: 'no dice rolled',
+  noDice: 'no dice',
+  hits: 'Hits: ',
+  chosenBy: (who, one) => ` (chosen by ${who}${one ? ', a 1' : ''})`,
+  round: (r) => `Round ${r}`,
+};
 
 const FIRE_PURPOSES = new Set(['pre_battle_fire', 'attacker_fire', 'defender_fire']);
 
@@ -33,10 +47,13 @@ export function newBattleRecord(hex, attacker, defender) {
 }
 
 // Adds the events of one action to `record` (or starts a record at battle_started). Returns
-// the record the events leave (a new one when a Battle started).
-export function absorbBattleEvents(record, events) {
+// the record the events leave (a new one when a Battle started). A hit belongs to the last fire
+// before it, also when it was chosen in a later action (choose_casualty): the fire that caused
+// it is then the record's last. `at` (optional) marks the fires and hits these events brought
+// (the replay shows a step's own).
+export function absorbBattleEvents(record, events, at) {
   let rec = record;
-  let lastFire = null;
+  let lastFire = rec && !rec.ended && rec.fires.length ? rec.fires[rec.fires.length - 1] : null;
   for (const ev of events || []) {
     if (ev.kind === 'battle_started') {
       rec = newBattleRecord(ev.hex, ev.player, ev.other_player);
@@ -46,16 +63,16 @@ export function absorbBattleEvents(record, events) {
     if (!rec) continue;
     if (ev.kind === 'dice_rolled' && FIRE_PURPOSES.has(ev.purpose) && ev.hex === rec.hex) {
       advanceRound(rec, ev.purpose);
-      lastFire = { round: rec.round, purpose: ev.purpose, player: ev.player, dice: ev.dice || [], fire: ev.fire || null, hits: [], averaged: 0 };
+      lastFire = { round: rec.round, purpose: ev.purpose, player: ev.player, dice: ev.dice || [], fire: ev.fire || null, hits: [], averaged: 0, at };
       rec.fires.push(lastFire);
     } else if (ev.kind === 'dice_averaged' && ev.hex === rec.hex) {
       // Pairs not rolled [15.4]: the fire that follows (or none, when every die was averaged).
       const purpose = ev.player === rec.attacker ? 'attacker_fire' : 'defender_fire';
       advanceRound(rec, purpose);
-      lastFire = { round: rec.round, purpose, player: ev.player, dice: [], fire: ev.fire || null, hits: [], averaged: ev.value || 0, averagedOnly: true };
+      lastFire = { round: rec.round, purpose, player: ev.player, dice: [], fire: ev.fire || null, hits: [], averaged: ev.value || 0, averagedOnly: true, at };
       rec.fires.push(lastFire);
     } else if (ev.kind === 'unit_hit' && ev.hex === rec.hex && lastFire) {
-      lastFire.hits.push({ owner: ev.player, type: ev.unit_type, byFirer: ev.value === 1 });
+      lastFire.hits.push({ owner: ev.player, type: ev.unit_type, byFirer: ev.value === 1, at });
     } else if (ev.kind === 'battle_ended' && ev.hex === rec.hex) {
       rec.ended = { winner: ev.player };
     }
@@ -72,6 +89,28 @@ export function absorbBattleEvents(record, events) {
   return rec;
 }
 
+// The replay's battle view of step `steps[steps.length - 1]`: the Battle it belongs to, built
+// from its start (so that hits chosen in a later step go with the fire that caused them, and
+// rounds count from the start), and the fires the step rolled or assigned hits of. `steps`:
+// the steps up to this one, each {seq, events}; null when the Battle's start is not among them.
+export function stepBattle(steps) {
+  const last = steps[steps.length - 1];
+  if (!last) return null;
+  let start = steps.length - 1;
+  // A Battle is fought within one Player Turn: look back to its start, not past the turn's.
+  for (; start >= 0; start -= 1) {
+    const kinds = (steps[start].events || []).map((ev) => ev.kind);
+    if (kinds.includes('battle_started')) break;
+    if (kinds.includes('turn_started') && start < steps.length - 1) return null;
+  }
+  if (start < 0) return null;
+  let record = null;
+  for (let k = start; k < steps.length; k += 1) record = absorbBattleEvents(record, steps[k].events, steps[k].seq);
+  if (!record) return null;
+  const fires = record.fires.filter((f) => f.at === last.seq || f.hits.some((x) => x.at === last.seq));
+  return fires.length ? { record, fires } : null;
+}
+
 // A round is the attacker's fire and the defender's answer [12.3]: another attacker fire (not
 // the averaging just before it) opens the next round.
 function advanceRound(rec, purpose) {
@@ -83,8 +122,8 @@ function advanceRound(rec, purpose) {
 export function sourcesText(fire) {
   if (!fire) return '';
   const parts = (fire.sources || []).map((s) => `${SOURCE_NAME[s.source] || s.source} ${s.dice}`);
-  if (fire.suppressed) parts.push(`−${fire.suppressed} suppressed [12.31]`);
-  if (fire.averaged_pairs) parts.push(`${fire.averaged_pairs} pair${fire.averaged_pairs > 1 ? 's' : ''} averaged [15.4]`);
+  if (fire.suppressed) parts.push(FIRE_TEXT.suppressed(fire.suppressed));
+  if (fire.averaged_pairs) parts.push(FIRE_TEXT.pairsAveraged(fire.averaged_pairs));
   return parts.join(' · ');
 }
 
@@ -92,17 +131,17 @@ export function sourcesText(fire) {
 export function fireLine(name, f) {
   const st = seatStyle(f.player);
   const who = h('span', { class: 'who' }, h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }), ` ${PURPOSE_NAME[f.purpose] || f.purpose} (${name(f.player)}):`);
-  const row = h('div', { class: 'fire-line', dataset: { purpose: f.purpose, player: f.player } }, h('div', { class: 'fire-head' }, who, f.dice.length ? diceRow(f.dice) : h('span', { class: 'subtle' }, f.averaged ? 'no dice rolled' : 'no dice')));
+  const row = h('div', { class: 'fire-line', dataset: { purpose: f.purpose, player: f.player } }, h('div', { class: 'fire-head' }, who, f.dice.length ? diceRow(f.dice) : h('span', { class: 'subtle' }, f.averaged ? FIRE_TEXT.noDiceRolled : FIRE_TEXT.noDice)));
   const src = sourcesText(f.fire);
-  if (src) row.append(h('div', { class: 'fire-sources subtle' }, `${f.fire.entitled} dice: ${src}`));
-  if (f.averaged) row.append(h('div', { class: 'fire-averaged' }, `${f.averaged} averaged pair${f.averaged > 1 ? 's' : ''}: ${f.averaged} hit${f.averaged > 1 ? 's' : ''}, the target choosing [15.4]`));
+  if (src) row.append(h('div', { class: 'fire-sources subtle' }, `${FIRE_TEXT.dice(f.fire.entitled)}: ${src}`));
+  if (f.averaged) row.append(h('div', { class: 'fire-averaged' }, FIRE_TEXT.averagedLine(f.averaged)));
   if (f.hits.length) {
     row.append(
       h(
         'div',
         { class: 'fire-hits' },
-        'Hits: ',
-        f.hits.map((x, i) => [i ? ', ' : '', `${seatStyle(x.owner).name} ${UNIT_NAME[x.type] || x.type}`, h('span', { class: 'subtle' }, ` (chosen by ${chooser(name, x.byFirer ? f.player : x.owner)}${x.byFirer ? ', a 1' : ''})`)]),
+        FIRE_TEXT.hits,
+        f.hits.map((x, i) => [i ? ', ' : '', `${seatStyle(x.owner).name} ${UNIT_NAME[x.type] || x.type}`, h('span', { class: 'subtle' }, FIRE_TEXT.chosenBy(chooser(name, x.byFirer ? f.player : x.owner), x.byFirer))]),
       ),
     );
   }
@@ -122,7 +161,7 @@ export function battleTable(record, name, { roundOffset = 0 } = {}) {
   const box = h('div', { class: 'battle-table', id: 'battle-table' });
   const rounds = [...new Set(record.fires.map((f) => f.round))];
   for (const r of rounds) {
-    if (roundOffset !== null) box.append(h('h3', { class: 'round-head' }, `Round ${r + roundOffset}`));
+    if (roundOffset !== null) box.append(h('h3', { class: 'round-head' }, FIRE_TEXT.round(r + roundOffset)));
     box.append(...record.fires.filter((f) => f.round === r).map((f) => fireLine(name, f)));
   }
   return box;

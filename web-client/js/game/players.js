@@ -36,7 +36,11 @@ export function renderPlayers(page) {
     if (view.decider === seat && view.decider !== view.current) flags.push(h('span', { class: 'tag tag-decide' }, 'deciding'));
     if (p.eliminated) flags.push(h('span', { class: 'tag tag-out' }, 'eliminated'));
     if (p.conceded) flags.push(h('span', { class: 'tag tag-out' }, 'conceded'));
-    if (p.capital_hex >= 0 && !p.holds_capital && !p.eliminated) flags.push(h('span', { class: 'tag tag-warn' }, 'capital lost'));
+    // A Capital lost to an enemy: not one of a player who is out (conceded too), nor one
+    // being moved by Town/City Relocation [15.5] (off the map until it is rebuilt).
+    const relocating = view.relocation && view.relocation.player === seat && view.relocation.from_hex === p.capital_hex;
+    if (relocating) flags.push(h('span', { class: 'tag', title: 'Town/City Relocation [15.5]: the Capital is rebuilt next door' }, 'relocating the Capital'));
+    else if (p.capital_hex >= 0 && !p.holds_capital && !p.eliminated && !p.conceded) flags.push(h('span', { class: 'tag tag-warn' }, 'capital lost'));
     // Subjugation [15.61, 15.63]: public, the same for every viewer.
     if (p.ruler !== undefined && p.ruler >= 0) flags.push(h('span', { class: 'tag tag-vassal', dataset: { ruler: p.ruler } }, `Vassal of ${page.playerName(p.ruler)} (${seatStyle(p.ruler).name})`));
     if (p.vassals && p.vassals.length) flags.push(h('span', { class: 'tag tag-ruler', dataset: { vassals: p.vassals.join(',') } }, `Ruler of ${p.vassals.map((v) => `${page.playerName(v)} (${seatStyle(v).name})`).join(', ')}`));

@@ -3,7 +3,7 @@
 // player points at (or focuses) a hex where his selected unit would fight, or a Fight button.
 
 import { h } from '../util.js';
-import { sourcesText } from './fire.js';
+import { FIRE_TEXT, sourcesText } from './fire.js';
 
 const DEBOUNCE_MS = 120;
 
@@ -55,7 +55,7 @@ export function previewSection(page, entry) {
   const p = entry.preview;
   const odds = p.odds || {};
   const side = (label, seat, fire) =>
-    fire && fire.entitled > 0 ? h('div', { class: 'fire-line' }, h('div', { class: 'fire-head' }, page.who(seat), ` ${label}: ${fire.entitled} dice`), h('div', { class: 'fire-sources subtle' }, sourcesText(fire))) : null;
+    fire && fire.entitled > 0 ? h('div', { class: 'fire-line' }, h('div', { class: 'fire-head' }, page.who(seat), ` ${label}: ${FIRE_TEXT.dice(fire.entitled)}`), h('div', { class: 'fire-sources subtle' }, sourcesText(fire))) : null;
   return h(
     'section',
     { class: 'battle-preview', id: 'battle-preview', dataset: { hex: p.hex } },

@@ -1,6 +1,6 @@
 // The panel of the selected hex: terrain, Town or City, the units there (ours can be picked).
 
-import { h, plural, seatStyle, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from '../util.js';
+import { clickWord, h, plural, seatStyle, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from '../util.js';
 
 export function renderSelection(page, c) {
   const panel = page.els.selection;
@@ -64,7 +64,7 @@ export function renderSelection(page, c) {
     const landings = page.selectedActions(c).filter((a) => a.kind === 'disembark' && a.unit !== selected.id);
     if (landings.length) {
       const cargo = [...new Set(landings.map((a) => UNIT_NAME[units.get(a.unit).type]))];
-      panel.append(h('p', { class: 'hint', id: 'cargo-hint' }, `Its cargo (${cargo.join(', ')}) can land on ${plural(new Set(landings.map((a) => a.hex)).size, 'hex', 'hexes')} marked ↓: click one.`));
+      panel.append(h('p', { class: 'hint', id: 'cargo-hint' }, `Its cargo (${cargo.join(', ')}) can land on ${plural(new Set(landings.map((a) => a.hex)).size, 'hex', 'hexes')} marked ↓: ${clickWord()} one.`));
     }
     panel.append(h('button', { type: 'button', class: 'btn btn-small', onclick: () => page.clearSelection() }, 'Deselect'));
   }

@@ -51,7 +51,8 @@ export function roundInfo(view) {
 export function roundText(view) {
   const r = roundInfo(view);
   if (!r) return view && view.phase === 'setup' ? 'Setup' : '';
-  if (r.round !== undefined) return `Round ${r.round} · turn ${r.position} of ${r.players}`;
+  // The turn number first, as the game log counts ("Turn 4: Yellow to play."), then the round.
+  if (r.round !== undefined) return `Turn ${view.turn} · round ${r.round} (${r.position} of ${r.players})`;
   return r.position ? `Turn ${r.turn} · ${r.position} of ${r.players} still playing` : `Turn ${r.turn}`;
 }
 
