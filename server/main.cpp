@@ -110,8 +110,10 @@ int main(int argc, char** argv) {
     SessionRegistry registry;
     AddressSet trusted_proxies;
     for (const std::string& proxy : config.trusted_proxies) trusted_proxies.add(proxy);
+    // The web client in memory, with versions and gzip forms (static_files.h).
+    StaticFiles static_files(config.web_root);
     ServerContext context{config,    hub,    metrics,   limiter,   registry, trusted_proxies,
-                          &accounts, &turns, &notifier, &presence, &store};
+                          &accounts, &turns, &notifier, &presence, &store,   &static_files};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);

@@ -9,7 +9,7 @@
 // What this browser last saw of each game is kept in localStorage (viktory.seen.<game>); on
 // another device the server starts after the player's own last action.
 
-import { h, seatStyle, UNIT_NAME } from '../util.js';
+import { h, seatStyle, UNIT_NAME, scrollBehavior } from '../util.js';
 import { absorbBattleEvents, battleTable } from './fire.js';
 
 const MOVE_KINDS = new Set(['unit_moved', 'unit_retreated', 'unit_disembarked', 'unit_embarked', 'unit_withdrawn']);
@@ -240,7 +240,7 @@ function renderLineUnderMap(page) {
   box.replaceChildren(
     h('span', {}, `Since your last turn: ${parts.join(', ')} drawn on the map`),
     h('button', { type: 'button', class: 'btn btn-small', dataset: { focusKey: 'catch-up-show' }, onclick: () => {
-      page.els.catchUp.scrollIntoView({ block: 'start', behavior: 'smooth' });
+      page.els.catchUp.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
       const first = page.els.catchUp.querySelector('.catch-up-line');
       if (first) first.focus({ preventScroll: true });
     } }, 'List'),
