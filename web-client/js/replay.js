@@ -148,8 +148,9 @@ class Replay {
       slider: h('input', { type: 'range', min: 0, max: this.lastSeq, value: 0, id: 'replay-slider', 'aria-label': 'Step', oninput: (e) => this.go(Number(e.target.value)) }),
       counter: h('span', { class: 'subtle', id: 'replay-counter' }),
       play: h('button', { type: 'button', class: 'btn', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ Play'),
-      // Focusable: a keyboard reaches the log and scrolls it (role log: read as it grows).
-      log: h('ol', { class: 'log-list', id: 'log', tabindex: 0, role: 'log', 'aria-label': 'Log up to this step' }),
+      // Focusable (a keyboard reaches the log and scrolls it) and named; a list of lines, like
+      // the game page's log.
+      log: h('ol', { class: 'log-list', id: 'log', tabindex: 0, 'aria-label': 'Log up to this step' }),
       players: h('div', { class: 'panel players-panel' }),
       dice: h('div', { class: 'panel battle-panel' }),
     };
