@@ -90,6 +90,7 @@ test('a finished game: commitment shown, record downloaded, verified on the repl
   const tile = tampered.setup.tiles[0];
   tile.terrain = tile.terrain === 'water' ? 'plains' : 'water';
   await bob.page.route(`**/api/games/${gameId}/record`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(tampered) }));
+  await bob.page.goto('about:blank'); // a fresh page: the game-over dialog is not in the way
   await bob.page.goto(`/#/replay/${gameId}`);
   await bob.page.click('#verify-record');
   const bad = await verdict(bob.page);
