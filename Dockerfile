@@ -13,7 +13,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       g++ make cmake pkg-config \
       libboost-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev \
-      libssl-dev libcurl4-openssl-dev \
+      libssl-dev libcurl4-openssl-dev zlib1g-dev \
       clang-14 lld-14 wasi-libc libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32 \
  && apt-get clean && rm -rf /var/lib/apt/lists/*
 

@@ -46,6 +46,10 @@ struct ApiResponse {
   std::string body;
   std::string content_type = "application/json";
   int retry_after_seconds = 0;  // > 0: sent as Retry-After
+  // May be sent gzipped (when large and the client accepts it): only answers that hold no
+  // secret, since a secret in a compressed answer next to text an attacker chose leaks through
+  // the answer's size (BREACH; docs/server.md, "Compression").
+  bool compressible = false;
 };
 
 inline ApiResponse api_error(int status, const std::string& code, const std::string& message) {

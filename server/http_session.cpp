@@ -7,6 +7,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include "client_address.h"
+#include "gzip.h"
 #include "ws_session.h"
 
 namespace viktory::server {
@@ -17,6 +18,11 @@ namespace net = boost::asio;
 namespace fs = std::filesystem;
 
 namespace {
+
+std::string_view header(const http::request<http::string_body>& req, http::field name) {
+  const auto value = req[name];
+  return {value.data(), value.size()};
+}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -41,13 +47,41 @@ std::optional<std::string> percent_decode(std::string_view s) {
   return out;
 }
 
-// 'wasm-unsafe-eval' lets the replay page compile the fair-play verifier (verifier.wasm); it
-// allows WebAssembly only, no JavaScript eval. The client is one page (index.html), so the
-// policy is the same for every route of it.
-constexpr const char* kContentSecurityPolicy =
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; "
-    "frame-ancestors 'none'";
+constexpr std::size_t kMinCompressedAnswer = 1024;  // smaller JSON answers are sent as they are
+constexpr const char* kImmutable = "public, max-age=31536000, immutable";
+
+// The value of `name` in a target's query ("v" in "/js/app.js?v=0123"), or empty.
+std::string_view query_value(std::string_view target, std::string_view name) {
+  const auto question = target.find('?');
+  if (question == std::string_view::npos) return {};
+  std::string_view query = target.substr(question + 1);
+  query = query.substr(0, query.find('#'));
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? "" : query.substr(amp + 1);
+    const auto eq = pair.find('=');
+    if (pair.substr(0, eq) == name) return eq == std::string_view::npos ? "" : pair.substr(eq + 1);
+  }
+  return {};
+}
+
+// Whether an If-None-Match header names the file's content in either of its forms ("v" or
+// "v.gz", weak or strong: RFC 9110 compares weakly for If-None-Match), or is "*".
+bool matches_etag(std::string_view if_none_match, const StaticFile& file) {
+  if (if_none_match.empty()) return false;
+  const std::string plain = file.etag(false), packed = file.etag(true);
+  while (!if_none_match.empty()) {
+    const auto comma = if_none_match.find(',');
+    std::string_view tag = if_none_match.substr(0, comma);
+    if_none_match = comma == std::string_view::npos ? "" : if_none_match.substr(comma + 1);
+    while (!tag.empty() && tag.front() == ' ') tag.remove_prefix(1);
+    while (!tag.empty() && tag.back() == ' ') tag.remove_suffix(1);
+    if (tag.substr(0, 2) == "W/") tag.remove_prefix(2);
+    if (tag == "*" || tag == plain || tag == packed) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -245,8 +279,13 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
           : context_.presence != nullptr && PresenceApi::handles(path)
               ? context_.presence->handle(method, target, bearer, client_of(req))
               : context_.hub.handle_api(method, target, req.body(), bearer, client_of(req));
+      const bool gzipped = api.compressible && api.body.size() >= kMinCompressedAnswer &&
+                           accepts_gzip(header(req, http::field::accept_encoding));
+      if (gzipped) api.body = gzip_compress(api.body, 6);
       auto res = text_response(static_cast<http::status>(api.status), std::move(api.body), version,
                                keep, api.content_type);
+      if (api.compressible) res.set(http::field::vary, "Accept-Encoding");
+      if (gzipped) res.set(http::field::content_encoding, "gzip");
       if (api.retry_after_seconds > 0) {
         res.set(http::field::retry_after, std::to_string(api.retry_after_seconds));
       }
@@ -259,7 +298,13 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     if (!file || (!context_.config.dev && is_dev_page(context_.config.web_root, *file))) {
       return send(text_response(http::status::not_found, "not found\n", version, keep));
     }
+    if (context_.static_files != nullptr) {
+      if (auto loaded = context_.static_files->find(*file)) {
+        return send_loaded(req, std::move(loaded));
+      }
+    }
 
+    // Not loaded (too large, or just changed on disk): from disk, as it is, revalidated each time.
     beast::error_code ec;
     http::file_body::value_type body;
     body.open(file->c_str(), beast::file_mode::scan, ec);
@@ -273,7 +318,7 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       res.set("Referrer-Policy", "no-referrer");
       res.set(http::field::cache_control, "no-cache");
       if (type.substr(0, 9) == "text/html")
-        res.set("Content-Security-Policy", kContentSecurityPolicy);
+        res.set("Content-Security-Policy", content_security_policy());
       res.content_length(size);
       res.keep_alive(keep);
     };
@@ -288,12 +333,46 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
     send(std::move(res));
   }
 
+  // A file of the web root from memory: its gzip form when the client takes it, 304 when the
+  // client has it already, and a year of caching when the URL names its current version
+  // (docs/server.md, "Static files: versions, caching, compression").
+  void send_loaded(const http::request<http::string_body>& req,
+                   std::shared_ptr<const StaticFile> file) {
+    const std::string_view target(req.target().data(), req.target().size());
+    const bool versioned = query_value(target, "v") == file->version;
+    const bool gzipped =
+        !file->gzip.empty() && accepts_gzip(header(req, http::field::accept_encoding));
+    const bool not_modified = matches_etag(header(req, http::field::if_none_match), *file);
+    const std::string& body = gzipped ? file->gzip : file->body;
+    http::response<http::span_body<const char>> res{
+        not_modified ? http::status::not_modified : http::status::ok, req.version()};
+    res.set(http::field::server, "viktory-server");
+    res.set(http::field::etag, file->etag(gzipped));
+    res.set(http::field::cache_control, versioned ? kImmutable : "no-cache");
+    if (!file->gzip.empty()) res.set(http::field::vary, "Accept-Encoding");
+    res.keep_alive(req.keep_alive());
+    if (not_modified) return send(std::move(res), std::move(file));
+    res.set(http::field::content_type, file->content_type);
+    res.set("X-Content-Type-Options", "nosniff");
+    res.set("Referrer-Policy", "no-referrer");
+    if (!file->content_security_policy.empty()) {
+      res.set("Content-Security-Policy", file->content_security_policy);
+    }
+    if (gzipped) res.set(http::field::content_encoding, "gzip");
+    res.content_length(body.size());
+    if (req.method() != http::verb::head) res.body() = {body.data(), body.size()};
+    send(std::move(res), std::move(file));
+  }
+
+  // `keep`: what the response's body points into, held until it is written.
   template <class Body>
-  void send(http::response<Body>&& response) {
+  void send(http::response<Body>&& response, std::shared_ptr<const void> keep = nullptr) {
     auto res = std::make_shared<http::response<Body>>(std::move(response));
     const bool close = res->need_eof();
     http::async_write(
-        stream_, *res, [self = shared_from_this(), res, close](beast::error_code ec, std::size_t) {
+        stream_, *res,
+        [self = shared_from_this(), res, close, keep](beast::error_code ec, std::size_t) {
+          (void)keep;  // alive until here
           if (ec || close) {
             beast::error_code ignored;
             self->stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ignored);

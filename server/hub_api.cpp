@@ -151,6 +151,19 @@ Health Hub::health() {
   return Health{false, "the database cannot be written: " + storage_problem_};
 }
 
+namespace {
+
+// The GET answers about games (lists, summaries, replays, records) hold no secret (invite codes
+// and tokens are never in them; a finished game's seed is public once revealed), so they may be
+// gzipped. Answers with a token or code (POST /api/session, the accounts' answers) never are
+// (docs/server.md, "Compression").
+ApiResponse compressible(ApiResponse answer) {
+  answer.compressible = true;
+  return answer;
+}
+
+}  // namespace
+
 ApiResponse Hub::handle_api(std::string_view method, std::string_view target, std::string_view body,
                             std::string_view authorization, std::string_view address) {
   const auto question = target.find('?');
@@ -171,12 +184,12 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
     if (what == "/record") {
       // Fair play: a finished game's record (fair_play.h), built like a replay.
       if (method != "GET") return api_error(405, "method", "use GET");
-      return replays_.handle_record(*id, query, authorization, address);
+      return compressible(replays_.handle_record(*id, query, authorization, address));
     }
     if (what == "/replay") {
       // Built without the lock of the game logic, through the replays' own connection.
       if (method != "GET") return api_error(405, "method", "use GET");
-      return replays_.handle(*id, query, authorization, address);
+      return compressible(replays_.handle(*id, query, authorization, address));
     }
   }
 
@@ -227,12 +240,12 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
                                    number("offset"), number("limit"), page)) {
         return api_error(400, f->code, f->message);
       }
-      return api_json(lobby_.open_games(page));
+      return compressible(api_json(lobby_.open_games(page)));
     }
     if (path == "/api/my-games") {
       auto player = player_for_bearer(authorization);
       if (!player) return api_error(401, "auth_failed", "send Authorization: Bearer <token>");
-      return api_json(json{{"games", my_games(player->id)}});
+      return compressible(api_json(json{{"games", my_games(player->id)}}));
     }
     if (id) {
       std::shared_ptr<GameRoom> room;
@@ -262,7 +275,7 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
       }
       // A private game without the invite answers exactly like a game that does not exist.
       if (summary.is_null()) return api_error(404, "not_found", "no such game");
-      return api_json(summary);
+      return compressible(api_json(summary));
     }
     return api_error(404, "not_found", "no such path");
   } catch (const DbError& e) {

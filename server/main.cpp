@@ -131,8 +131,11 @@ int main(int argc, char** argv) {
     AddressSet trusted_proxies;
     for (const std::string& proxy : config.trusted_proxies) trusted_proxies.add(proxy);
     PresenceApi presence_api(presence, store, config.presence_per_minute);
-    ServerContext context{config,    hub,    metrics,   limiter,       registry, trusted_proxies,
-                          &accounts, &turns, &notifier, &presence_api, &store};
+    // The web client in memory, with versions and gzip forms (static_files.h).
+    StaticFiles static_files(config.web_root);
+    ServerContext context{config,    hub,       metrics,       limiter, registry,
+                          trusted_proxies, &accounts, &turns, &notifier, &presence_api,
+                          &store,    &static_files};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);

@@ -8,6 +8,7 @@
 #include "connections.h"
 #include "hub.h"
 #include "metrics.h"
+#include "static_files.h"
 #include "turn_notifications.h"
 
 namespace viktory::server {
@@ -24,6 +25,7 @@ struct ServerContext {
   const notify::Notifier* notifier = nullptr;  // its counters join /metrics
   PresenceApi* presence = nullptr;             // GET /api/presence
   const Store* store = nullptr;                // its group commit counters join /metrics
+  StaticFiles* static_files = nullptr;         // the web root in memory; without: served from disk
 };
 
 }  // namespace viktory::server

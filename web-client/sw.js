@@ -1,10 +1,53 @@
-// The service worker: shows a turn notification that arrives by Web Push while no page of the
-// game is open (docs/notifications.md), and opens the game when it is clicked. The payload is
-// the server's public notification JSON: {"kind","game","title","body","url","tag"}.
+// The service worker, registered on every visit (js/app.js):
+// - serves the offline page (offline.html) when a page of the game is opened without a network;
+// - shows a turn notification that arrives by Web Push while no page of the game is open
+//   (docs/notifications.md), and opens the game when it is clicked. The payload is the
+//   server's public notification JSON: {"kind","game","title","body","url","tag"}.
+// Everything else goes to the network as it would without a worker: the browser's HTTP cache
+// keeps the versioned files (docs/server.md, "Static files: versions, caching, compression").
 'use strict';
 
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+// Bump the number when offline.html changes: a changed worker installs and fetches it anew.
+const OFFLINE_CACHE = 'viktory-offline-1';
+const OFFLINE_URL = '/offline.html';
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(OFFLINE_CACHE);
+      await cache.add(new Request(OFFLINE_URL, { cache: 'reload' }));
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith('viktory-offline-') && name !== OFFLINE_CACHE) await caches.delete(name);
+      }
+      // Navigations start their request while the worker starts, instead of after.
+      if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  if (event.request.mode !== 'navigate') return;
+  event.respondWith(
+    (async () => {
+      try {
+        const preloaded = await event.preloadResponse;
+        return preloaded || (await fetch(event.request));
+      } catch {
+        const cache = await caches.open(OFFLINE_CACHE);
+        return (await cache.match(OFFLINE_URL)) || Response.error();
+      }
+    })(),
+  );
+});
 
 // Only pages of this site are opened, whatever a payload says.
 function sameOriginUrl(url) {

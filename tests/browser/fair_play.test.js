@@ -1,7 +1,7 @@
 // Fair play in the browser against the real server (docs/fair-play.md): the game page shows
 // the commitment the server published and keeps the player's witness; once the game is over
 // (here by a concession) the record downloads from the game page, and the replay page checks
-// it with verifier.wasm (and the witness): verified. A record that was tampered with (served
+// it with verifier.wasm (and the witness) when asked: verified. A record that was tampered with (served
 // in place of the server's, or chosen as a file) fails with the reason in words.
 
 import { test } from 'node:test';
@@ -74,6 +74,10 @@ test('a finished game: commitment shown, record downloaded, verified on the repl
 
   // The replay page checks the record, with the witness: verified.
   await alice.page.goto(`/#/replay/${gameId}`);
+  // The verifier is loaded when the check is asked for, not with the page.
+  await alice.page.waitForSelector('#verify-record');
+  assert.equal(await alice.page.evaluate(() => performance.getEntriesByType('resource').some((r) => r.name.includes('verifier.wasm'))), false, 'no verifier before the check');
+  await alice.page.click('#verify-record');
   const good = await verdict(alice.page);
   assert.equal(good.kind, 'verified', good.text);
   assert.match(good.text, /verified: \d+ actions/);
@@ -86,7 +90,9 @@ test('a finished game: commitment shown, record downloaded, verified on the repl
   const tile = tampered.setup.tiles[0];
   tile.terrain = tile.terrain === 'water' ? 'plains' : 'water';
   await bob.page.route(`**/api/games/${gameId}/record`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(tampered) }));
+  await bob.page.goto('about:blank'); // a fresh page: the game-over dialog is not in the way
   await bob.page.goto(`/#/replay/${gameId}`);
+  await bob.page.click('#verify-record');
   const bad = await verdict(bob.page);
   assert.equal(bad.kind, 'failed', bad.text);
   assert.match(bad.text, /NOT verified/);

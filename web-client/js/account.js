@@ -150,6 +150,7 @@ export function mountAccount(root, ctx) {
       h(
         'section',
         { class: 'card' },
+        h('h1', { class: 'visually-hidden' }, 'Your account'),
         h('h2', {}, 'Your account'),
         facts,
         error,

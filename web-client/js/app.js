@@ -7,14 +7,22 @@
 //   #/signin/<code>          sign this browser in with a link made on another device
 //   #/verify-email/<code>    confirm an e-mail address
 
+//
+// Each page's modules are loaded when the page is first shown (import()), so the name form and
+// the lobby load a few modules, not the game's forty; the browser keeps them (their URLs carry
+// their versions: docs/server.md, "Static files: versions, caching, compression").
+
 import { Connection, loadSession, clearSession } from './net.js';
-import { mountWelcome, mountLobby } from './lobby.js';
-import { mountInvite } from './invite.js';
-import { mountGame } from './game.js';
-import { mountReplay } from './replay.js';
 import { h, toast } from './util.js';
-import { rememberTimeZone } from './push.js';
-import { mountAccount, mountSignIn, mountVerifyEmail, returningPlayerCard, confirmSwitch } from './account.js';
+import { registerWorker, rememberTimeZone } from './push.js';
+
+const pages = {
+  lobby: () => import('./lobby.js'),
+  invite: () => import('./invite.js'),
+  game: () => import('./game.js'),
+  replay: () => import('./replay.js'),
+  account: () => import('./account.js'),
+};
 
 const root = document.getElementById('app');
 const statusPill = document.getElementById('conn-status');
@@ -85,6 +93,7 @@ function renderMe() {
         title: 'Use another name (your current seats stay with the old name)',
         onclick: async () => {
           // Offers a sign-in link or recovery code before this browser forgets the player.
+          const { confirmSwitch } = await pages.account();
           if (!(await confirmSwitch(ctx))) return;
           if (ctx.conn) ctx.conn.stop();
           ctx.conn = null;
@@ -95,6 +104,26 @@ function renderMe() {
       },
       'switch',
     ),
+  );
+}
+
+// Shows the page of the current hash once its modules are loaded; a newer route wins over one
+// whose modules are still loading.
+let routing = 0;
+
+function show(title, load, mount) {
+  const ticket = ++routing;
+  document.title = `${title} · VIKTORY II`;
+  load().then(
+    (module) => {
+      if (ticket !== routing) return;
+      mounted = mount(module);
+    },
+    (err) => {
+      if (ticket !== routing) return;
+      // Offline, or a module missing after an update: say so instead of an empty page.
+      root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, 'This page did not load'), h('p', { class: 'form-error' }, String(err && err.message ? err.message : err)), h('a', { class: 'btn', href: '#/', onclick: () => location.reload() }, 'Try again')));
+    },
   );
 }
 
@@ -110,43 +139,60 @@ function route() {
     parts.splice(0, 3, 'join', parts[1], inviteParam);
   }
   if (parts[0] === 'signin' && parts[1]) {
-    mounted = mountSignIn(root, ctx, parts[1]);
+    show('Sign in', pages.account, (m) => m.mountSignIn(root, ctx, parts[1]));
     return;
   }
   if (parts[0] === 'verify-email' && parts[1]) {
-    mounted = mountVerifyEmail(root, ctx, parts[1]);
+    show('Confirm your e-mail address', pages.account, (m) => m.mountVerifyEmail(root, ctx, parts[1]));
     return;
   }
   if (parts[0] === 'replay' && parts[1]) {
-    mounted = mountReplay(root, ctx, parts[1]);
+    show(`Replay of game ${parts[1]}`, pages.replay, (m) => m.mountReplay(root, ctx, parts[1]));
     return;
   }
   const joining = parts[0] === 'join' && /^\d+$/.test(parts[1] || '') && parts[2];
   if (!ctx.session) {
     showStatus('offline', 0);
     // A visitor from an invitation link sees what he is invited to above the name form.
-    mounted = mountWelcome(root, ctx, joining ? { gameId: Number(parts[1]), invite: parts[2] } : null);
-    const nameForm = root.querySelector('.welcome-form');
-    if (nameForm) nameForm.after(returningPlayerCard(ctx));
+    show(
+      joining ? `Invitation to game ${parts[1]}` : 'Choose a name',
+      () => Promise.all([pages.lobby(), pages.account()]),
+      ([lobby, account]) => {
+        const page = lobby.mountWelcome(root, ctx, joining ? { gameId: Number(parts[1]), invite: parts[2] } : null);
+        const nameForm = root.querySelector('.welcome-form');
+        if (nameForm) nameForm.after(account.returningPlayerCard(ctx));
+        return page;
+      },
+    );
     return;
   }
   if (!ctx.conn) startConnection();
   if (parts[0] === 'account') {
-    mounted = mountAccount(root, ctx);
+    show('Your account', pages.account, (m) => m.mountAccount(root, ctx));
     return;
   }
   if (joining) {
-    mounted = mountInvite(root, ctx, Number(parts[1]), parts[2]);
+    show(`Invitation to game ${parts[1]}`, pages.invite, (m) => m.mountInvite(root, ctx, Number(parts[1]), parts[2]));
     return;
   }
   if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {
-    mounted = mountGame(root, ctx, { gameId: Number(parts[1]) });
+    show(`Game ${parts[1]}`, pages.game, (m) => m.mountGame(root, ctx, { gameId: Number(parts[1]) }));
     return;
   }
-  mounted = mountLobby(root, ctx);
+  show('Lobby', pages.lobby, (m) => m.mountLobby(root, ctx));
 }
 
 window.addEventListener('hashchange', route);
 if (ctx.session) startConnection();
 else showStatus('offline', 0);
 route();
+
+// The service worker on every visit (not only once notifications are on): it serves the offline
+// page when the network is down, makes the game installable, and receives Web Push (sw.js).
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  window.addEventListener('load', () => {
+    registerWorker().catch(() => {
+      // No worker (e.g. blocked by the browser's settings): the game works without it.
+    });
+  });
+}

@@ -4,7 +4,6 @@
 // verifier (./verify.js) against that witness and says what it found.
 
 import { h } from './util.js';
-import { verifyRecord } from './verify.js';
 import { newWitness, noteStart, noteUpdate, saveWitness, loadWitness } from './witness.js';
 
 export const shortHex = (hex) => (typeof hex === 'string' && hex.length > 16 ? `${hex.slice(0, 8)}…${hex.slice(-8)}` : hex || '');
@@ -178,14 +177,15 @@ export class FairPlayPanel {
   }
 }
 
-// The replay page's check: loads the record, verifies it with this client's witness (if it
-// kept one) and shows the verdict; also checks a record file chosen by the user.
+// The replay page's check, when asked for (the verifier is 339 KB: it is not loaded with the
+// page): loads the record, verifies it with this client's witness (if it kept one) and shows
+// the verdict; also checks a record file chosen by the user.
 export class VerificationPanel {
   constructor({ gameId, token, invite }) {
     this.gameId = gameId;
     this.token = token;
     this.invite = invite;
-    this.status = h('div', { class: 'verify-status', id: 'verify-status', 'aria-live': 'polite' }, 'Checking the dice and tiles of this game…');
+    this.status = h('div', { class: 'verify-status', id: 'verify-status', 'aria-live': 'polite' }, h('p', { class: 'subtle' }, 'Check that every die and tile of this game came from the secret the server committed to before the first move.'));
     this.file = h('input', { type: 'file', accept: '.json,application/json', id: 'verify-file', 'aria-label': 'Check a record file', onchange: (e) => this.checkFile(e.target.files[0]) });
     this.el = h(
       'details',
@@ -195,6 +195,7 @@ export class VerificationPanel {
       h(
         'div',
         { class: 'fair-actions' },
+        h('button', { type: 'button', class: 'btn btn-small btn-primary', id: 'verify-record', onclick: () => this.start() }, 'Check the dice and tiles'),
         h('button', { type: 'button', class: 'btn btn-small', id: 'download-record', onclick: () => this.download() }, 'Download the game record'),
       ),
       h('label', { class: 'subtle verify-file' }, 'Check a record file: ', this.file),
@@ -245,6 +246,7 @@ export class VerificationPanel {
     const witness = store && record && (fromServer || record.game_id === this.gameId) ? loadWitness(store, this.gameId) : null;
     let report;
     try {
+      const { verifyRecord } = await import('./verify.js');
       report = await verifyRecord(text, { witness: witness ? JSON.stringify(witness) : null });
     } catch (err) {
       this.report = { verified: false, unavailable: true };

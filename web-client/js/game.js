@@ -10,7 +10,7 @@
 
 import { Board } from './board.js';
 import { DecisionCard, confirmDialog, choiceDialog, modal } from './dialogs.js';
-import { h, seatStyle, toast, touchScreen, PHASE_NAME, TERRAIN_NAME } from './util.js';
+import { h, seatStyle, toast, touchScreen, PHASE_NAME, TERRAIN_NAME, scrollBehavior } from './util.js';
 import { classifyLegal } from './game/legal.js';
 import { describeAction, resultText } from './game/text.js';
 import { renderPrompt } from './game/prompt.js';
@@ -37,10 +37,12 @@ import { rematch } from './game/rematch.js';
 import { wantReach, furtherReach } from './game/reach.js';
 import { playSound, soundLog } from './sounds.js';
 import { FairPlayPanel } from './fair_play.js';
+import { saveInvite, loadInvite } from './invites.js';
 import { seatName } from './seat_kinds.js';
 import { wantCatchUp, rememberSeen, renderCatchUp, catchUpScene, installCatchUpHighlight, absorbLive, markOwnAction } from './game/catch_up.js';
 
 export { classifyLegal } from './game/legal.js';
+export { saveInvite, loadInvite } from './invites.js';
 export { stageText } from './game/text.js';
 
 export function mountGame(root, ctx, { gameId, invite }) {
@@ -169,7 +171,7 @@ class GamePage {
     e.catchUpLine = h('div', { class: 'catch-up-line-under-map', id: 'catch-up-under-map' });
     e.mapStatus = h('div', { class: 'map-status' }, e.hover, e.catchUpLine, e.lastMoves);
     e.keyHelp = h('p', { class: 'visually-hidden', id: 'map-keys' }, 'Arrow keys move between hexes, Enter or Space acts on a hex, Escape clears the selection, plus and minus zoom.');
-    e.mapPane = h('section', { class: 'map-pane' }, e.prompt, e.actions, h('div', { class: 'map-frame' }, e.mapWrap, e.zoom, e.cardHost), e.mapStatus, e.keyHelp);
+    e.mapPane = h('section', { class: 'map-pane' }, h('h1', { class: 'visually-hidden' }, `Game ${this.gameId}`), e.prompt, e.actions, h('div', { class: 'map-frame' }, e.mapWrap, e.zoom, e.cardHost), e.mapStatus, e.keyHelp);
     e.players = h('div', { class: 'panel players-panel', id: 'players' });
     e.selection = h('div', { class: 'panel selection-panel', id: 'selection' });
     e.battle = h('div', { class: 'panel battle-panel', id: 'battle' });
@@ -369,7 +371,7 @@ class GamePage {
     this.els.pageGrid.hidden = !started;
     if (!started) {
       renderWaitingRoom(this, status);
-      document.title = 'VIKTORY II';
+      document.title = `Game ${this.gameId} · VIKTORY II`;
       return;
     }
     const c = classifyLegal(this.state.legal);
@@ -543,7 +545,7 @@ class GamePage {
   openHelp() {
     const panel = this.els.help;
     panel.open = true;
-    panel.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    panel.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
     panel.querySelector('summary').focus({ preventScroll: true });
   }
 
@@ -750,21 +752,5 @@ class GamePage {
     } catch (err) {
       toast(err.message || String(err), 'error');
     }
-  }
-}
-
-export function saveInvite(gameId, invite) {
-  try {
-    localStorage.setItem(`viktory.invite.${gameId}`, invite);
-  } catch {
-    // Storage full or blocked: the link is still shown while the page is open.
-  }
-}
-
-export function loadInvite(gameId) {
-  try {
-    return localStorage.getItem(`viktory.invite.${gameId}`);
-  } catch {
-    return null;
   }
 }

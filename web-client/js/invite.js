@@ -4,7 +4,7 @@
 
 import { api } from './net.js';
 import { h, seatStyle, toast } from './util.js';
-import { saveInvite } from './game.js';
+import { saveInvite } from './invites.js';
 import { optionsText } from './options.js';
 import { timeControlText } from './clock_options.js';
 

@@ -4,7 +4,7 @@
 import { api, saveSession } from './net.js';
 import { h, seatStyle, toast, timeAgo, TILE_MIX_NAME } from './util.js';
 import { optionFields, optionsText, readOptionFields, wireOptionFields } from './options.js';
-import { saveInvite } from './game.js';
+import { saveInvite } from './invites.js';
 import { fetchInvite, inviteSummary } from './invite.js';
 import { RunningGames } from './running.js';
 import { fillPresence } from './presence.js';
@@ -181,6 +181,7 @@ class Lobby {
       h(
         'section',
         { class: 'lobby' },
+        h('h1', { class: 'visually-hidden' }, 'Lobby'),
         h('div', { class: 'lobby-col' }, this.createForm()),
         h(
           'div',

@@ -6,7 +6,7 @@
 
 import { api } from './net.js';
 import { Board, describeHex, diceRow } from './board.js';
-import { loadInvite } from './game.js';
+import { loadInvite } from './invites.js';
 import { absorbBattleEvents, battleTable, newBattleRecord, stepBattle } from './game/fire.js';
 import { h, seatStyle, PHASE_NAME, VICTORY_NAME, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from './util.js';
 import { applyViewDelta } from './view_delta.js';
@@ -57,7 +57,6 @@ class Replay {
       return;
     }
     this.build();
-    this.verification.start();
     window.addEventListener('keydown', this.onKey);
     // For tests: what the page shows (never more than the server sent).
     window.__viktoryReplay = this;
@@ -151,7 +150,9 @@ class Replay {
       slider: h('input', { type: 'range', min: 0, max: this.lastSeq, value: 0, id: 'replay-slider', 'aria-label': 'Step', oninput: (e) => this.go(Number(e.target.value)) }),
       counter: h('span', { class: 'subtle', id: 'replay-counter' }),
       play: h('button', { type: 'button', class: 'btn', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ Play'),
-      log: h('ol', { class: 'log-list', id: 'log' }),
+      // Focusable (a keyboard reaches the log and scrolls it) and named; a list of lines, like
+      // the game page's log.
+      log: h('ol', { class: 'log-list', id: 'log', tabindex: 0, 'aria-label': 'Log up to this step' }),
       players: h('div', { class: 'panel players-panel' }),
       dice: h('div', { class: 'panel battle-panel' }),
     };
@@ -173,7 +174,7 @@ class Replay {
       h(
         'div',
         { class: 'game-page replay' },
-        h('section', { class: 'map-pane' }, e.info, controls, h('div', { class: 'map-frame' }, e.map, e.hover)),
+        h('section', { class: 'map-pane' }, h('h1', { class: 'visually-hidden' }, `Replay of game ${this.gameId}`), e.info, controls, h('div', { class: 'map-frame' }, e.map, e.hover)),
         h('aside', { class: 'side' }, e.players, e.dice, h('details', { class: 'panel log-panel', open: true }, h('summary', {}, 'Log up to this step'), e.log), this.verification.el, h('div', { class: 'panel' }, h('a', { class: 'btn btn-small', href: `#/game/${this.gameId}` }, 'Back to the game'), ' ', h('a', { class: 'btn btn-small', href: '#/' }, 'Lobby'))),
       ),
     );

@@ -147,3 +147,9 @@ export function toast(message, kind = 'info') {
   setTimeout(() => item.classList.add('fade'), 4000);
   setTimeout(() => item.remove(), 4600);
 }
+
+// How to scroll something into view: at once for players who asked their system for reduced
+// motion, smoothly for the others.
+export function scrollBehavior() {
+  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+}

@@ -9,7 +9,12 @@
 //   // {verified, failure?, summary, notes, seed?, actions, rolls, dice, tiles, witness_checked}
 //   // a malformed record: {verified: false, unreadable: true, failure, summary}
 
-const DEFAULT_URL = new URL('../verify/verifier.wasm', import.meta.url);
+// Through the page's import map where there is one (the server's index.html names the verifier
+// with its version, so the browser may keep it: docs/server.md).
+const DEFAULT_URL = new URL(
+  typeof import.meta.resolve === 'function' ? import.meta.resolve('../verify/verifier.wasm') : '../verify/verifier.wasm',
+  import.meta.url,
+);
 
 let defaultModule = null;
 

@@ -115,20 +115,19 @@ export async function loadPosition(server, gameId, scenario, players = []) {
   return restarted;
 }
 
+export const browserArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export async function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_BIN || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: process.env.CHROMIUM_BIN || '/usr/bin/chromium', args: browserArgs });
 }
 
 // A player: his own context (own localStorage = own session), a page, and all WebSocket frames

@@ -17,7 +17,7 @@
 // where a panel not yet dismissed starts (viktory.since.<game>); on another device the server
 // starts after the last action the player took himself.
 
-import { clickWord, count, h, seatStyle, UNIT_NAME } from '../util.js';
+import { clickWord, count, h, seatStyle, UNIT_NAME, scrollBehavior } from '../util.js';
 import { absorbBattleEvents, battleTable } from './fire.js';
 import { computerLevel } from '../seat_kinds.js';
 
@@ -377,7 +377,7 @@ function renderLineUnderMap(page) {
   box.replaceChildren(
     h('span', {}, TEXT.underMap(c.scene.moves.length, c.scene.battles.length)),
     h('button', { type: 'button', class: 'btn btn-small', dataset: { focusKey: 'catch-up-show' }, onclick: () => {
-      page.els.catchUp.scrollIntoView({ block: 'start', behavior: 'smooth' });
+      page.els.catchUp.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
       const first = page.els.catchUp.querySelector('.catch-up-line');
       if (first) first.focus({ preventScroll: true });
     } }, TEXT.list),

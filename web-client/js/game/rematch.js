@@ -5,7 +5,7 @@
 // the link travels the way players would pass it on themselves.)
 
 import { h, toast } from '../util.js';
-import { saveInvite } from '../game.js';
+import { saveInvite } from '../invites.js';
 
 const JOIN_LINK = /#\/join\/(\d+)\/([A-Za-z0-9]{8,128})\b/;
 
