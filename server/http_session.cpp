@@ -139,6 +139,10 @@ std::string_view content_type_for(const fs::path& file) {
   return "application/octet-stream";
 }
 
+bool is_web_file(const fs::path& file) {
+  return content_type_for(file) != "application/octet-stream";
+}
+
 namespace {
 
 class HttpSession : public Closable, public std::enable_shared_from_this<HttpSession> {
@@ -295,7 +299,8 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       return send(text_response(http::status::method_not_allowed, "use GET\n", version, keep));
     }
     const auto file = resolve_static_path(context_.config.web_root, target);
-    if (!file || (!context_.config.dev && is_dev_page(context_.config.web_root, *file))) {
+    if (!file || !is_web_file(*file) ||
+        (!context_.config.dev && is_dev_page(context_.config.web_root, *file))) {
       return send(text_response(http::status::not_found, "not found\n", version, keep));
     }
     if (context_.static_files != nullptr) {

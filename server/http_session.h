@@ -22,6 +22,11 @@ void start_http_session(boost::asio::ip::tcp::socket socket, ServerContext& cont
 std::optional<std::filesystem::path> resolve_static_path(const std::filesystem::path& root,
                                                          std::string_view target);
 std::string_view content_type_for(const std::filesystem::path& file);
+// Whether a file is of a type the web client is made of (content_type_for knows it). Anything
+// else under the web root (a database put there, its -wal and -shm, a backup) is neither read
+// nor served: opening and closing a SQLite file in this process would drop the POSIX locks
+// SQLite holds on it, and another process could then delete its write-ahead log.
+bool is_web_file(const std::filesystem::path& file);
 // Whether a resolved static file lies under the developer pages (<root>/dev/), which only a
 // server started with --dev serves.
 bool is_dev_page(const std::filesystem::path& root, const std::filesystem::path& file);

@@ -167,7 +167,7 @@ std::shared_ptr<const StaticFiles::Snapshot> StaticFiles::load() const {
       if (it->is_directory(ec)) it.disable_recursion_pending();
       continue;
     }
-    if (!it->is_regular_file(ec)) continue;
+    if (!it->is_regular_file(ec) || !is_web_file(it->path())) continue;  // http_session.h
     const std::string relative = it->path().lexically_relative(snapshot->root).generic_string();
     const auto size = it->file_size(ec);
     const auto modified = it->last_write_time(ec);

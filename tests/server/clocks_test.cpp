@@ -328,7 +328,7 @@ TEST_F(Clocks, ARepeatedExpelVoteIsRefusedAndAddsNoLine) {
   ASSERT_FALSE(d.last("game.state").is_null());
   const int late = d.last("game.state")["view"]["decider"];
   FakeClient* clients[] = {&a, &b, &d};
-  const char* names[] = {"Alice (Red)", "Bob (Yellow)", "Dora (Green)"};
+  const char* names[] = {"Alice (Red)", "Bob (Yellow)", "Dora (Blue)"};  // common.h, seat_color
   const int voter = (late + 1) % 3;
   FakeClient& v = *clients[voter];
   FakeClient& other = *clients[(late + 2) % 3];

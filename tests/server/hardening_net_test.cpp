@@ -126,5 +126,25 @@ TEST(DevPages, AreServedOnlyWithTheDevFlag) {
   EXPECT_EQ(http_request(dev.port(), "GET", "/dev/fixture.html").status, 200);
 }
 
+// A database in the web root is not served, nor read: reading it would drop this process's
+// SQLite locks on it (http_session.h, is_web_file), and the second server here, on the same
+// file, would then delete the write-ahead log that holds the first one's writes.
+TEST(StaticFiles, ADatabaseInTheWebRootIsNeitherServedNorReadAndKeepsItsWrites) {
+  TempDir dir;
+  std::ofstream(dir.path() / "index.html") << "<!doctype html><title>x</title>";
+  const std::string db = dir.file("game.db");
+  auto first = std::make_unique<ServerProcess>(db, dir.path().string());
+  EXPECT_EQ(http_request(first->port(), "GET", "/game.db").status, 404);
+  EXPECT_EQ(http_request(first->port(), "GET", "/game.db-wal").status, 404);
+  auto second = std::make_unique<ServerProcess>(db, dir.path().string());
+  first.reset();  // a clean shutdown while the second server has the file open
+  const Account alice = sign_up(second->port(), "Alice");
+  second->kill9();
+  ServerProcess third(db, dir.path().string());
+  WsClient ws;
+  ws.connect(third.port());
+  sign_in(ws, alice);  // her row survived
+}
+
 }  // namespace
 }  // namespace viktory::server::testing

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "gzip.h"
+#include "http_session.h"
 #include "hub.h"
 #include "notify/base64url.h"
 #include "sha256.h"
@@ -165,13 +166,13 @@ TEST_F(StaticFilesTest, AnEditOnDiskIsServedWithItsNewVersion) {
 }
 
 TEST_F(StaticFilesTest, FilesPastTheLimitsAreLeftOnDiskWithoutReloading) {
-  write(root() / "big.bin", std::string(5000, 'b'));
+  write(root() / "big.txt", std::string(5000, 'b'));
   StaticLimits limits;
   limits.max_file_bytes = 4096;
   StaticFiles files(root(), limits);
-  EXPECT_EQ(files.loaded("big.bin"), nullptr);
+  EXPECT_EQ(files.loaded("big.txt"), nullptr);
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
-  EXPECT_EQ(files.find(fs::canonical(root() / "big.bin")), nullptr);
+  EXPECT_EQ(files.find(fs::canonical(root() / "big.txt")), nullptr);
   EXPECT_EQ(files.loads(), 1u) << "a file left on disk is not taken for an edit";
   EXPECT_NE(files.find(fs::canonical(root() / "js" / "app.js")), nullptr);
 
@@ -179,6 +180,23 @@ TEST_F(StaticFilesTest, FilesPastTheLimitsAreLeftOnDiskWithoutReloading) {
   few.max_files = 3;
   StaticFiles some(root(), few);
   EXPECT_EQ(some.files(), 3u);
+}
+
+// A database in the web root (the tests put it there) is neither loaded nor served: reading it
+// would drop the SQLite locks of this process (http_session.h, is_web_file).
+TEST_F(StaticFilesTest, OnlyTheWebClientsKindsOfFilesAreLoaded) {
+  write(root() / "game.db", "SQLite format 3");
+  write(root() / "game.db-wal", "wal");
+  write(root() / "notes", "no extension");
+  StaticFiles files(root());
+  EXPECT_EQ(files.loaded("game.db"), nullptr);
+  EXPECT_EQ(files.loaded("game.db-wal"), nullptr);
+  EXPECT_EQ(files.loaded("notes"), nullptr);
+  EXPECT_NE(files.loaded("js/app.js"), nullptr);
+  EXPECT_FALSE(is_web_file("game.db"));
+  EXPECT_FALSE(is_web_file("game.db-shm"));
+  EXPECT_TRUE(is_web_file("verify/verifier.wasm"));
+  EXPECT_TRUE(is_web_file("manifest.webmanifest"));
 }
 
 // BREACH: an answer that holds a secret (a token, a sign-in code) next to text an attacker
