@@ -9,6 +9,7 @@
 
 #include "game_clock.h"
 #include "hub.h"
+#include "fake_clients.h"
 #include "test_support.h"
 
 namespace viktory::server {
@@ -20,23 +21,8 @@ using testing::TempDir;
 constexpr std::int64_t kHour = 3600 * 1000;
 constexpr std::int64_t kDay = 24 * kHour;
 
-class FakeClock : public Clock {
- public:
-  std::int64_t now_ms() override { return now; }
-  std::int64_t now = 1'800'000'000'000;
-};
-
-struct FakeClient : Client {
-  void deliver(Message m) override { messages.push_back(json::parse(*m)); }
-  void close(std::string_view) override {}
-  json last(const std::string& type) const {
-    for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-      if (it->value("type", "") == type) return *it;
-    }
-    return nullptr;
-  }
-  std::vector<json> messages;
-};
+using testing::FakeClock;  // fake_clients.h
+using FakeClient = testing::ListClient;
 
 class ClockHub {
  public:

@@ -8,6 +8,7 @@
 #include "accounts.h"
 #include "hub.h"
 #include "standing_orders_position.h"
+#include "fake_clients.h"
 #include "test_support.h"
 #include "token.h"
 
@@ -19,23 +20,8 @@ using testing::BattlePosition;
 using testing::store_position;
 using testing::TempDir;
 
-class FakeClock : public Clock {
- public:
-  std::int64_t now_ms() override { return now; }
-  std::int64_t now = 1'800'000'000'000;
-};
-
-struct FakeClient : Client {
-  void deliver(Message m) override { messages.push_back(json::parse(*m)); }
-  void close(std::string_view) override {}
-  json last(const std::string& type) const {
-    for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-      if (it->value("type", "") == type) return *it;
-    }
-    return nullptr;
-  }
-  std::vector<json> messages;
-};
+using testing::FakeClock;  // fake_clients.h
+using FakeClient = testing::ListClient;
 
 struct Player {
   std::string token;

@@ -11,6 +11,7 @@
 #include "clock_sweeper.h"
 #include "failing_vfs.h"
 #include "hub.h"
+#include "fake_clients.h"
 #include "test_support.h"
 
 namespace viktory::server {
@@ -60,23 +61,8 @@ TEST(ThreadsOnAFailingDisk, TheGroupCommitWriterFailsTheGroupAndCommitsTheNextOn
   EXPECT_EQ(store.group_commit_stats().groups, 2);
 }
 
-class FakeClock : public Clock {
- public:
-  std::int64_t now_ms() override { return now; }
-  std::int64_t now = 1'800'000'000'000;
-};
-
-struct FakeClient : Client {
-  void deliver(Message m) override { messages.push_back(json::parse(*m)); }
-  void close(std::string_view) override {}
-  json last(const std::string& type) const {
-    for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-      if (it->value("type", "") == type) return *it;
-    }
-    return nullptr;
-  }
-  std::vector<json> messages;
-};
+using testing::FakeClock;  // fake_clients.h
+using FakeClient = testing::ListClient;
 
 // The sweeper runs Hub::sweep_clocks on the io_context: an exception out of it would end that
 // network thread's io_context::run (and the server). Its sweep writes the clock (the reminder
