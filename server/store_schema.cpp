@@ -1,0 +1,211 @@
+// The database's schema: its numbered migrations (docs/server.md, "The store").
+#include "store_schema.h"
+
+#include <iterator>
+#include <stdexcept>
+#include <string>
+
+#include "store.h"
+
+namespace viktory::server {
+namespace {
+
+// Migration i (1-based) brings the schema from version i-1 to i. Append, never edit.
+const char* const kMigrations[] = {
+    R"sql(
+CREATE TABLE players(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  created INTEGER NOT NULL);
+CREATE TABLE games(
+  id INTEGER PRIMARY KEY,
+  options TEXT NOT NULL,
+  seed INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  creator INTEGER NOT NULL REFERENCES players(id),
+  private INTEGER NOT NULL DEFAULT 0,
+  invite_code TEXT,
+  result TEXT,
+  current_seat INTEGER NOT NULL DEFAULT -1,
+  seq INTEGER NOT NULL DEFAULT 0,
+  last_move_at INTEGER);
+CREATE INDEX games_by_status ON games(status);
+CREATE TABLE seats(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  seat INTEGER NOT NULL,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  joined INTEGER NOT NULL,
+  PRIMARY KEY(game_id, seat),
+  UNIQUE(game_id, player_id));
+CREATE INDEX seats_by_player ON seats(player_id);
+CREATE TABLE actions(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  seq INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  sealed INTEGER NOT NULL,
+  turn INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
+CREATE TABLE snapshots(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  seq INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
+CREATE TABLE chat(
+  id INTEGER PRIMARY KEY,
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  seat INTEGER,
+  name TEXT NOT NULL,
+  text TEXT NOT NULL,
+  at INTEGER NOT NULL);
+CREATE INDEX chat_by_game ON chat(game_id, id);
+)sql",
+    // 2: invite codes are kept only as hashes (the step below hashes the stored ones), and the
+    // creator chooses who may watch a running game.
+    R"sql(
+ALTER TABLE games ADD COLUMN invite_hash TEXT;
+ALTER TABLE games ADD COLUMN spectators TEXT NOT NULL DEFAULT 'live';
+ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0;
+)sql",
+    // 3: fair play (docs/fair-play.md): the published commitment with the game, its secret and
+    // salt in a table of their own that only fair_play.cpp reads. Older games have neither.
+    R"sql(
+ALTER TABLE games ADD COLUMN commitment TEXT;
+CREATE TABLE game_secrets(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  secret TEXT NOT NULL,
+  salt TEXT NOT NULL);
+)sql",
+    // 4 (accounts.h): a player on several devices (one token per device beside the first one
+    // in players), single-use sign-in links and recovery codes, and an optional e-mail address
+    // verified by a link. Secrets are kept as SHA-256 hashes only. Turn notifications
+    // (turn_notifications.h): the server's VAPID key, push subscriptions, settings per player,
+    // muted games and a webhook per game. IF NOT EXISTS: new tables only, so a database that
+    // was taken back to an older version by hand (as a test does) migrates again.
+    R"sql(
+CREATE TABLE IF NOT EXISTS device_tokens(
+  token_hash TEXT PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  created INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS device_tokens_by_player ON device_tokens(player_id);
+CREATE TABLE IF NOT EXISTS sign_in_codes(
+  code_hash TEXT PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  kind TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  expires INTEGER) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sign_in_codes_by_player ON sign_in_codes(player_id);
+CREATE TABLE IF NOT EXISTS player_emails(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  address TEXT NOT NULL,
+  verified INTEGER NOT NULL DEFAULT 0,
+  verify_hash TEXT UNIQUE,
+  verify_expires INTEGER,
+  created INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS player_emails_by_address ON player_emails(address);
+CREATE TABLE IF NOT EXISTS server_keys(
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  created INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS push_subscriptions(
+  endpoint TEXT PRIMARY KEY,
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  p256dh TEXT NOT NULL,
+  auth TEXT NOT NULL,
+  created INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS push_subscriptions_by_player ON push_subscriptions(player_id);
+CREATE TABLE IF NOT EXISTS notify_settings(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  push INTEGER NOT NULL DEFAULT 1,
+  email INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS game_mutes(
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  PRIMARY KEY(player_id, game_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS game_webhooks(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  url TEXT NOT NULL,
+  format TEXT NOT NULL,
+  set_by INTEGER NOT NULL REFERENCES players(id),
+  disabled INTEGER NOT NULL DEFAULT 0);
+)sql",
+    // 5 (seats): who controls a seat other than its player: a computer player chosen at
+    // creation (kind 'computer') or one that took an expelled player's seat ('takeover'), with
+    // the level of docs/ai.md. Keyed by player, so seat renumbering at the start
+    // does not matter.
+    R"sql(
+CREATE TABLE IF NOT EXISTS seat_controllers(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  kind TEXT NOT NULL,
+  level TEXT NOT NULL,
+  PRIMARY KEY(game_id, player_id)) WITHOUT ROWID;
+)sql",
+    // 6 (seats): game clocks (game_clock.h): the creator's options, the clock's state with
+    // absolute times, its lines of the game log, and when something is next due (the sweeper).
+    R"sql(
+CREATE TABLE IF NOT EXISTS game_clocks(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  options TEXT NOT NULL,
+  state TEXT NOT NULL,
+  log TEXT NOT NULL,
+  due INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS game_clocks_by_due ON game_clocks(due);
+)sql",
+    // 7: who took each action for its seat when it was not the seat's player (ActionSource:
+    // 'computer', 'standing_order', 'clock'); NULL for the player, and for every older action.
+    R"sql(
+ALTER TABLE actions ADD COLUMN source TEXT;
+)sql",
+    // 8 (standing orders): how a player decides ahead (engine/ai/standing_orders.h): his
+    // account's orders (JSON, order -> choice; no row: the defaults), the orders a seat set for
+    // one game (only those that differ; keyed by player like seat_controllers), and how long a
+    // game waits for a decider who is there before it applies his order (seconds, 0: always
+    // waits; chosen at game.create; no row: the default for its clock).
+    R"sql(
+CREATE TABLE IF NOT EXISTS standing_orders(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  orders TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS game_standing_orders(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  orders TEXT NOT NULL,
+  PRIMARY KEY(game_id, player_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS game_decision_grace(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  grace_seconds INTEGER NOT NULL);
+)sql",
+    // 9 (lobby): "Games to watch" (lobby.running) and "your games" (my_games) read from
+    // indexes, in time that does not grow with the number of games: the running public games
+    // that allow spectators by last move, and each player's seats by game.
+    R"sql(
+CREATE INDEX IF NOT EXISTS games_to_watch ON games(COALESCE(last_move_at, created) DESC, id DESC)
+  WHERE status = 'running' AND private = 0 AND spectators != 'none';
+CREATE INDEX IF NOT EXISTS seats_by_player_game ON seats(player_id, game_id);
+)sql",
+    // 10 (notifications): a player's time zone (IANA name, from his browser) for the deadlines
+    // in his notifications, and the daily digest instead of one mail per turn (the local date
+    // of the last one). A table of its own, so that re-running the migration changes nothing.
+    R"sql(
+CREATE TABLE IF NOT EXISTS notify_preferences(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  time_zone TEXT,
+  digest INTEGER NOT NULL DEFAULT 0,
+  last_digest TEXT);
+)sql",
+};
+static_assert(std::size(kMigrations) == Store::kSchemaVersion);
+
+}  // namespace
+
+const char* schema_migration(int version) {
+  if (version < 1 || version > Store::kSchemaVersion) {
+    throw std::out_of_range("no migration to schema version " + std::to_string(version));
+  }
+  return kMigrations[version - 1];
+}
+
+}  // namespace viktory::server
