@@ -73,6 +73,7 @@ class GamePage {
     this.lastMoves = new Map(); // player -> his moves in his last turn, until dismissed
     this.lostSettlement = new Map(); // player -> {hex, city} of the Town or City he lost last
     this.lastRoll = null;
+    this.doomsdayRoll = null;  // the last Doomsday Clock roll seen [5.5] (game/victory.js)
     this.gameOverShown = false;
     this.wasMyMove = false;
     this.listeners = [];
@@ -387,7 +388,7 @@ class GamePage {
     renderChat(this);
     renderMeta(this, c);
     renderDecision(this, c);
-    this.els.help.update(this.view.phase);
+    this.els.help.update(this.view.phase, this.view.options);
     this.els.standingOrders.update();
     this.renderHover();
     this.renderLastMoves();

@@ -17,6 +17,7 @@
 // where a panel not yet dismissed starts (viktory.since.<game>); on another device the server
 // starts after the last action the player took himself.
 
+import { noteDoomsdayRolls } from './victory.js';
 import { clickWord, count, h, seatStyle, UNIT_NAME, scrollBehavior } from '../util.js';
 import { absorbBattleEvents, battleTable } from './fire.js';
 import { computerLevel } from '../seat_kinds.js';
@@ -119,6 +120,10 @@ export function wantCatchUp(page) {
       if (!reply || !page.state || !page.live) return;
       // The live list goes on from these steps: a panel that opens later keeps them.
       const later = page.live.steps.filter((st) => st.seq > reply.to);
+      // The last Doomsday roll among them, for the progress display [5.5].
+      const roll = page.doomsdayRoll;
+      for (const step of reply.steps || []) noteDoomsdayRolls(page, step.events, step.seq);
+      if (page.doomsdayRoll !== roll) page.render();
       page.live = { from: reply.since, steps: (reply.steps || []).concat(later).slice(-MAX_LIVE_STEPS), clock: reply.clock || [] };
       const summary = summarize(page, reply);
       if (!summary.groups.length && !summary.own.length) return;

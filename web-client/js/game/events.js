@@ -4,6 +4,7 @@
 
 import { playSound } from '../sounds.js';
 import { absorbBattleEvents } from './fire.js';
+import { noteDoomsdayRolls } from './victory.js';
 
 const TRAIL_KINDS = new Set(['unit_moved', 'unit_retreated', 'unit_disembarked', 'unit_embarked']);
 const BATTLE_ROLLS = new Set(['bombard', 'pre_battle_fire', 'attacker_fire', 'defender_fire']);
@@ -11,6 +12,7 @@ const MAX_TRAILS = 40;
 
 export function absorbEvents(page, events, full) {
   if (full) return;
+  noteDoomsdayRolls(page, events, page.state.seq);
   let rolled = false;
   page.battleRecord = absorbBattleEvents(page.battleRecord, events);
   for (const ev of events) {

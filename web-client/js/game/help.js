@@ -1,8 +1,10 @@
-// Rules help beside the map: what the phase under way allows, and the unit and terrain
+// Rules help beside the map: the game's own victory conditions and optional rules ("This
+// game", game/victory.js), what the phase under way allows, and the unit and terrain
 // tables of the Player Aid sheet [3.4]. Reading matter only: what a player may do right now
 // is still what the map lights up from the server's legal list.
 
 import { h } from '../util.js';
+import { renderThisGame } from './victory.js';
 
 const PHASE_HELP = {
   setup: {
@@ -68,17 +70,25 @@ function table(caption, head, rows) {
 }
 
 export function buildHelpPanel() {
+  const gameBox = h('div', { class: 'help-game', id: 'help-game' });
   const phaseBox = h('div', { class: 'help-phase', id: 'help-phase' });
   const panel = h(
     'details',
     { class: 'panel help-panel', id: 'help' },
     h('summary', {}, 'Rules help'),
+    gameBox,
     phaseBox,
     table('Units [9.11, 12.3]: dice count per kind of unit in a battle, not per unit', ['', 'MP', 'Dice attack / defence', 'Also'], UNITS),
     table('Terrain [9.12, 12.3, 8.2]', ['', 'Movement', 'Defence', 'A City there supports'], TERRAIN),
     h('p', { class: 'subtle' }, 'A Town gives the defender 1 die, a City 2; only the best of terrain and Town or City counts (at most 2) [12.3]. Dice of 3 or less hit; for each 1 the firer picks the casualty [10.1].'),
   );
-  panel.update = (phase) => {
+  panel.update = (phase, options) => {
+    // The options never change during a game; compared as text, they are drawn once.
+    const key = JSON.stringify(options || {});
+    if (panel.optionsKey !== key) {
+      panel.optionsKey = key;
+      renderThisGame(gameBox, options);
+    }
     if (panel.phase === phase) return;
     panel.phase = phase;
     const help = PHASE_HELP[phase];

@@ -1,10 +1,12 @@
-// The players panel: turn order, whose turn, victory points, Reserves.
+// The players panel: turn order, whose turn, victory points, Reserves, and the progress toward
+// the game's victory conditions.
 
 import { h, seatStyle, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from '../util.js';
 import { victoryText } from '../options.js';
 import { fillPresence } from '../presence.js';
 import { computerLevel, computerTag } from '../seat_kinds.js';
 import { renderClock, seatClock } from './clock.js';
+import { pointsBadge, renderProgress } from './victory.js';
 import { timeControlParts } from '../clock_options.js';
 
 export function renderPlayers(page) {
@@ -54,12 +56,15 @@ export function renderPlayers(page) {
       h(
         'li',
         { class: `player${view.current === seat ? ' current' : ''}${p.eliminated || p.conceded ? ' out' : ''}`, dataset: { seat } },
-        h('div', { class: 'player-head' }, view.current === seat ? h('span', { class: 'turn-arrow', 'aria-hidden': 'true' }, '▶') : h('span', { class: 'turn-arrow' }), page.who(seat), presenceSpot(page, seat), h('span', { class: 'vp', title: 'Victory points: 1 per Town, 2 per City' }, `${p.victory_points} VP`)),
+        h('div', { class: 'player-head' }, view.current === seat ? h('span', { class: 'turn-arrow', 'aria-hidden': 'true' }, '▶') : h('span', { class: 'turn-arrow' }), page.who(seat), presenceSpot(page, seat), pointsBadge(view, p)),
         h('div', { class: 'player-sub' }, flags, reserve.length ? h('span', { class: 'reserve' }, 'Reserve: ', reserve) : h('span', { class: 'reserve subtle' }, 'Reserve empty')),
       ),
     );
   }
   panel.append(list);
+  // Progress toward the game's victory conditions (game/victory.js).
+  const progress = renderProgress(page);
+  if (progress) panel.append(progress);
   fillPresence(list);
   renderClock(page, panel);
 }
