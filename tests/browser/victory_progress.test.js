@@ -5,6 +5,7 @@
 // against the frames the server sent the page (never against numbers written here). Positions
 // written as scenarios (lib/harness.js loadPosition). Screenshots: victory-desktop.png,
 // victory-phone.png, victory-subjugation.png.
+// victory-shorter.png.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -171,9 +172,9 @@ test('Race for Dominance + Doomsday Clock [5.4, 5.5]: the help names them; point
   await assertFits(page);
   await page.screenshot({ path: screenshotPath('victory-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.locator('#victory-progress').scrollIntoViewIfNeeded();
+  await page.locator('#players').scrollIntoViewIfNeeded();
   await assertFits(page);
-  await page.screenshot({ path: screenshotPath('victory-phone.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('victory-phone.png') });
   await page.setViewportSize({ width: 1400, height: 900 });
   for (const p of [alice, bob, carol]) assert.deepEqual(p.errors, []);
 });
@@ -219,4 +220,40 @@ test('Subjugation Conquest [5.2]: who is whose Vassal and how many Vassals each 
   assert.match(await page.textContent('#victory-progress'), /Alice 1 \/ 2 Vassals.*Bob Vassal of Alice.*Carol 0 \/ 2 Vassals/);
   await page.locator('#victory-progress').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath('victory-subjugation.png') });
+});
+
+// Shorter Conquest + Doomsday Clock: no City has fallen, so the Clock does not run; every
+// Capital still stands [5.3, 5.5].
+const POSITION_SHORTER = {
+  options: { players: 3, victory: ['shorter', 'doomsday'] },
+  phase: 'build',
+  turn: 4,
+  current: 1,
+  hexes: {
+    C3: { terrain: 'plains', town: 0, capital: 0 },
+    F8: { terrain: 'plains', town: 1, capital: 1 },
+    H3: { terrain: 'plains', town: 2, capital: 2 },
+  },
+  units: ['0 infantry C3', '1 infantry F8', '2 infantry H3'],
+};
+
+test('Shorter Conquest + Doomsday Clock [5.3, 5.5]: the Capitals standing and a Clock not yet running, as the view says', async () => {
+  const gameId = await createGame({ victory: ['shorter', 'doomsday'] });
+  await load(gameId, POSITION_SHORTER);
+  const page = bob.page;
+  await page.waitForSelector('#victory-progress li[data-condition="shorter"]');
+  const view = lastWholeView(bob, gameId);
+  const help = await helpItems(page);
+  assert.deepEqual(help.conditions, view.options.victory);
+  assert.deepEqual(help.rules, []);
+  assert.match(help.text, /Standard Conquest \[5\.1\] applies as well/);
+  assert.deepEqual(await page.$$eval('#victory-progress li', (els) => els.map((e) => e.dataset.condition)), ['shorter', 'doomsday', 'standard']);
+  assert.equal(view.doomsday_started, false);
+  assert.match(await page.textContent('#victory-progress li[data-condition="doomsday"]'), /not running: it starts when the first City is captured/);
+  assert.equal(await page.locator('#victory-progress .doomsday-coins').count(), 0);
+  const standing = await page.$$eval('#victory-progress li[data-condition="shorter"] .progress-figure', (els) => els.map((e) => Number(e.dataset.seat)));
+  assert.deepEqual(standing, view.players.flatMap((p, seat) => (p.capital_hex >= 0 && p.holds_capital ? [seat] : [])));
+  assert.equal(standing.length, 3);
+  await page.locator('#victory-progress').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('victory-shorter.png') });
 });

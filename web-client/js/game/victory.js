@@ -16,6 +16,7 @@ export const RACE_POINTS = 20;
 export const VICTORY_TEXT = {
   thisGame: 'This game',
   conditionsHead: 'How to win [5.0]: the first condition met ends the game',
+  standardToo: 'Standard Conquest [5.1] applies as well: the last player left in the game wins.',
   rulesHead: 'Optional rules [15.0]',
   noRules: 'No optional rules: the rules as printed.',
   // One more sentence of our own after the create form's line (options.js).
@@ -67,6 +68,7 @@ export function renderThisGame(box, options) {
         return h('li', { dataset: { condition: key } }, h('b', {}, `${VICTORY_NAME[key] || key}${v ? ` [${v.rule}]` : ''}`), v ? `: ${v.help} ` : ' ', VICTORY_TEXT.more[key] || '');
       }),
     ),
+    conditions.includes('standard') ? null : h('p', { class: 'subtle' }, VICTORY_TEXT.standardToo),
     h('p', { class: 'help-game-head' }, VICTORY_TEXT.rulesHead),
     rules.length
       ? h('ul', { class: 'help-rules' }, rules.map((r) => h('li', { dataset: { rule: r.key } }, h('b', {}, `${r.name} [${r.rule}]`), `: ${r.help}`)))
@@ -101,6 +103,11 @@ export function renderProgress(page) {
   const line = (key, rule, ...rest) => h('li', { dataset: { condition: key } }, h('b', {}, rule ? `${VICTORY_NAME[key]} [${rule}]` : VICTORY_TEXT.alliance), ': ', ...rest);
   const figure = (seat, text, data) => h('span', { class: 'progress-figure', dataset: { seat, ...data } }, h('span', { class: 'swatch', style: `background:${seatStyle(seat).fill};border-color:${seatStyle(seat).edge}` }), `${page.playerName(seat)}${text ? ` ${text}` : ''}`);
 
+  // In the order the server lists the conditions; Standard (which always applies) last.
+  if (conditions.includes('shorter')) {
+    const standing = players.filter(({ p }) => p.capital_hex >= 0 && p.holds_capital);
+    items.push(line('shorter', '5.3', VICTORY_TEXT.capitalsLine, ' ', standing.length ? standing.map(({ seat }) => figure(seat, '', { capital: 'standing' })) : VICTORY_TEXT.noCapitals));
+  }
   if (conditions.includes('race')) {
     items.push(line('race', '5.4', VICTORY_TEXT.raceLine, ' ', inGame.map(({ p, seat }) => figure(seat, VICTORY_TEXT.racePoints(p.victory_points), { points: p.victory_points }))));
   }
@@ -134,10 +141,6 @@ export function renderProgress(page) {
         }),
       ),
     );
-  }
-  if (conditions.includes('shorter')) {
-    const standing = players.filter(({ p }) => p.capital_hex >= 0 && p.holds_capital);
-    items.push(line('shorter', '5.3', VICTORY_TEXT.capitalsLine, ' ', standing.length ? standing.map(({ seat }) => figure(seat, '', { capital: 'standing' })) : VICTORY_TEXT.noCapitals));
   }
   if (!items.length) return null;
   items.push(line('standard', '5.1', VICTORY_TEXT.standardLine, ` ${inGame.length} / ${players.length}`));
