@@ -28,6 +28,8 @@ export const VICTORY_TEXT = {
     subjugation: 'A Vassal who goes free [15.65] is no longer counted; a player who concedes need not be a Vassal [15.66].',
   },
   progressHead: 'Toward victory',
+  pointsPlain: 'Victory points: 1 per Town, 2 per City',
+  vp: (figure) => `${figure} VP`,
   pointsTitle: 'Points toward the Race for Dominance [5.4]: 1 per Town, 2 per City',
   racePoints: (points) => `${points} / ${RACE_POINTS}`,
   raceLine: `first to ${RACE_POINTS} points at the start of his turn:`,
@@ -90,8 +92,8 @@ export function noteDoomsdayRolls(page, events, seq) {
 
 // The points badge of a player row: "7 / 20 VP" in a Race [5.4], else "7 VP".
 export function pointsBadge(view, p) {
-  if (!victoryList(view.options).includes('race')) return h('span', { class: 'vp', title: 'Victory points: 1 per Town, 2 per City' }, `${p.victory_points} VP`);
-  return h('span', { class: 'vp', title: VICTORY_TEXT.pointsTitle, dataset: { racePoints: p.victory_points } }, `${VICTORY_TEXT.racePoints(p.victory_points)} VP`);
+  if (!victoryList(view.options).includes('race')) return h('span', { class: 'vp', title: VICTORY_TEXT.pointsPlain }, VICTORY_TEXT.vp(p.victory_points));
+  return h('span', { class: 'vp', title: VICTORY_TEXT.pointsTitle, dataset: { racePoints: p.victory_points } }, VICTORY_TEXT.vp(VICTORY_TEXT.racePoints(p.victory_points)));
 }
 
 export function renderProgress(page) {
