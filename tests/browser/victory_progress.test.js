@@ -78,6 +78,13 @@ async function helpItems(page) {
   };
 }
 
+// Nothing of the page's own plumbing shows as text (a null given to replaceChildren once did).
+async function assertNoPlumbing(page) {
+  const text = await page.innerText('#help-game');
+  assert.doesNotMatch(text, /\b(null|undefined|NaN)\b|\[object /, text);
+  assert.doesNotMatch(await page.innerText('#victory-progress'), /\b(null|undefined|NaN)\b|\[object /);
+}
+
 // No element wider than the page, and no sideways scrolling.
 async function assertFits(page) {
   const { scroll, client, wide } = await page.evaluate(() => {
@@ -122,6 +129,7 @@ test('Race for Dominance + Doomsday Clock [5.4, 5.5]: the help names them; point
   // "This game": exactly the game's conditions and optional rules, with their case numbers.
   const view = lastWholeView(alice, gameId);
   const help = await helpItems(page);
+  await assertNoPlumbing(page);
   assert.deepEqual(help.conditions, view.options.victory);
   assert.deepEqual(help.rules, ['terrain_leveling', 'town_relocation']);
   for (const rule of ['[5.1]', '[5.4]', '[5.5]', '[15.1]', '[15.5]']) assert.ok(help.text.includes(rule), rule);
@@ -201,6 +209,7 @@ test('Subjugation Conquest [5.2]: who is whose Vassal and how many Vassals each 
   await page.waitForSelector('#victory-progress li[data-condition="subjugation"]');
   const view = lastWholeView(carol, gameId);
   const help = await helpItems(page);
+  await assertNoPlumbing(page);
   assert.deepEqual(help.conditions, ['subjugation']);
   assert.deepEqual(help.rules, ['subjugation']);
   // No Race or Clock in this game.
@@ -244,6 +253,7 @@ test('Shorter Conquest + Doomsday Clock [5.3, 5.5]: the Capitals standing and a 
   await page.waitForSelector('#victory-progress li[data-condition="shorter"]');
   const view = lastWholeView(bob, gameId);
   const help = await helpItems(page);
+  await assertNoPlumbing(page);
   assert.deepEqual(help.conditions, view.options.victory);
   assert.deepEqual(help.rules, []);
   assert.match(help.text, /Standard Conquest \[5\.1\] applies as well/);

@@ -70,7 +70,8 @@ export function renderThisGame(box, options) {
         return h('li', { dataset: { condition: key } }, h('b', {}, `${VICTORY_NAME[key] || key}${v ? ` [${v.rule}]` : ''}`), v ? `: ${v.help} ` : ' ', VICTORY_TEXT.more[key] || '');
       }),
     ),
-    conditions.includes('standard') ? null : h('p', { class: 'subtle' }, VICTORY_TEXT.standardToo),
+    // replaceChildren writes a null as the text "null": leave the note out instead.
+    ...(conditions.includes('standard') ? [] : [h('p', { class: 'subtle' }, VICTORY_TEXT.standardToo)]),
     h('p', { class: 'help-game-head' }, VICTORY_TEXT.rulesHead),
     rules.length
       ? h('ul', { class: 'help-rules' }, rules.map((r) => h('li', { dataset: { rule: r.key } }, h('b', {}, `${r.name} [${r.rule}]`), `: ${r.help}`)))
