@@ -32,6 +32,11 @@ export default {
   'language.label': 'Sprache',
   'language.heading': 'Sprache',
   'time.justNow': 'gerade eben',
+  'presence.online': 'online',
+  'presence.offline': 'offline',
+  'presence.seen': 'zuletzt {ago}',
+  'push.unsupported': 'Dieser Browser kann hier keine Push-Benachrichtigungen empfangen (sie brauchen https).',
+  'push.blocked': 'Benachrichtigungen sind für diese Seite in den Browsereinstellungen blockiert.',
 
   // Gemeinsame Dialoge
   'dialog.ok': 'OK',

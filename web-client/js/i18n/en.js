@@ -31,6 +31,11 @@ export default {
   'language.label': 'Language',
   'language.heading': 'Language',
   'time.justNow': 'just now',
+  'presence.online': 'online',
+  'presence.offline': 'offline',
+  'presence.seen': 'seen {ago}',
+  'push.unsupported': 'This browser cannot receive push notifications here (they need https).',
+  'push.blocked': 'Notifications are blocked for this site in the browser settings.',
 
   // Shared dialogs
   'dialog.ok': 'OK',
