@@ -154,3 +154,62 @@ test('the scan reads t() calls and only those', async () => {
   assert.deepEqual([...used.keys()], ['a.one', 'a.two']);
   assert.equal(computed.length, 2);
 });
+
+// js/i18n.js itself, run by node on a copy of the web root's files (the browser's globals made
+// up): the language chosen from the import map, the saved choice and the browser's languages;
+// plurals and numbers in that language; a key missing in a catalog shows the English text.
+test('js/i18n.js: the language from the saved choice or the browser, the English text for a missing key', async () => {
+  const { cpSync, mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { pathToFileURL } = await import('node:url');
+  const dir = mkdtempSync(path.join(tmpdir(), 'i18n-run-'));
+  try {
+    writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
+    cpSync(path.join(jsRoot, 'i18n.js'), path.join(dir, 'i18n.js'));
+    cpSync(catalogDir, path.join(dir, 'i18n'), { recursive: true });
+    // German without one of its keys.
+    const german = readFileSync(path.join(catalogDir, 'de.js'), 'utf8');
+    writeFileSync(path.join(dir, 'i18n', 'de.js'), german.replace(/^ {2}'lobby\.openGamesHelp':.*\n/m, ''));
+
+    const page = ({ languages, saved = null, importMap = true }) => {
+      const imports = { '/js/i18n.js': '/js/i18n.js?v=1', '/js/i18n/de.js': '/js/i18n/de.js?v=2', '/js/i18n/en.js': '/js/i18n/en.js?v=3', '/js/lobby.js': '/js/lobby.js?v=4' };
+      const documentElement = {};
+      const fake = {
+        document: { documentElement, querySelector: () => (importMap ? { textContent: JSON.stringify({ imports }) } : null) },
+        navigator: { languages, language: languages[0] },
+        localStorage: { getItem: (k) => (k === 'viktory.lang' ? saved : null) },
+      };
+      for (const [name, value] of Object.entries(fake)) Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+      return documentElement;
+    };
+    let run = 0;
+    const load = () => import(`${pathToFileURL(path.join(dir, 'i18n.js')).href}?run=${(run += 1)}`);
+
+    const html = page({ languages: ['fr-FR', 'de-AT', 'en'] });
+    const de = await load();
+    assert.equal(de.LANG, 'de');
+    assert.equal(html.lang, 'de');
+    assert.deepEqual(de.availableLanguages(), ['de', 'en']);
+    assert.equal(de.t('lobby.openGames'), 'Offene Partien');
+    assert.equal(de.t('lobby.openGamesHelp'), 'Public games waiting for players, oldest first. This list updates by itself.');
+    assert.equal(de.t('lobby.games', { count: 1 }), '1 Partie');
+    assert.equal(de.t('lobby.games', { count: 1200 }), '1.200 Partien');
+    assert.equal(de.t('lobby.game', { id: 1200 }), 'Partie 1200');
+    assert.equal(de.formatNumber(1234.5), '1.234,5');
+    assert.equal(de.languageName('de'), 'Deutsch');
+    assert.equal(de.languageName('en'), 'English');
+
+    page({ languages: ['de-DE'], saved: 'en' });
+    assert.equal((await load()).LANG, 'en', 'the saved choice wins over the browser');
+    page({ languages: ['de-DE'], saved: 'xx' });
+    assert.equal((await load()).LANG, 'de', 'a saved language without a catalog is passed over');
+    page({ languages: ['de-DE'], importMap: false });
+    const plain = await load();
+    assert.equal(plain.LANG, 'en', 'without an import map: English only');
+    assert.equal(plain.t('lobby.games', { count: 1200 }), '1,200 games');
+    assert.equal(plain.t('no.such.key'), 'no.such.key');
+  } finally {
+    for (const name of ['document', 'navigator', 'localStorage']) delete globalThis[name];
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
