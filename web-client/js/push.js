@@ -20,7 +20,7 @@ async function call(path, { method = 'GET', body, token } = {}) {
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error((data && data.error && data.error.message) || `Request failed (${response.status}).`);
+  if (!response.ok) throw new Error((data && data.error && data.error.message) || t('net.requestFailed', { status: response.status }));
   return data;
 }
 
