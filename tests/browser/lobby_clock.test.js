@@ -146,7 +146,7 @@ test('the open list: a speed filter applied by the server, pages, and changes as
 
 test('the game header, your games and the deadline in the reader\'s time zone', async () => {
   // Bob reads in Paris time: the deadline names its zone.
-  const paris = await browser.newContext({ viewport: { width: 1366, height: 900 }, baseURL: server.url, timezoneId: 'Europe/Paris' });
+  const paris = await browser.newContext({ viewport: { width: 1366, height: 900 }, baseURL: server.url, timezoneId: 'Europe/Paris', locale: 'en-US' });
   const state = await bob.context.storageState();
   await paris.addInitScript((items) => {
     for (const { name, value } of items) localStorage.setItem(name, value);

@@ -60,7 +60,7 @@ test('a returning browser downloads under 20 KB: versioned files from its cache,
   // network through navigation preload, out of the page's sight), and without a worker, where
   // the page's own events see every request, the document's too.
   for (const serviceWorkers of ['allow', 'block']) {
-    const context = await browser.newContext({ baseURL: server.url, serviceWorkers });
+    const context = await browser.newContext({ baseURL: server.url, serviceWorkers, locale: 'en-US' });
     const player = { context, page: await context.newPage() };
     await signIn(player, `Back ${serviceWorkers}`);
     await player.page.close();

@@ -4,7 +4,9 @@
 // confirms an address; the welcome page takes a recovery code or sends a link by e-mail.
 
 import { ApiError, saveSession, clearSession } from './net.js';
-import { count, h, toast } from './util.js';
+import { h, toast } from './util.js';
+import { formatDate, formatDateTime, t } from './i18n.js';
+import { languageSwitch } from './language_switch.js';
 import { modal } from './dialogs.js';
 import { pushSupported, enablePush, disablePush, currentSubscription, notifyApi } from './push.js';
 import { ordersForm } from './standing_orders.js';
@@ -17,7 +19,7 @@ async function accountFetch(path, { method = 'GET', body, token } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
   } catch {
-    throw new ApiError(0, 'network', 'The server cannot be reached. Check your connection.');
+    throw new ApiError(0, 'network', t('net.unreachable'));
   }
   let data = null;
   try {
@@ -27,7 +29,7 @@ async function accountFetch(path, { method = 'GET', body, token } = {}) {
   }
   if (!response.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || `Request failed (${response.status}).`);
+    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || t('net.requestFailed', { status: response.status }));
   }
   return data;
 }
@@ -58,7 +60,7 @@ export function codeFromInput(text) {
   return m ? m[1] : trimmed;
 }
 
-function copyButton(text, label = 'Copy') {
+function copyButton(text, label = t('account.copy')) {
   return h(
     'button',
     {
@@ -67,9 +69,9 @@ function copyButton(text, label = 'Copy') {
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(text);
-          toast('Copied.');
+          toast(t('account.copied'));
         } catch {
-          toast('Select the text and copy it by hand.', 'error');
+          toast(t('account.copyByHand'), 'error');
         }
       },
     },
@@ -83,7 +85,7 @@ export async function showSignInLink(ctx, box) {
   const url = signInUrl(reply);
   const hours = Math.round((reply.expires - Date.now()) / 3600000);
   box.replaceChildren(
-    h('p', {}, `Open this link on your other device (or in another browser). It works once, for about ${hours} hours; this device stays signed in.`),
+    h('p', {}, t('account.signInLinkHelp', { count: hours })),
     h('div', { class: 'invite-row' }, h('input', { type: 'text', id: 'sign-in-link', readonly: true, value: url, onfocus: (e) => e.target.select() }), copyButton(url)),
   );
   return url;
@@ -108,13 +110,13 @@ export function mountAccount(root, ctx) {
 
   const renderEmail = (account) => {
     if (!account.email_available && !account.email) {
-      emailBox.replaceChildren(h('p', { class: 'subtle' }, 'This server does not send e-mail.'));
+      emailBox.replaceChildren(h('p', { class: 'subtle' }, t('account.noEmail')));
       return;
     }
     const input = h('input', { type: 'email', id: 'email-address', maxlength: 254, placeholder: 'you@example.org', value: account.email ? account.email.address : '' });
     const state = account.email
-      ? h('p', { id: 'email-state' }, account.email.verified ? `${account.email.address} is confirmed: you can ask for a sign-in link by e-mail on any device.` : `A confirmation link was sent to ${account.email.address}; open it to confirm the address.`)
-      : h('p', { id: 'email-state' }, 'Optional. With a confirmed address you can get a sign-in link by e-mail on any device.');
+      ? h('p', { id: 'email-state' }, account.email.verified ? t('account.emailConfirmed', { address: account.email.address }) : t('account.emailSent', { address: account.email.address }))
+      : h('p', { id: 'email-state' }, t('account.emailOptional'));
     emailBox.replaceChildren(
       state,
       h(
@@ -125,21 +127,22 @@ export function mountAccount(root, ctx) {
             ev.preventDefault();
             guard(async () => {
               const reply = await accountApi.setEmail(token, input.value.trim() || null);
-              toast(reply.sent ? 'A confirmation link is on its way.' : 'Saved.');
+              toast(reply.sent ? t('account.confirmationOnItsWay') : t('account.saved'));
               renderEmail(reply);
             })();
           },
         },
         input,
-        h('button', { type: 'submit', class: 'btn', id: 'email-save' }, 'Save'),
+        h('button', { type: 'submit', class: 'btn', id: 'email-save' }, t('account.save')),
       ),
     );
   };
 
   const refresh = guard(async () => {
     const account = await accountApi.get(token);
-    const devices = account.devices === 1 ? 'this device only' : `${account.devices} devices`;
-    facts.textContent = `Signed in as ${account.name} on ${devices}.${account.recovery_code_created ? ` Recovery code made ${new Date(account.recovery_code_created).toLocaleDateString()}.` : ' No recovery code yet.'}`;
+    const signedIn = t('account.signedInOn', { name: account.name, count: account.devices });
+    const code = account.recovery_code_created ? t('account.recoveryCodeMade', { date: formatDate(account.recovery_code_created) }) : t('account.noRecoveryCode');
+    facts.textContent = `${signedIn} ${code}`;
     renderEmail(account);
   });
 
@@ -150,16 +153,16 @@ export function mountAccount(root, ctx) {
       h(
         'section',
         { class: 'card' },
-        h('h1', { class: 'visually-hidden' }, 'Your account'),
-        h('h2', {}, 'Your account'),
+        h('h1', { class: 'visually-hidden' }, t('title.account')),
+        h('h2', {}, t('title.account')),
         facts,
         error,
-        h('h3', {}, 'Play on another device'),
-        h('p', {}, 'Your name and seats live in this browser. A sign-in link opens them on your phone, another computer or another browser.'),
-        h('button', { type: 'button', class: 'btn btn-primary', id: 'make-sign-in-link', onclick: guard(() => showSignInLink(ctx, linkBox).then(refresh)) }, 'Make a sign-in link'),
+        h('h3', {}, t('account.anotherDevice')),
+        h('p', {}, t('account.anotherDeviceHelp')),
+        h('button', { type: 'button', class: 'btn btn-primary', id: 'make-sign-in-link', onclick: guard(() => showSignInLink(ctx, linkBox).then(refresh)) }, t('account.makeSignInLink')),
         linkBox,
-        h('h3', {}, 'Recovery code'),
-        h('p', {}, 'Write it down or keep it in your password manager: if this browser forgets you (cleared storage, a new phone), the code brings your seats back. It works once; a new code replaces the old one.'),
+        h('h3', {}, t('account.recoveryCode')),
+        h('p', {}, t('account.recoveryCodeHelp')),
         h(
           'button',
           {
@@ -168,20 +171,22 @@ export function mountAccount(root, ctx) {
             id: 'make-recovery-code',
             onclick: guard(async () => {
               const reply = await accountApi.recoveryCode(token);
-              codeBox.replaceChildren(h('p', {}, 'Your recovery code (shown only now). It signs you in once: after using it, make a new one here.'), h('div', { class: 'invite-row' }, h('code', { id: 'recovery-code', class: 'recovery-code' }, reply.code), copyButton(reply.code)));
+              codeBox.replaceChildren(h('p', {}, t('account.recoveryCodeShown')), h('div', { class: 'invite-row' }, h('code', { id: 'recovery-code', class: 'recovery-code' }, reply.code), copyButton(reply.code)));
               refresh();
             }),
           },
-          'Make a recovery code',
+          t('account.makeRecoveryCode'),
         ),
         codeBox,
-        h('h3', {}, 'E-mail'),
+        h('h3', {}, t('account.email')),
         emailBox,
         notificationsSection(ctx, error),
         standingOrdersSection(ctx, error),
         vacationSection(ctx),
-        h('h3', {}, 'Sign out other devices'),
-        h('p', {}, 'Lost a phone? This signs out every other device and cancels sign-in links not used yet and your recovery code (whoever had your phone could have made one): make a new code afterwards.'),
+        h('h3', {}, t('language.heading')),
+        languageSwitch({ labelled: false }),
+        h('h3', {}, t('account.signOutOthers')),
+        h('p', {}, t('account.signOutOthersHelp')),
         h(
           'button',
           {
@@ -193,10 +198,10 @@ export function mountAccount(root, ctx) {
               const session = { ...ctx.session, token: reply.token };
               saveSession(session);
               ctx.setSession(session);
-              toast(reply.recovery_code_revoked ? 'Every other device is signed out, and your recovery code no longer works: make a new one.' : 'Every other device is signed out.');
+              toast(reply.recovery_code_revoked ? t('account.signedOutOthersAndCode') : t('account.signedOutOthers'));
             }),
           },
-          'Sign out other devices',
+          t('account.signOutOthers'),
         ),
       ),
     ),
@@ -208,17 +213,17 @@ export function mountAccount(root, ctx) {
 // "Vacation": declared in every running game with a clock at once (games.vacation); each game
 // takes it from its own vacation days, and says so to its players.
 const VACATION_TEXT = {
-  title: 'Vacation',
-  about: 'Going away? Your clocks stand still in every game with a clock until the day you choose, each taking it from that game\'s vacation days. It ends in a game as soon as you play there.',
-  days: (n) => count(n, { one: 'day', other: 'days' }),
-  button: 'Go on vacation in all my games',
-  none: 'None of your running games has a clock.',
-  until: (id, ms) => `Game ${id}: on vacation until ${new Date(ms).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}.`,
-  refused: (id, message) => `Game ${id}: not there (${message})`,
+  title: t('vacation.title'),
+  about: t('vacation.about'),
+  days: (n) => t('length.days', { count: n }),
+  button: t('vacation.button'),
+  none: t('vacation.none'),
+  until: (id, ms) => t('vacation.until', { id, time: formatDateTime(ms) }),
+  refused: (id, message) => t('vacation.refused', { id, message }),
 };
 
 function vacationSection(ctx) {
-  const days = h('select', { id: 'vacation-all-days', 'aria-label': 'Days of vacation' }, [1, 2, 3, 5, 7, 14].map((n) => h('option', { value: String(n) }, VACATION_TEXT.days(n))));
+  const days = h('select', { id: 'vacation-all-days', 'aria-label': t('vacation.daysLabel') }, [1, 2, 3, 5, 7, 14].map((n) => h('option', { value: String(n) }, VACATION_TEXT.days(n))));
   const result = h('ul', { class: 'vacation-results', id: 'vacation-results', 'aria-live': 'polite' });
   const error = h('p', { class: 'form-error', role: 'alert' });
   const go = async () => {
@@ -246,7 +251,7 @@ function vacationSection(ctx) {
 // "Turn notifications": push on this device, e-mail, muted games, a game's webhook.
 function notificationsSection(ctx, error) {
   const token = ctx.session.token;
-  const box = h('section', { id: 'notifications' }, h('h3', {}, 'Turn notifications'));
+  const box = h('section', { id: 'notifications' }, h('h3', {}, t('notify.title')));
   const guard = (fn) => async (...args) => {
     error.textContent = '';
     try {
@@ -263,15 +268,16 @@ function notificationsSection(ctx, error) {
     ]);
     const pushRow = h('p', { id: 'push-state' });
     if (!pushSupported()) {
-      pushRow.textContent = 'This browser cannot get push notifications here (the site needs https).';
+      pushRow.textContent = t('notify.pushUnsupported');
     } else {
       pushRow.append(
-        subscription ? 'This device gets a notification when it is your turn, even with the page closed. ' : 'This device gets no push notifications. ',
+        subscription ? t('notify.pushOn') : t('notify.pushOff'),
+        ' ',
         h('button', { type: 'button', class: 'btn btn-small', id: 'push-toggle', onclick: guard(async () => {
           if (subscription) await disablePush(token);
           else await enablePush(token);
           await render();
-        }) }, subscription ? 'Turn off on this device' : 'Turn on on this device'),
+        }) }, subscription ? t('notify.turnOff') : t('notify.turnOn')),
       );
     }
     const check = (id, label, checked, disabled, onchange) =>
@@ -281,42 +287,42 @@ function notificationsSection(ctx, error) {
     const rows = games.map((g) => {
       const muted = settings.muted.includes(g.game_id);
       const row = h('li', { class: 'notify-game' },
-        check(`mute-${g.game_id}`, `Game ${g.game_id}: mute`, muted, false, async (e) => {
+        check(`mute-${g.game_id}`, t('notify.mute', { id: g.game_id }), muted, false, async (e) => {
           await notifyApi.mute(token, g.game_id, e.target.checked);
-          toast(e.target.checked ? `Game ${g.game_id} is muted.` : `Game ${g.game_id} notifies you again.`);
+          toast(e.target.checked ? t('notify.muted', { id: g.game_id }) : t('notify.unmuted', { id: g.game_id }));
         }));
       if (g.creator && g.creator.player_id === me) {
-        const url = h('input', { type: 'url', class: 'webhook-url', placeholder: 'https://discord.com/api/webhooks/…', 'aria-label': `Webhook for game ${g.game_id}` });
-        const format = h('select', { class: 'webhook-format', 'aria-label': 'Format' }, [['discord', 'Discord'], ['slack', 'Slack and compatible'], ['json', 'plain JSON']].map(([v, t]) => h('option', { value: v }, t)));
+        const url = h('input', { type: 'url', class: 'webhook-url', placeholder: 'https://discord.com/api/webhooks/…', 'aria-label': t('notify.webhookFor', { id: g.game_id }) });
+        const format = h('select', { class: 'webhook-format', 'aria-label': t('notify.format') }, [['discord', 'Discord'], ['slack', t('notify.formatSlack')], ['json', t('notify.formatJson')]].map(([v, text]) => h('option', { value: v }, text)));
         const state = h('span', { class: 'subtle' });
         notifyApi.webhook(token, g.game_id).then((w) => {
-          state.textContent = w.webhook ? ` (a ${w.webhook.format} webhook is set${w.webhook.disabled ? ', but its chat deleted it' : ''})` : '';
+          state.textContent = w.webhook ? ` (${w.webhook.disabled ? t('notify.webhookDeleted', { format: w.webhook.format }) : t('notify.webhookSet', { format: w.webhook.format })})` : '';
         }, () => {});
         row.append(h('form', { class: 'invite-row', onsubmit: guard(async (ev) => {
           ev.preventDefault();
           const w = await notifyApi.setWebhook(token, g.game_id, url.value.trim() || null, format.value);
-          toast(w.webhook ? 'The group chat will hear of every turn.' : 'Webhook removed.');
+          toast(w.webhook ? t('notify.webhookSaved') : t('notify.webhookRemoved'));
           url.value = '';
-          state.textContent = w.webhook ? ` (a ${w.webhook.format} webhook is set)` : '';
-        }) }, url, format, h('button', { type: 'submit', class: 'btn btn-small' }, 'Set webhook')), state);
+          state.textContent = w.webhook ? ` (${t('notify.webhookSet', { format: w.webhook.format })})` : '';
+        }) }, url, format, h('button', { type: 'submit', class: 'btn btn-small' }, t('notify.setWebhook'))), state);
       }
       return row;
     });
     box.replaceChildren(
-      h('h3', {}, 'Turn notifications'),
+      h('h3', {}, t('notify.title')),
       pushRow,
-      check('notify-push', 'Push notifications on my devices', settings.push, false, async (e) => {
+      check('notify-push', t('notify.push'), settings.push, false, async (e) => {
         await notifyApi.set(token, { push: e.target.checked });
       }),
-      check('notify-email', settings.email_verified ? 'An e-mail when it is my turn (not while the game is open; one per turn)' : 'An e-mail when it is my turn (needs a confirmed address above)', settings.email, !settings.email_verified || !settings.email_available, async (e) => {
+      check('notify-email', settings.email_verified ? t('notify.email') : t('notify.emailNeedsAddress'), settings.email, !settings.email_verified || !settings.email_available, async (e) => {
         await notifyApi.set(token, { email: e.target.checked });
         await render();
       }),
-      check('notify-digest', 'Instead, one e-mail a day at 08:00 my time listing the games that wait for me', settings.digest, !settings.email, async (e) => {
+      check('notify-digest', t('notify.digest'), settings.digest, !settings.email, async (e) => {
         await notifyApi.set(token, { digest: e.target.checked });
       }),
-      h('p', { class: 'subtle', id: 'notify-time-zone' }, `Deadlines in notifications are given in ${settings.time_zone || 'UTC'}.`),
-      rows.length ? h('ul', { class: 'notify-games' }, rows) : h('p', { class: 'subtle' }, 'Games you play in appear here, to mute them or (as their creator) to tell a group chat through a webhook.'),
+      h('p', { class: 'subtle', id: 'notify-time-zone' }, t('notify.timeZone', { zone: settings.time_zone || 'UTC' })),
+      rows.length ? h('ul', { class: 'notify-games' }, rows) : h('p', { class: 'subtle' }, t('notify.gamesHelp')),
     );
   };
   guard(render)();
@@ -327,11 +333,11 @@ function notificationsSection(ctx, error) {
 // your turn and you are away (each game may change them on its page).
 function standingOrdersSection(ctx, error) {
   const token = ctx.session.token;
-  const box = h('section', { id: 'standing-orders' }, h('h3', {}, 'Standing orders'));
+  const box = h('section', { id: 'standing-orders' }, h('h3', {}, t('orders.title')));
   const render = (reply) => {
     box.replaceChildren(
-      h('h3', {}, 'Standing orders'),
-      h('p', {}, 'When a decision falls to you outside your turn (your losses in a battle, units lost with a Town…) and you are not in the game, these decide for you at once, so that nobody waits. The game log says "(standing order)". Each game can change them on its page.'),
+      h('h3', {}, t('orders.title')),
+      h('p', {}, t('orders.accountHelp')),
       ordersForm({
         idPrefix: 'standing',
         choices: reply.choices,
@@ -340,7 +346,7 @@ function standingOrdersSection(ctx, error) {
           error.textContent = '';
           try {
             render(await accountApi.setStandingOrders(token, { [order]: value }));
-            toast('Standing orders saved.');
+            toast(t('orders.saved'));
           } catch (err) {
             error.textContent = err.message;
           }
@@ -361,7 +367,7 @@ async function redeemAndEnter(ctx, code) {
   saveSession({ player_id: session.player_id, name: session.name, token: session.token });
   // A sign-in link's code is 32 hex digits; anything else was the recovery code, now used up.
   const recovery = !/^[0-9a-fA-F]{32}$/.test(typed);
-  toast(recovery ? `Signed in as ${session.name}. That recovery code is used up: make a new one on your account page.` : `Signed in as ${session.name}.`);
+  toast(recovery ? t('signIn.doneWithCode', { name: session.name }) : t('signIn.done', { name: session.name }));
   location.hash = '#/';
   ctx.setSession({ player_id: session.player_id, name: session.name, token: session.token });
 }
@@ -374,18 +380,18 @@ export function mountSignIn(root, ctx, code) {
     try {
       await redeemAndEnter(ctx, code);
     } catch (err) {
-      error.textContent = err.code === 'bad_code' ? 'This link was used already or has expired. Make a new one on the device where you are signed in.' : err.message;
+      error.textContent = err.code === 'bad_code' ? t('signIn.linkUsed') : err.message;
     }
   };
-  const card = h('section', { class: 'card', id: 'sign-in-page' }, h('h2', {}, 'Sign in with a link'), error);
+  const card = h('section', { class: 'card', id: 'sign-in-page' }, h('h2', {}, t('signIn.title')), error);
   if (ctx.session) {
     // Never drop an identity silently: this browser's player may be reachable nowhere else.
     card.append(
-      h('p', {}, `This browser is signed in as ${ctx.session.name}. The link signs it in as the player who made it instead; ${ctx.session.name} stays signed in on his other devices only. Make a sign-in link or recovery code for ${ctx.session.name} first if you want to come back to him here.`),
-      h('div', { class: 'modal-buttons' }, h('a', { class: 'btn', href: '#/account' }, `Keep ${ctx.session.name}`), h('button', { type: 'button', class: 'btn btn-primary', id: 'use-sign-in-link', onclick: go }, 'Use the link')),
+      h('p', {}, t('signIn.alreadySignedIn', { name: ctx.session.name })),
+      h('div', { class: 'modal-buttons' }, h('a', { class: 'btn', href: '#/account' }, t('signIn.keep', { name: ctx.session.name })), h('button', { type: 'button', class: 'btn btn-primary', id: 'use-sign-in-link', onclick: go }, t('signIn.useLink'))),
     );
   } else {
-    card.append(h('p', {}, 'Signing in…'));
+    card.append(h('p', {}, t('signIn.signingIn')));
     go();
   }
   root.replaceChildren(h('section', { class: 'welcome' }, card));
@@ -394,14 +400,14 @@ export function mountSignIn(root, ctx, code) {
 
 // #/verify-email/<code>
 export function mountVerifyEmail(root, ctx, code) {
-  const text = h('p', { id: 'verify-result' }, 'Confirming…');
-  root.replaceChildren(h('section', { class: 'welcome' }, h('section', { class: 'card' }, h('h2', {}, 'E-mail address'), text, h('p', {}, h('a', { href: '#/' }, 'To the lobby')))));
+  const text = h('p', { id: 'verify-result' }, t('verify.confirming'));
+  root.replaceChildren(h('section', { class: 'welcome' }, h('section', { class: 'card' }, h('h2', {}, t('verify.title')), text, h('p', {}, h('a', { href: '#/' }, t('invite.toLobby'))))));
   accountApi.verifyEmail(code).then(
     (reply) => {
-      text.textContent = `${reply.address} is confirmed.`;
+      text.textContent = t('verify.confirmed', { address: reply.address });
     },
     (err) => {
-      text.textContent = err.code === 'bad_code' ? 'This link was used already or has expired. Save the address again on the account page for a new one.' : err.message;
+      text.textContent = err.code === 'bad_code' ? t('verify.linkUsed') : err.message;
     },
   );
   return { destroy() {} };
@@ -409,13 +415,13 @@ export function mountVerifyEmail(root, ctx, code) {
 
 // For the welcome page: "I have played before" — a recovery code or link, or a link by e-mail.
 export function returningPlayerCard(ctx) {
-  const codeInput = h('input', { type: 'text', id: 'recovery-input', autocomplete: 'off', placeholder: 'xxxx-xxxx-… or a sign-in link' });
+  const codeInput = h('input', { type: 'text', id: 'recovery-input', autocomplete: 'off', placeholder: t('returning.codePlaceholder') });
   const mailInput = h('input', { type: 'email', id: 'mail-link-address', placeholder: 'you@example.org' });
   const error = h('p', { class: 'form-error', role: 'alert' });
   return h(
     'details',
     { class: 'card returning', id: 'returning-player' },
-    h('summary', {}, 'Played here before? Sign in with a recovery code, a link or your e-mail'),
+    h('summary', {}, t('returning.summary')),
     h(
       'form',
       {
@@ -426,14 +432,14 @@ export function returningPlayerCard(ctx) {
           try {
             await redeemAndEnter(ctx, codeInput.value);
           } catch (err) {
-            error.textContent = err.code === 'bad_code' ? 'This code is unknown, was used already or has expired.' : err.message;
+            error.textContent = err.code === 'bad_code' ? t('returning.badCode') : err.message;
           }
         },
       },
       codeInput,
-      h('button', { type: 'submit', class: 'btn', id: 'recovery-submit' }, 'Sign in'),
+      h('button', { type: 'submit', class: 'btn', id: 'recovery-submit' }, t('title.signIn')),
     ),
-    h('p', { class: 'field-help' }, 'A recovery code works once: after signing in with it, make a new one on your account page.'),
+    h('p', { class: 'field-help' }, t('returning.codeOnce')),
     h(
       'form',
       {
@@ -444,14 +450,14 @@ export function returningPlayerCard(ctx) {
           try {
             await accountApi.mailLink(mailInput.value.trim());
             error.textContent = '';
-            toast('If this address is confirmed for a player, a sign-in link is on its way.');
+            toast(t('returning.mailSent'));
           } catch (err) {
             error.textContent = err.message;
           }
         },
       },
       mailInput,
-      h('button', { type: 'submit', class: 'btn' }, 'E-mail me a link'),
+      h('button', { type: 'submit', class: 'btn' }, t('returning.mailMe')),
     ),
     error,
   );
@@ -462,15 +468,15 @@ export function returningPlayerCard(ctx) {
 export async function confirmSwitch(ctx) {
   const linkBox = h('div', {});
   const choice = await modal({
-    title: 'Use another name?',
+    title: t('switch.title'),
     body: [
-      h('p', {}, `This browser forgets ${ctx.session.name}. His seats stay his; to come back to them, keep a sign-in link or a recovery code first (the account page has both).`),
+      h('p', {}, t('switch.text', { name: ctx.session.name })),
       linkBox,
     ],
     buttons: [
-      { label: 'Cancel', value: false, kind: 'plain' },
-      { label: 'Account page', value: 'account', kind: 'primary' },
-      { label: 'Forget me here', value: true, kind: 'danger' },
+      { label: t('dialog.cancel'), value: false, kind: 'plain' },
+      { label: t('switch.accountPage'), value: 'account', kind: 'primary' },
+      { label: t('switch.forget'), value: true, kind: 'danger' },
     ],
   });
   if (choice === 'account') {

@@ -15,6 +15,7 @@
 import { Connection, loadSession, clearSession } from './net.js';
 import { h, toast } from './util.js';
 import { registerWorker, rememberTimeZone } from './push.js';
+import { t } from './i18n.js';
 
 const pages = {
   lobby: () => import('./lobby.js'),
@@ -27,6 +28,8 @@ const pages = {
 const root = document.getElementById('app');
 const statusPill = document.getElementById('conn-status');
 const meBox = document.getElementById('me');
+// index.html's own words, in the page's language.
+document.querySelector('.topbar .brand').title = t('title.lobby');
 
 const ctx = {
   session: loadSession(),
@@ -58,7 +61,7 @@ function startConnection() {
     clearSession();
     ctx.session = null;
     ctx.conn = null;
-    toast('This browser is signed out. Sign in with a recovery code or a sign-in link, or choose a name.', 'error');
+    toast(t('app.signedOut'), 'error');
     route();
   });
   showStatus('connecting', 0);
@@ -70,13 +73,13 @@ function showStatus(status, attempt) {
   statusPill.hidden = !ctx.session;
   statusPill.dataset.status = status;
   const text = {
-    connecting: 'connecting…',
-    online: 'online',
-    reconnecting: attempt > 1 ? `reconnecting… (try ${attempt})` : 'reconnecting…',
-    offline: 'offline',
+    connecting: t('status.connecting'),
+    online: t('status.online'),
+    reconnecting: attempt > 1 ? t('status.reconnectingTry', { attempt }) : t('status.reconnecting'),
+    offline: t('status.offline'),
   }[status] || status;
   statusPill.textContent = text;
-  statusPill.title = status === 'online' ? 'Connected to the server' : 'Not connected: moves by others appear when the connection is back';
+  statusPill.title = status === 'online' ? t('status.onlineTitle') : t('status.offlineTitle');
   document.body.classList.toggle('disconnected', status !== 'online');
 }
 
@@ -84,13 +87,13 @@ function renderMe() {
   meBox.replaceChildren();
   if (!ctx.session) return;
   meBox.append(
-    h('a', { class: 'me-name', href: '#/account', title: 'Your account: play on another device, recovery code' }, ctx.session.name),
+    h('a', { class: 'me-name', href: '#/account', title: t('topbar.accountTitle') }, ctx.session.name),
     h(
       'button',
       {
         type: 'button',
         class: 'btn btn-small btn-plain',
-        title: 'Use another name (your current seats stay with the old name)',
+        title: t('topbar.switchTitle'),
         onclick: async () => {
           // Offers a sign-in link or recovery code before this browser forgets the player.
           const { confirmSwitch } = await pages.account();
@@ -102,7 +105,7 @@ function renderMe() {
           route();
         },
       },
-      'switch',
+      t('topbar.switch'),
     ),
   );
 }
@@ -122,7 +125,7 @@ function show(title, load, mount) {
     (err) => {
       if (ticket !== routing) return;
       // Offline, or a module missing after an update: say so instead of an empty page.
-      root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, 'This page did not load'), h('p', { class: 'form-error' }, String(err && err.message ? err.message : err)), h('a', { class: 'btn', href: '#/', onclick: () => location.reload() }, 'Try again')));
+      root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('app.pageNotLoaded')), h('p', { class: 'form-error' }, String(err && err.message ? err.message : err)), h('a', { class: 'btn', href: '#/', onclick: () => location.reload() }, t('app.tryAgain'))));
     },
   );
 }
@@ -139,15 +142,15 @@ function route() {
     parts.splice(0, 3, 'join', parts[1], inviteParam);
   }
   if (parts[0] === 'signin' && parts[1]) {
-    show('Sign in', pages.account, (m) => m.mountSignIn(root, ctx, parts[1]));
+    show(t('title.signIn'), pages.account, (m) => m.mountSignIn(root, ctx, parts[1]));
     return;
   }
   if (parts[0] === 'verify-email' && parts[1]) {
-    show('Confirm your e-mail address', pages.account, (m) => m.mountVerifyEmail(root, ctx, parts[1]));
+    show(t('title.verifyEmail'), pages.account, (m) => m.mountVerifyEmail(root, ctx, parts[1]));
     return;
   }
   if (parts[0] === 'replay' && parts[1]) {
-    show(`Replay of game ${parts[1]}`, pages.replay, (m) => m.mountReplay(root, ctx, parts[1]));
+    show(t('title.replay', { id: parts[1] }), pages.replay, (m) => m.mountReplay(root, ctx, parts[1]));
     return;
   }
   const joining = parts[0] === 'join' && /^\d+$/.test(parts[1] || '') && parts[2];
@@ -155,7 +158,7 @@ function route() {
     showStatus('offline', 0);
     // A visitor from an invitation link sees what he is invited to above the name form.
     show(
-      joining ? `Invitation to game ${parts[1]}` : 'Choose a name',
+      joining ? t('title.invitation', { id: parts[1] }) : t('title.chooseName'),
       () => Promise.all([pages.lobby(), pages.account()]),
       ([lobby, account]) => {
         const page = lobby.mountWelcome(root, ctx, joining ? { gameId: Number(parts[1]), invite: parts[2] } : null);
@@ -168,18 +171,18 @@ function route() {
   }
   if (!ctx.conn) startConnection();
   if (parts[0] === 'account') {
-    show('Your account', pages.account, (m) => m.mountAccount(root, ctx));
+    show(t('title.account'), pages.account, (m) => m.mountAccount(root, ctx));
     return;
   }
   if (joining) {
-    show(`Invitation to game ${parts[1]}`, pages.invite, (m) => m.mountInvite(root, ctx, Number(parts[1]), parts[2]));
+    show(t('title.invitation', { id: parts[1] }), pages.invite, (m) => m.mountInvite(root, ctx, Number(parts[1]), parts[2]));
     return;
   }
   if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {
-    show(`Game ${parts[1]}`, pages.game, (m) => m.mountGame(root, ctx, { gameId: Number(parts[1]) }));
+    show(t('title.game', { id: parts[1] }), pages.game, (m) => m.mountGame(root, ctx, { gameId: Number(parts[1]) }));
     return;
   }
-  show('Lobby', pages.lobby, (m) => m.mountLobby(root, ctx));
+  show(t('title.lobby'), pages.lobby, (m) => m.mountLobby(root, ctx));
 }
 
 window.addEventListener('hashchange', route);

@@ -1,22 +1,23 @@
 // Clocks: the create form's fields, and how time left is said. The server keeps the clocks
 // (deadlines in its database) and acts when they run out; the page only shows them.
 
-import { count, h } from './util.js';
+import { h } from './util.js';
+import { LANG, t } from './i18n.js';
 
 const DAY = 86400;
 export const PER_MOVE_CHOICES = [
-  ['0', 'No time limit'],
-  ['120', 'Live: 2 minutes per move'],
-  ['300', 'Live: 5 minutes per move'],
-  ...[1, 2, 3, 5, 7, 14].map((d) => [String(d * DAY), `${d} day${d === 1 ? '' : 's'} per move`]),
+  ['0', t('clock.noTimeLimit')],
+  ['120', t('clock.liveMinutes', { count: 2 })],
+  ['300', t('clock.liveMinutes', { count: 5 })],
+  ...[1, 2, 3, 5, 7, 14].map((d) => [String(d * DAY), t('clock.daysPerMove', { count: d })]),
 ];
 
 // The grace periods the server offers (standing orders, docs/protocol.md).
 export const GRACE_CHOICES = [
-  ['0', 'is always waited for'],
-  ['30', 'has 30 seconds, then his standing order decides'],
-  ['60', 'has 1 minute, then his standing order decides'],
-  ['120', 'has 2 minutes, then his standing order decides'],
+  ['0', t('clock.graceAlways')],
+  ['30', t('clock.graceSeconds', { count: 30 })],
+  ['60', t('clock.graceMinutes', { count: 1 })],
+  ['120', t('clock.graceMinutes', { count: 2 })],
 ];
 
 const SKIP_CHOICES = [1, 2, 3, 5, 10];
@@ -28,18 +29,18 @@ export function clockFields() {
   const options = (id, choices, value) =>
     h('select', { id, name: id }, choices.map(([v, text]) => h('option', { value: v, selected: v === value }, text)));
   const perMove = options('clock_per_move', PER_MOVE_CHOICES, '0');
-  const bank = options('clock_bank', [['0', 'No bank'], ['600', '10 minutes'], ['3600', '1 hour'], [String(DAY), '1 day'], [String(3 * DAY), '3 days']], '0');
-  const vacation = options('clock_vacation', ['0', '1', '2', '3', '5', '7', '14'].map((d) => [d, d === '0' ? 'None' : `${d} day${d === '1' ? '' : 's'}`]), '0');
-  const expel = options('clock_expel', [['concede', 'concedes'], ['computer', 'is replaced by the computer']], 'concede');
+  const bank = options('clock_bank', [['0', t('clock.noBank')], ['600', lengthText(600)], ['3600', lengthText(3600)], [String(DAY), lengthText(DAY)], [String(3 * DAY), lengthText(3 * DAY)]], '0');
+  const vacation = options('clock_vacation', ['0', '1', '2', '3', '5', '7', '14'].map((d) => [d, d === '0' ? t('clock.noVacation') : t('length.days', { count: Number(d) })]), '0');
+  const expel = options('clock_expel', [['concede', t('clock.expelConcede')], ['computer', t('clock.expelComputer')]], 'concede');
   // Turns of an absent player the others may skip before they may vote to expel him (1..10).
-  const skips = options('clock_skips', SKIP_CHOICES.map((n) => [String(n), `after ${count(n, { one: 'skipped turn', other: 'skipped turns' })}`]), '2');
+  const skips = options('clock_skips', SKIP_CHOICES.map((n) => [String(n), t('clock.afterSkips', { count: n })]), '2');
   const details = h(
     'div',
     { class: 'clock-details', hidden: true },
-    field('clock_bank', 'Time bank per player', bank),
-    field('clock_vacation', 'Vacation per player', vacation),
-    field('clock_skips', 'A vote to expel an absent player', skips),
-    field('clock_expel', 'A player expelled for being absent', expel),
+    field('clock_bank', t('clock.bankLabel'), bank),
+    field('clock_vacation', t('clock.vacationLabel'), vacation),
+    field('clock_skips', t('clock.skipsLabel'), skips),
+    field('clock_expel', t('clock.expelLabel'), expel),
   );
   // How long a decision out of turn (losses in a battle...) waits for a player who has the game
   // open before his standing order decides (a player who is away: at once). The default follows
@@ -58,9 +59,9 @@ export function clockFields() {
     element: h(
       'div',
       { class: 'clock-fields' },
-      field('clock_per_move', 'Clock', perMove),
+      field('clock_per_move', t('clock.label'), perMove),
       details,
-      field('decision_grace', 'A player who has the game open, for a decision out of his turn', grace),
+      field('decision_grace', t('clock.graceLabel'), grace),
     ),
     value() {
       const perMoveSeconds = Number(perMove.value);
@@ -80,10 +81,14 @@ export function durationText(ms) {
   const d = Math.floor(s / DAY);
   const hh = Math.floor((s % DAY) / 3600);
   const m = Math.floor((s % 3600) / 60);
-  if (d) return `${d} d${hh ? ` ${hh} h` : ''}`;
-  if (hh) return `${hh} h${m ? ` ${m} min` : ''}`;
-  if (m) return `${m} min${s % 60 ? ` ${s % 60} s` : ''}`;
-  return `${s} s`;
+  const days = t('duration.days', { n: d });
+  const hours = t('duration.hours', { n: hh });
+  const minutes = t('duration.minutes', { n: m });
+  const seconds = t('duration.seconds', { n: s % 60 });
+  if (d) return hh ? `${days} ${hours}` : days;
+  if (hh) return m ? `${hours} ${minutes}` : hours;
+  if (m) return s % 60 ? `${minutes} ${seconds}` : minutes;
+  return seconds;
 }
 
 // Time left on a clock as told by the server (its `now` against our own clock).
@@ -98,23 +103,22 @@ export function timeLeft(clock, nowLocal = Date.now()) {
 
 // "3 days", "1 day", "5 minutes", "12 hours": a length said in whole units where it is one.
 export function lengthText(seconds) {
-  const unit = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (seconds >= DAY && seconds % DAY === 0) return unit(seconds / DAY, 'day');
-  if (seconds >= 3600 && seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
-  if (seconds >= 60 && seconds % 60 === 0) return unit(seconds / 60, 'minute');
+  if (seconds >= DAY && seconds % DAY === 0) return t('length.days', { count: seconds / DAY });
+  if (seconds >= 3600 && seconds % 3600 === 0) return t('length.hours', { count: seconds / 3600 });
+  if (seconds >= 60 && seconds % 60 === 0) return t('length.minutes', { count: seconds / 60 });
   return durationText(seconds * 1000);
 }
 
 // A game's time control in parts (the summary's `clock`: per move, bank, vacation days, skips
 // before a vote), or one part "No time limit".
 export function timeControlParts(clock) {
-  if (!clock || !clock.per_move_seconds) return ['No time limit'];
-  const parts = [`${lengthText(clock.per_move_seconds)} per move`];
-  parts.push(clock.bank_seconds ? `${lengthText(clock.bank_seconds)} bank` : 'no bank');
+  if (!clock || !clock.per_move_seconds) return [t('clock.noTimeLimit')];
+  const parts = [t('clock.perMove', { length: lengthText(clock.per_move_seconds) })];
+  parts.push(clock.bank_seconds ? t('clock.bank', { length: lengthText(clock.bank_seconds) }) : t('clock.noBankLower'));
   const v = clock.vacation_days || 0;
-  parts.push(v ? `${v} vacation day${v === 1 ? '' : 's'}` : 'no vacation');
+  parts.push(v ? t('clock.vacationDays', { count: v }) : t('clock.noVacationLower'));
   const skips = clock.skips_before_expel;
-  if (skips) parts.push(`vote to expel after ${skips} skipped turn${skips === 1 ? '' : 's'}`);
+  if (skips) parts.push(t('clock.voteAfterSkips', { count: skips }));
   return parts;
 }
 
@@ -123,7 +127,7 @@ export function timeControlText(clock) {
 }
 
 // The speed of the lobby's filter (the summary's `speed`).
-export const SPEED_NAME = { live: 'Live', daily: 'Daily', untimed: 'No time limit' };
+export const SPEED_NAME = { live: t('speed.live'), daily: t('speed.daily'), untimed: t('clock.noTimeLimit') };
 
 export function speedOf(clock) {
   if (!clock || !clock.per_move_seconds) return 'untimed';
@@ -132,7 +136,7 @@ export function speedOf(clock) {
 
 // A moment in the reader's local time with his time zone named: "Fri 28 Nov, 14:05 CET".
 export function localTime(ms) {
-  return new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(ms));
+  return new Intl.DateTimeFormat(LANG, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(ms));
 }
 
 // What is left of a running clock, in parts: of this move's own time, of the seat's bank and
@@ -154,8 +158,8 @@ export function timeLeftParts(clock, nowLocal = Date.now()) {
 // "18 h of this move, then 1 d of bank, then 3 d of vacation": the parts that are not empty.
 export function timeLeftPartsText(parts) {
   if (!parts) return '';
-  const out = [`${durationText(parts.move)} of this move`];
-  if (parts.bank) out.push(`${durationText(parts.bank)} of bank`);
-  if (parts.vacation) out.push(`${durationText(parts.vacation)} of vacation`);
-  return out.join(', then ');
+  const out = [t('clock.ofThisMove', { time: durationText(parts.move) })];
+  if (parts.bank) out.push(t('clock.ofBank', { time: durationText(parts.bank) }));
+  if (parts.vacation) out.push(t('clock.ofVacation', { time: durationText(parts.vacation) }));
+  return out.join(t('clock.thenSeparator'));
 }

@@ -2,6 +2,7 @@
 // choice the rules give him (casualties, retreat, eliminations) while the map stays visible.
 
 import { h } from './util.js';
+import { t } from './i18n.js';
 
 // A modal dialog. buttons: [{label, value, kind: 'primary'|'danger'|'plain'}].
 // Resolves with the value of the button pressed, or null when dismissed (Esc / close).
@@ -46,7 +47,7 @@ function giveFocusBack(opener) {
   }
 }
 
-export async function confirmDialog(title, text, { ok = 'OK', cancel = 'Cancel', danger = false } = {}) {
+export async function confirmDialog(title, text, { ok = t('dialog.ok'), cancel = t('dialog.cancel'), danger = false } = {}) {
   const value = await modal({
     title,
     body: [h('p', {}, text)],
@@ -89,7 +90,7 @@ export function choiceDialog(title, text, options) {
       h('h2', { class: 'modal-title' }, title),
       h('div', { class: 'modal-body' }, text ? h('p', {}, text) : null),
       list,
-      h('div', { class: 'modal-buttons' }, h('button', { type: 'button', class: 'btn btn-plain', onclick: () => done(null) }, 'Cancel')),
+      h('div', { class: 'modal-buttons' }, h('button', { type: 'button', class: 'btn btn-plain', onclick: () => done(null) }, t('dialog.cancel'))),
     );
     dialog.addEventListener('cancel', (e) => {
       e.preventDefault();
@@ -130,13 +131,13 @@ export class DecisionCard {
         {
           type: 'button',
           class: 'btn btn-small btn-plain',
-          title: this.minimized ? 'Show the choices again' : 'Hide to look at the map',
+          title: this.minimized ? t('dialog.showChoicesTitle') : t('dialog.hideChoicesTitle'),
           onclick: () => {
             this.minimized = !this.minimized;
             this.show(spec);
           },
         },
-        this.minimized ? 'Show' : 'Hide',
+        this.minimized ? t('dialog.show') : t('dialog.hide'),
       ),
     );
     card.append(header);

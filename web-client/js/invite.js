@@ -7,12 +7,13 @@ import { h, seatStyle, toast } from './util.js';
 import { saveInvite } from './invites.js';
 import { optionsText } from './options.js';
 import { timeControlText } from './clock_options.js';
+import { t } from './i18n.js';
 
 export { optionsText } from './options.js';
 
 // The summary of a game as a few lines (also above the name form, for visitors without a name).
 export function inviteSummary(summary) {
-  const creator = summary.creator && summary.creator.name ? summary.creator.name : 'Someone';
+  const creator = summary.creator && summary.creator.name ? summary.creator.name : t('invite.someone');
   const seats = h(
     'ol',
     { class: 'seat-list' },
@@ -24,16 +25,16 @@ export function inviteSummary(summary) {
         h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }),
         h('b', {}, st.name),
         ' — ',
-        seat.name ? h('span', {}, seat.name) : h('span', { class: 'subtle' }, 'free seat'),
+        seat.name ? h('span', {}, seat.name) : h('span', { class: 'subtle' }, t('invite.freeSeat')),
       );
     }),
   );
   return h(
     'div',
     { class: 'invite-summary' },
-    h('h1', { id: 'invite-title' }, `${creator} invites you to game ${summary.game_id}`),
-    h('p', { class: 'subtle', id: 'invite-options' }, `${optionsText(summary.options)}${summary.private ? ' · private game' : ''}`),
-    h('p', { class: 'time-control', id: 'invite-clock' }, h('b', {}, 'Clock: '), timeControlText(summary.clock)),
+    h('h1', { id: 'invite-title' }, t('invite.title', { name: creator, id: summary.game_id })),
+    h('p', { class: 'subtle', id: 'invite-options' }, `${optionsText(summary.options)}${summary.private ? ` · ${t('invite.privateGame')}` : ''}`),
+    h('p', { class: 'time-control', id: 'invite-clock' }, h('b', {}, `${t('clock.label')}: `), timeControlText(summary.clock)),
     seats,
   );
 }
@@ -45,7 +46,7 @@ export function fetchInvite(ctx, gameId, invite) {
 export function mountInvite(root, ctx, gameId, invite) {
   let gone = false;
   saveInvite(gameId, invite);
-  root.replaceChildren(h('p', { class: 'loading' }, 'Looking up the invitation…'));
+  root.replaceChildren(h('p', { class: 'loading' }, t('invite.lookingUp')));
   fetchInvite(ctx, gameId, invite).then(
     (summary) => {
       if (!gone) render(root, ctx, summary, invite);
@@ -54,9 +55,9 @@ export function mountInvite(root, ctx, gameId, invite) {
       if (gone) return;
       // The server answers a wrong or renewed invitation code exactly like a game that does not
       // exist (it keeps only the code's hash and tells nobody whether the game is there).
-      const text = err.status === 404 ? 'There is no such game, or this invitation is not valid (any more).' : err.status === 403 ? 'This invitation is not valid (any more).' : err.message;
+      const text = err.status === 404 ? t('invite.noSuchGame') : err.status === 403 ? t('invite.notValid') : err.message;
       root.replaceChildren(
-        h('section', { class: 'card invite-page' }, h('h1', {}, 'Invitation'), h('p', { class: 'form-error', id: 'invite-error' }, text), h('a', { class: 'btn', href: '#/' }, 'Go to the lobby')),
+        h('section', { class: 'card invite-page' }, h('h1', {}, t('invite.heading')), h('p', { class: 'form-error', id: 'invite-error' }, text), h('a', { class: 'btn', href: '#/' }, t('invite.toLobby'))),
       );
     },
   );
@@ -76,10 +77,10 @@ function render(root, ctx, summary, invite) {
   const row = h('div', { class: 'button-row' });
   const open = () => location.replace(`#/game/${gameId}`);
   if (seated) {
-    card.append(h('p', {}, 'You already have a seat in this game.'));
-    row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'open-game', onclick: open }, 'Open the game'));
+    card.append(h('p', {}, t('invite.alreadySeated')));
+    row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'open-game', onclick: open }, t('invite.openGame')));
   } else if (summary.status === 'open' && free) {
-    card.append(h('p', {}, 'The game starts when every seat is taken, or when its creator starts it.'));
+    card.append(h('p', {}, t('invite.startsWhen')));
     const button = h(
       'button',
       {
@@ -99,15 +100,15 @@ function render(root, ctx, summary, invite) {
           }
         },
       },
-      'Take a seat',
+      t('invite.takeSeat'),
     );
     row.append(button);
   } else {
-    const why = { running: 'This game has already started.', finished: 'This game is over.', cancelled: 'This game was cancelled.' }[summary.status] || 'There is no free seat left.';
+    const why = { running: t('invite.started'), finished: t('invite.over'), cancelled: t('invite.cancelled') }[summary.status] || t('invite.noFreeSeat');
     card.append(h('p', {}, why));
-    if (summary.status !== 'cancelled') row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'open-game', onclick: open }, summary.status === 'finished' ? 'See the game' : 'Watch it'));
+    if (summary.status !== 'cancelled') row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'open-game', onclick: open }, summary.status === 'finished' ? t('invite.seeGame') : t('invite.watch')));
   }
-  row.append(h('a', { class: 'btn', href: '#/' }, 'Lobby'));
+  row.append(h('a', { class: 'btn', href: '#/' }, t('title.lobby')));
   card.append(row);
   root.replaceChildren(card);
 }

@@ -9,6 +9,8 @@ import { fetchInvite, inviteSummary } from './invite.js';
 import { RunningGames } from './running.js';
 import { fillPresence } from './presence.js';
 import { seatKindFields } from './seat_kinds.js';
+import { t } from './i18n.js';
+import { languageSwitch } from './language_switch.js';
 import { clockFields, durationText, timeLeft, timeControlText, localTime, SPEED_NAME } from './clock_options.js';
 
 // Games on a page of the open list (the server allows up to 50).
@@ -18,9 +20,9 @@ const OPEN_PAGE = 10;
 // `invitation` ({gameId, invite}): the visitor came from an invitation link; what he is invited
 // to is shown above the form, and after choosing a name he lands on the invitation page.
 export function mountWelcome(root, ctx, invitation = null) {
-  const input = h('input', { type: 'text', id: 'name', name: 'name', maxlength: 32, required: true, autocomplete: 'nickname', placeholder: 'e.g. Napoleon' });
+  const input = h('input', { type: 'text', id: 'name', name: 'name', maxlength: 32, required: true, autocomplete: 'nickname', placeholder: t('welcome.namePlaceholder') });
   const error = h('p', { class: 'form-error', role: 'alert' });
-  const button = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Play');
+  const button = h('button', { type: 'submit', class: 'btn btn-primary' }, t('welcome.play'));
   const form = h(
     'form',
     {
@@ -29,7 +31,7 @@ export function mountWelcome(root, ctx, invitation = null) {
         ev.preventDefault();
         const name = input.value.trim();
         if (!name) {
-          error.textContent = 'Please choose a name.';
+          error.textContent = t('welcome.nameMissing');
           return;
         }
         button.disabled = true;
@@ -44,9 +46,9 @@ export function mountWelcome(root, ctx, invitation = null) {
         }
       },
     },
-    h('h2', {}, 'Choose your name'),
-    h('p', {}, 'Other players see this name. No password: this browser remembers you.'),
-    h('label', { for: 'name' }, 'Display name'),
+    h('h2', {}, t('welcome.chooseName')),
+    h('p', {}, t('welcome.nameHelp')),
+    h('label', { for: 'name' }, t('welcome.nameLabel')),
     h('div', { class: 'invite-row' }, input, button),
     error,
   );
@@ -54,7 +56,7 @@ export function mountWelcome(root, ctx, invitation = null) {
   if (invitation) {
     fetchInvite(ctx, invitation.gameId, invitation.invite).then(
       (summary) => {
-        invited.replaceChildren(inviteSummary(summary), h('p', {}, 'Choose a name below to take a seat.'));
+        invited.replaceChildren(inviteSummary(summary), h('p', {}, t('welcome.invitedChooseName')));
         invited.hidden = false;
       },
       () => {},
@@ -65,21 +67,22 @@ export function mountWelcome(root, ctx, invitation = null) {
       'section',
       { class: 'welcome' },
       invited,
-      h('div', { class: 'hero' }, h('h1', {}, 'VIKTORY II'), h('p', { class: 'tagline' }, 'Build an empire on an unexplored map of hexes. Raise armies and fleets, conquer Towns and Cities, capture Capitals. 2–6 players, online.')),
+      h('div', { class: 'hero' }, h('h1', {}, 'VIKTORY II'), h('p', { class: 'tagline' }, t('welcome.tagline'))),
       form,
       h(
         'section',
         { class: 'card how-to' },
-        h('h2', {}, 'How a turn goes'),
+        h('h2', {}, t('welcome.howTurnGoes')),
         h(
           'ol',
           { class: 'steps' },
-          h('li', {}, h('b', {}, 'Build. '), 'Found a Town on explored land or upgrade a Town to a City: each gives you a new unit.'),
-          h('li', {}, h('b', {}, 'Move & fight. '), 'March Infantry, Cavalry and Artillery, sail Frigates, explore face-down tiles, bombard and attack.'),
-          h('li', {}, h('b', {}, 'Place reserves. '), 'New and beaten units come back in your Towns and Cities.'),
+          h('li', {}, h('b', {}, t('welcome.stepBuild')), ' ', t('welcome.stepBuildText')),
+          h('li', {}, h('b', {}, t('welcome.stepMove')), ' ', t('welcome.stepMoveText')),
+          h('li', {}, h('b', {}, t('welcome.stepReserve')), ' ', t('welcome.stepReserveText')),
         ),
-        h('p', { class: 'subtle' }, 'You never need to know the rules by heart: the map lights up every move you may make.'),
+        h('p', { class: 'subtle' }, t('welcome.noRulesByHeart')),
       ),
+      h('section', { class: 'card' }, languageSwitch()),
     ),
   );
   input.focus();
@@ -172,22 +175,22 @@ class Lobby {
 
   build() {
     this.els = {
-      open: h('div', { class: 'game-list', id: 'open-games' }, h('p', { class: 'subtle' }, 'Loading…')),
+      open: h('div', { class: 'game-list', id: 'open-games' }, h('p', { class: 'subtle' }, t('common.loading'))),
       pager: h('div', { class: 'pager', id: 'open-pager' }),
-      mine: h('div', { class: 'game-list', id: 'my-games' }, h('p', { class: 'subtle' }, 'Loading…')),
+      mine: h('div', { class: 'game-list', id: 'my-games' }, h('p', { class: 'subtle' }, t('common.loading'))),
     };
     this.running = new RunningGames(this.ctx);
     this.root.replaceChildren(
       h(
         'section',
         { class: 'lobby' },
-        h('h1', { class: 'visually-hidden' }, 'Lobby'),
+        h('h1', { class: 'visually-hidden' }, t('title.lobby')),
         h('div', { class: 'lobby-col' }, this.createForm()),
         h(
           'div',
           { class: 'lobby-col' },
-          h('section', { class: 'card' }, h('h2', {}, 'Your games'), this.els.mine),
-          h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', {}, 'Open games'), this.speedFilter()), h('p', { class: 'subtle' }, 'Public games waiting for players, oldest first. This list updates by itself.'), this.els.open, this.els.pager),
+          h('section', { class: 'card' }, h('h2', {}, t('lobby.yourGames')), this.els.mine),
+          h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', {}, t('lobby.openGames')), this.speedFilter()), h('p', { class: 'subtle' }, t('lobby.openGamesHelp')), this.els.open, this.els.pager),
           this.running.section(),
         ),
       ),
@@ -198,8 +201,8 @@ class Lobby {
   speedFilter() {
     const select = h(
       'select',
-      { id: 'lobby-speed', 'aria-label': 'Speed', onchange: () => this.goToPage(0, select.value) },
-      [['', 'All speeds'], ...Object.entries(SPEED_NAME)].map(([v, text]) => h('option', { value: v, selected: v === this.page.speed }, text)),
+      { id: 'lobby-speed', 'aria-label': t('lobby.speed'), onchange: () => this.goToPage(0, select.value) },
+      [['', t('lobby.allSpeeds')], ...Object.entries(SPEED_NAME)].map(([v, text]) => h('option', { value: v, selected: v === this.page.speed }, text)),
     );
     return h('label', { class: 'speed-filter', for: 'lobby-speed' }, select);
   }
@@ -213,7 +216,7 @@ class Lobby {
         h('select', { id, name: id }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text))),
       );
     const error = h('p', { class: 'form-error', role: 'alert' });
-    const button = h('button', { type: 'submit', class: 'btn btn-primary', id: 'create-game' }, 'Create game');
+    const button = h('button', { type: 'submit', class: 'btn btn-primary', id: 'create-game' }, t('create.submit'));
     const kinds = seatKindFields(() => Number(form.querySelector('#seats').value));
     const clock = clockFields();
     const form = h(
@@ -242,7 +245,7 @@ class Lobby {
           try {
             const { seen } = await this.ctx.conn.request('game.create', payload);
             const created = seen.filter((m) => m.type === 'game.created').pop();
-            if (!created) throw new Error('The server did not say which game it created.');
+            if (!created) throw new Error(t('create.noGameCreated'));
             if (created.invite) saveInvite(created.game_id, created.invite);
             location.hash = `#/game/${created.game_id}`;
           } catch (err) {
@@ -251,21 +254,21 @@ class Lobby {
           }
         },
       },
-      h('h2', {}, 'New game'),
-      select('seats', 'Players', [2, 3, 4, 5, 6].map((n) => [String(n), `${n} players`]), '2'),
+      h('h2', {}, t('create.title')),
+      select('seats', t('create.players'), [2, 3, 4, 5, 6].map((n) => [String(n), t('options.players', { count: n })]), '2'),
       kinds.element,
       clock.element,
       optionFields(),
-      select('tile_mix', 'Map tiles', Object.entries(TILE_MIX_NAME), 'standard'),
-      h('label', { class: 'check', for: 'independent_exploration' }, h('input', { type: 'checkbox', id: 'independent_exploration', name: 'independent_exploration' }), h('span', {}, 'Independent exploration: each player sees only the tiles he revealed himself')),
-      h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', name: 'private' }), h('span', {}, 'Private: only people with the invitation link can join')),
+      select('tile_mix', t('create.tileMix'), Object.entries(TILE_MIX_NAME), 'standard'),
+      h('label', { class: 'check', for: 'independent_exploration' }, h('input', { type: 'checkbox', id: 'independent_exploration', name: 'independent_exploration' }), h('span', {}, t('create.independentExploration'))),
+      h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', name: 'private' }), h('span', {}, t('create.private'))),
       select(
         'spectators',
-        'Spectators',
+        t('create.spectators'),
         [
-          ['live', 'Welcome, live'],
-          ['delayed', 'Welcome, two turns behind'],
-          ['none', 'Only once the game is over'],
+          ['live', t('create.spectatorsLive')],
+          ['delayed', t('create.spectatorsDelayed')],
+          ['none', t('create.spectatorsNone')],
         ],
         'live',
       ),
@@ -286,8 +289,8 @@ class Lobby {
     // The server's order: oldest first (by game id).
     const games = [...(this.openGames || new Map()).values()].filter((g) => g.status === 'open').sort((a, b) => a.game_id - b.game_id);
     if (!games.length) {
-      const speed = this.page.speed ? ` (${SPEED_NAME[this.page.speed].toLowerCase()})` : '';
-      box.append(h('p', { class: 'subtle empty' }, `No open games${speed} right now. Create one!`));
+      const text = this.page.speed ? t('lobby.noOpenGamesOfSpeed', { speed: SPEED_NAME[this.page.speed] }) : t('lobby.noOpenGames');
+      box.append(h('p', { class: 'subtle empty' }, text));
       return;
     }
     for (const g of games) {
@@ -300,16 +303,17 @@ class Lobby {
           h(
             'div',
             { class: 'game-row-main' },
-            h('b', {}, `Game ${g.game_id}`),
-            ` by ${g.creator ? g.creator.name : '?'}`,
+            h('b', {}, t('lobby.game', { id: g.game_id })),
+            ' ',
+            t('lobby.byCreator', { name: g.creator ? g.creator.name : '?' }),
             h('div', { class: 'subtle' }, optionsText(g.options)),
             h('div', { class: 'time-control' }, h('span', { class: `tag tag-speed speed-${g.speed || 'untimed'}` }, SPEED_NAME[g.speed] || SPEED_NAME.untimed), g.clock ? ` ${timeControlText(g.clock)}` : ''),
           ),
           seatDots(g.seats),
           h('span', { class: 'subtle' }, `${taken}/${g.seats.length}`),
           seated
-            ? h('a', { class: 'btn btn-small', href: `#/game/${g.game_id}` }, 'Open')
-            : h('button', { type: 'button', class: 'btn btn-small btn-primary', onclick: () => this.join(g.game_id) }, 'Join'),
+            ? h('a', { class: 'btn btn-small', href: `#/game/${g.game_id}` }, t('lobby.open'))
+            : h('button', { type: 'button', class: 'btn btn-small btn-primary', onclick: () => this.join(g.game_id) }, t('lobby.join')),
         ),
       );
     }
@@ -323,9 +327,9 @@ class Lobby {
     this.els.pager.replaceChildren();
     if (count <= limit && offset === 0) return;
     this.els.pager.append(
-      h('button', { type: 'button', class: 'btn btn-small', id: 'open-prev', disabled: offset === 0, onclick: () => this.goToPage(Math.max(0, offset - limit)) }, '‹ Older'),
-      h('span', { class: 'subtle', id: 'open-range' }, shown ? `Games ${offset + 1}–${offset + shown} of ${count}` : `${count} games`),
-      h('button', { type: 'button', class: 'btn btn-small', id: 'open-next', disabled: offset + limit >= count, onclick: () => this.goToPage(offset + limit) }, 'Newer ›'),
+      h('button', { type: 'button', class: 'btn btn-small', id: 'open-prev', disabled: offset === 0, onclick: () => this.goToPage(Math.max(0, offset - limit)) }, t('lobby.older')),
+      h('span', { class: 'subtle', id: 'open-range' }, shown ? t('lobby.range', { from: offset + 1, to: offset + shown, count }) : t('lobby.games', { count })),
+      h('button', { type: 'button', class: 'btn btn-small', id: 'open-next', disabled: offset + limit >= count, onclick: () => this.goToPage(offset + limit) }, t('lobby.newer')),
     );
   }
 
@@ -334,7 +338,7 @@ class Lobby {
     box.replaceChildren();
     const games = (this.myGames || []).filter((g) => g.status !== 'cancelled');
     if (!games.length) {
-      box.append(h('p', { class: 'subtle empty' }, 'You are not in any game yet.'));
+      box.append(h('p', { class: 'subtle empty' }, t('lobby.noGamesYet')));
       return;
     }
     const rank = (g) => (g.your_turn ? 0 : g.status === 'running' ? 1 : g.status === 'open' ? 2 : 3);
@@ -344,20 +348,20 @@ class Lobby {
     const order = (a, b) => rank(a) - rank(b) || (deadline(a) === deadline(b) ? 0 : deadline(a) < deadline(b) ? -1 : 1) || (b.last_move_at || 0) - (a.last_move_at || 0);
     for (const g of games.slice().sort(order)) {
       let status;
-      if (g.status === 'open') status = h('span', { class: 'tag' }, 'waiting for players');
-      else if (g.status === 'finished') status = h('span', { class: 'tag' }, 'finished');
-      else if (g.your_turn) status = h('span', { class: 'tag tag-turn' }, 'your move');
+      if (g.status === 'open') status = h('span', { class: 'tag' }, t('lobby.waitingForPlayers'));
+      else if (g.status === 'finished') status = h('span', { class: 'tag' }, t('lobby.finished'));
+      else if (g.your_turn) status = h('span', { class: 'tag tag-turn' }, t('lobby.yourMove'));
       else {
         const cur = g.current_seat;
         const seat = (g.seats || []).find((x) => x.seat === cur);
-        status = h('span', { class: 'tag' }, `${seat && seat.name ? seat.name : seatStyle(cur).name}'s move`, seat && seat.player_id ? h('span', { class: 'presence', dataset: { presencePlayer: String(seat.player_id) } }) : null);
+        status = h('span', { class: 'tag' }, t('lobby.theirMove', { name: seat && seat.name ? seat.name : seatStyle(cur).name }), seat && seat.player_id ? h('span', { class: 'presence', dataset: { presencePlayer: String(seat.player_id) } }) : null);
       }
       const clockTag = myGameClockTag(g);
       box.append(
         h(
           'a',
           { class: `game-row link${g.your_turn ? ' your-turn' : ''}`, href: g.status === 'finished' ? `#/game/${g.game_id}` : `#/game/${g.game_id}`, dataset: { gameId: g.game_id } },
-          h('div', { class: 'game-row-main' }, h('b', {}, `Game ${g.game_id}`), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · you are ${seatStyle(g.your_seat).name}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => x.name).filter(Boolean).join(' vs ')}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · last move ${timeAgo(g.last_move_at)}` : ''}`), h('div', { class: 'subtle time-control' }, timeControlText(g.clock))),
+          h('div', { class: 'game-row-main' }, h('b', {}, t('lobby.game', { id: g.game_id })), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · ${t('lobby.youAre', { colour: seatStyle(g.your_seat).name })}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => x.name).filter(Boolean).join(` ${t('lobby.versus')} `)}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · ${t('lobby.lastMove', { ago: timeAgo(g.last_move_at) })}` : ''}`), h('div', { class: 'subtle time-control' }, timeControlText(g.clock))),
           clockTag,
           g.seats ? seatDots(g.seats) : null,
           status,
@@ -384,21 +388,21 @@ function myGameClockTag(g) {
   if (!c || c.deadline === null || c.deadline === undefined) return null;
   const mine = g.your_seat !== null && g.your_seat !== undefined && c.seat === g.your_seat;
   const whose = mine ? '' : `${seatStyle(c.seat).name}: `;
-  if (c.stage === 'overdue') return h('span', { class: 'tag tag-warn clock-left', dataset: { seat: c.seat } }, `${whose}over time`);
+  if (c.stage === 'overdue') return h('span', { class: 'tag tag-warn clock-left', dataset: { seat: c.seat } }, `${whose}${t('clock.overTime')}`);
   const urgent = mine && (c.stage === 'reminded' || c.stage === 'overdue');
   const left = durationText(timeLeft({ ...c, received_at: Date.now() }));
   // The deadline in the reader's own time zone, named (a live game's few minutes need none).
-  const until = c.deadline - (c.now || Date.now()) > 3600000 ? ` · until ${localTime(c.deadline)}` : '';
-  return h('span', { class: `tag clock-left${urgent ? ' tag-warn' : ''}`, dataset: { seat: c.seat }, title: `${mine ? 'Time left for your move' : 'Time left for their move'}: until ${localTime(c.deadline)}` }, `${whose}${left} left${until}`);
+  const until = c.deadline - (c.now || Date.now()) > 3600000 ? ` · ${t('clock.until', { time: localTime(c.deadline) })}` : '';
+  return h('span', { class: `tag clock-left${urgent ? ' tag-warn' : ''}`, dataset: { seat: c.seat }, title: mine ? t('clock.leftForYourMove', { time: localTime(c.deadline) }) : t('clock.leftForTheirMove', { time: localTime(c.deadline) }) }, `${whose}${t('clock.left', { time: left })}${until}`);
 }
 
 function seatDots(seats) {
   return h(
     'span',
-    { class: 'seat-dots', 'aria-label': `${seats.filter((x) => x.player_id).length} of ${seats.length} seats taken` },
+    { class: 'seat-dots', 'aria-label': t('lobby.seatsTaken', { taken: seats.filter((x) => x.player_id).length, count: seats.length }) },
     seats.map((x) => {
       const st = seatStyle(x.seat);
-      return h('span', { class: `swatch${x.player_id ? '' : ' empty'}${x.computer ? ' computer' : ''}`, title: `${st.name}: ${x.name || 'free'}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
+      return h('span', { class: `swatch${x.player_id ? '' : ' empty'}${x.computer ? ' computer' : ''}`, title: `${st.name}: ${x.name || t('lobby.freeSeat')}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
     }),
   );
 }

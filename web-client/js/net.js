@@ -11,6 +11,7 @@
 
 import { needsBoard, withBoard } from './board_data.js';
 import { applyViewDelta } from './view_delta.js';
+import { t } from './i18n.js';
 
 const SESSION_KEY = 'viktory.session';
 
@@ -61,7 +62,7 @@ async function apiFetch(path, { method = 'GET', body, token } = {}) {
       cache: 'no-store',
     });
   } catch {
-    throw new ApiError(0, 'network', 'The server cannot be reached. Check your connection.');
+    throw new ApiError(0, 'network', t('net.unreachable'));
   }
   let data = null;
   const text = await response.text();
@@ -77,7 +78,7 @@ async function apiFetch(path, { method = 'GET', body, token } = {}) {
     throw new ApiError(
       response.status,
       err.code || `http_${response.status}`,
-      err.message || `Request failed (${response.status}).`,
+      err.message || t('net.requestFailed', { status: response.status }),
     );
   }
   return data;
@@ -213,7 +214,7 @@ export class Connection extends EventTarget {
       if (this.ws !== ws) return;
       this.ws = null;
       clearInterval(this.pingTimer);
-      this.failPending('disconnected', 'The connection was lost. Try again in a moment.');
+      this.failPending('disconnected', t('net.connectionLost'));
       if (!this.stopped) this.scheduleReconnect();
     });
     ws.addEventListener('error', () => {
@@ -311,14 +312,14 @@ export class Connection extends EventTarget {
   request(type, payload = {}) {
     if (!this.isOnline()) {
       return Promise.reject(
-        new ProtocolError('offline', 'Not connected to the server right now. Reconnecting…'),
+        new ProtocolError('offline', t('net.notConnected')),
       );
     }
     const req = this.nextReq++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(req);
-        reject(new ProtocolError('timeout', 'The server did not answer in time.'));
+        reject(new ProtocolError('timeout', t('net.timeout')));
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(req, { resolve, reject, timer, seen: [] });
       this.sendRaw({ ...payload, type, req });
@@ -590,7 +591,7 @@ export class GameChannel extends EventTarget {
   async newInvite() {
     const { seen } = await this.conn.request('game.invite', { game_id: this.gameId });
     const answer = seen.filter((m) => m.type === 'game.invite').pop();
-    if (!answer) throw new ProtocolError('internal', 'The server sent no invitation.');
+    if (!answer) throw new ProtocolError('internal', t('net.noInvitation'));
     this.invite = answer.invite;
     return answer.invite;
   }

@@ -4,23 +4,24 @@
 // checks every combination; the form only helps with the two it always refuses.
 
 import { h, TILE_MIX_NAME, VICTORY_NAME } from './util.js';
+import { t } from './i18n.js';
 
 // In the order the server writes a list of conditions.
 export const VICTORY_CONDITIONS = [
-  { key: 'standard', rule: '5.1', help: 'the last player standing wins (always applies).' },
-  { key: 'shorter', rule: '5.3', help: 'the game ends when the first Capital falls; the largest empire wins.' },
-  { key: 'race', rule: '5.4', help: 'the first empire worth 20 points at the start of its turn wins.' },
-  { key: 'doomsday', rule: '5.5', help: 'once a City is captured, a die each turn may end the game; the largest empire wins.' },
-  { key: 'subjugation', rule: '5.2', help: 'win when every other player is your Vassal (turns the Subjugation rules on).' },
+  { key: 'standard', rule: '5.1', help: t('victory.standardHelp') },
+  { key: 'shorter', rule: '5.3', help: t('victory.shorterHelp') },
+  { key: 'race', rule: '5.4', help: t('victory.raceHelp') },
+  { key: 'doomsday', rule: '5.5', help: t('victory.doomsdayHelp') },
+  { key: 'subjugation', rule: '5.2', help: t('victory.subjugationHelp') },
 ];
 
 export const OPTIONAL_RULES = [
-  { key: 'terrain_leveling', name: 'Terrain Leveling', rule: '15.1', help: 'Forests and Mountains no longer slow units, block fire or add defence dice.' },
-  { key: 'no_exploration', name: 'No Exploration', rule: '15.2', help: 'the whole map is face up from the start; seating and start corners are random.' },
-  { key: 'exploration_balancing', name: 'Exploration Balancing', rule: '15.3', help: 'when an act turns up two or more water tiles, you may swap one for a land tile.' },
-  { key: 'luck_averaging', name: 'Luck Averaging', rule: '15.4', help: 'before each fire, the firer may take pairs of dice as one sure hit each (the target chooses) instead of rolling them.' },
-  { key: 'town_relocation', name: 'Town/City Relocation', rule: '15.5', help: 'instead of building, move one of your Towns or Cities to a next hex.' },
-  { key: 'subjugation', name: 'Subjugation', rule: '15.6', help: 'a captured Capital makes its owner the captor’s Vassal instead of taking it over.' },
+  { key: 'terrain_leveling', name: t('rule.terrainLeveling'), rule: '15.1', help: t('rule.terrainLevelingHelp') },
+  { key: 'no_exploration', name: t('rule.noExploration'), rule: '15.2', help: t('rule.noExplorationHelp') },
+  { key: 'exploration_balancing', name: t('rule.explorationBalancing'), rule: '15.3', help: t('rule.explorationBalancingHelp') },
+  { key: 'luck_averaging', name: t('rule.luckAveraging'), rule: '15.4', help: t('rule.luckAveragingHelp') },
+  { key: 'town_relocation', name: t('rule.townRelocation'), rule: '15.5', help: t('rule.townRelocationHelp') },
+  { key: 'subjugation', name: t('rule.subjugation'), rule: '15.6', help: t('rule.subjugationHelp') },
 ];
 
 // The conditions of a game, from either form the server writes (a string or a list).
@@ -43,10 +44,10 @@ export function optionalRules(options) {
 export function optionsText(options, { players = true } = {}) {
   if (!options) return '';
   const parts = [];
-  if (players && options.players) parts.push(`${options.players} players`);
+  if (players && options.players) parts.push(t('options.players', { count: options.players }));
   parts.push(victoryText(options));
-  parts.push(`${TILE_MIX_NAME[options.tile_mix] || options.tile_mix || 'Standard'} tiles`);
-  if (options.independent_exploration) parts.push('independent exploration');
+  parts.push(t('options.tiles', { mix: TILE_MIX_NAME[options.tile_mix] || options.tile_mix || TILE_MIX_NAME.standard }));
+  if (options.independent_exploration) parts.push(t('options.independentExploration'));
   for (const r of optionalRules(options)) parts.push(`${r.name} [${r.rule}]`);
   return parts.join(' · ');
 }
@@ -56,7 +57,7 @@ export function optionFields() {
   const victories = h(
     'fieldset',
     { class: 'option-set', id: 'victory-set' },
-    h('legend', {}, 'How to win (one or more; the first met ends the game)'),
+    h('legend', {}, t('create.howToWin')),
     VICTORY_CONDITIONS.map((v) =>
       h(
         'label',
@@ -69,7 +70,7 @@ export function optionFields() {
   const rules = h(
     'details',
     { class: 'option-set', id: 'optional-rules' },
-    h('summary', {}, 'Optional rules [15.0]'),
+    h('summary', {}, t('create.optionalRules')),
     OPTIONAL_RULES.map((r) =>
       h(
         'label',

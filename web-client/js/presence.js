@@ -7,6 +7,7 @@
 // when the list was redrawn.
 
 import { timeAgo } from './util.js';
+import { t } from './i18n.js';
 import { loadSession } from './net.js';
 
 const REFRESH_MS = 2000;
@@ -43,8 +44,8 @@ async function fetchPresence(ids, maxAge) {
 
 export function presenceText(info) {
   if (!info) return '';
-  if (info.online) return 'online';
-  return info.last_seen ? `seen ${timeAgo(info.last_seen)}` : 'offline';
+  if (info.online) return t('presence.online');
+  return info.last_seen ? t('presence.seen', { ago: timeAgo(info.last_seen) }) : t('presence.offline');
 }
 
 async function fill(root, maxAge) {

@@ -2,6 +2,8 @@
 // VAPID public key and hands the subscription to the server (docs/protocol.md, "Turn
 // notifications"). Browsers allow it only in secure contexts (https, or localhost).
 
+import { t } from './i18n.js';
+
 export function pushSupported() {
   return 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window && window.isSecureContext;
 }
@@ -18,7 +20,7 @@ async function call(path, { method = 'GET', body, token } = {}) {
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error((data && data.error && data.error.message) || `Request failed (${response.status}).`);
+  if (!response.ok) throw new Error((data && data.error && data.error.message) || t('net.requestFailed', { status: response.status }));
   return data;
 }
 
@@ -35,9 +37,9 @@ export async function currentSubscription() {
 
 // Asks for permission, subscribes and tells the server. Throws with a reason for people.
 export async function enablePush(token) {
-  if (!pushSupported()) throw new Error('This browser cannot receive push notifications here (they need https).');
+  if (!pushSupported()) throw new Error(t('push.unsupported'));
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error('Notifications are blocked for this site in the browser settings.');
+  if (permission !== 'granted') throw new Error(t('push.blocked'));
   const registration = await registerWorker();
   await navigator.serviceWorker.ready;
   const { public_key: key } = await call('/api/push/key');

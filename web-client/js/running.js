@@ -5,11 +5,12 @@
 import { h, seatStyle, timeAgo } from './util.js';
 import { optionsText } from './options.js';
 import { timeControlText } from './clock_options.js';
+import { t } from './i18n.js';
 
 export class RunningGames {
   constructor(ctx) {
     this.ctx = ctx;
-    this.el = h('div', { class: 'game-list', id: 'running-games' }, h('p', { class: 'subtle' }, 'Loading…'));
+    this.el = h('div', { class: 'game-list', id: 'running-games' }, h('p', { class: 'subtle' }, t('common.loading')));
     this.off = [];
     const onMessage = (e) => {
       if (e.detail.type === 'lobby.running') this.render(e.detail.games || []);
@@ -19,7 +20,7 @@ export class RunningGames {
   }
 
   section() {
-    return h('section', { class: 'card' }, h('h2', {}, 'Games to watch'), h('p', { class: 'subtle' }, 'Public games under way. Open one to follow it as a spectator.'), this.el);
+    return h('section', { class: 'card' }, h('h2', {}, t('running.title')), h('p', { class: 'subtle' }, t('running.help')), this.el);
   }
 
   refresh() {
@@ -34,7 +35,7 @@ export class RunningGames {
     const me = this.ctx.session ? this.ctx.session.player_id : null;
     this.el.replaceChildren();
     if (!games.length) {
-      this.el.append(h('p', { class: 'subtle empty' }, 'No public game is being played right now.'));
+      this.el.append(h('p', { class: 'subtle empty' }, t('running.none')));
       return;
     }
     for (const g of games) {
@@ -47,13 +48,13 @@ export class RunningGames {
           h(
             'div',
             { class: 'game-row-main' },
-            h('b', {}, `Game ${g.game_id}`),
-            ` · ${g.seats.map((x) => x.name || seatStyle(x.seat).name).join(' vs ')}`,
-            h('div', { class: 'subtle' }, `${optionsText(g.options)}${g.spectators === 'delayed' ? ` · ${g.spectator_delay} turns behind` : ''}${g.last_move_at ? ` · last move ${timeAgo(g.last_move_at)}` : ''}`),
+            h('b', {}, t('lobby.game', { id: g.game_id })),
+            ` · ${g.seats.map((x) => x.name || seatStyle(x.seat).name).join(` ${t('lobby.versus')} `)}`,
+            h('div', { class: 'subtle' }, `${optionsText(g.options)}${g.spectators === 'delayed' ? ` · ${t('running.turnsBehind', { count: g.spectator_delay })}` : ''}${g.last_move_at ? ` · ${t('lobby.lastMove', { ago: timeAgo(g.last_move_at) })}` : ''}`),
             h('div', { class: 'subtle time-control' }, timeControlText(g.clock)),
           ),
-          current ? h('span', { class: 'tag' }, `${current.name || seatStyle(current.seat).name}'s move`) : null,
-          h('span', { class: 'btn btn-small' }, seated ? 'Play' : 'Watch'),
+          current ? h('span', { class: 'tag' }, t('lobby.theirMove', { name: current.name || seatStyle(current.seat).name })) : null,
+          h('span', { class: 'btn btn-small' }, seated ? t('running.play') : t('running.watch')),
         ),
       );
     }

@@ -2,11 +2,12 @@
 // game page marks computer seats. The server plays computer seats itself (docs/server.md).
 
 import { h, seatStyle } from './util.js';
+import { t } from './i18n.js';
 
 export const COMPUTER_LEVEL_NAME = {
-  heuristic: 'Computer (fast)',
-  search: 'Computer (strong)',
-  random: 'Computer (random moves)',
+  heuristic: t('computer.heuristic'),
+  search: t('computer.search'),
+  random: t('computer.random'),
 };
 
 // The computer level of a seat in a game.seats message or game summary, or null.
@@ -29,7 +30,7 @@ export function seatName(entry) {
 // A small tag naming a computer seat's level.
 export function computerTag(level) {
   if (!level) return null;
-  return h('span', { class: 'tag tag-computer', title: `Played by the server: ${COMPUTER_LEVEL_NAME[level] || level}` }, `computer · ${level === 'heuristic' ? 'fast' : level === 'search' ? 'strong' : level}`);
+  return h('span', { class: 'tag tag-computer', title: t('computer.tagTitle', { level: COMPUTER_LEVEL_NAME[level] || level }) }, `${t('computer.tag')} · ${level === 'heuristic' ? t('computer.fast') : level === 'search' ? t('computer.strong') : level}`);
 }
 
 // The create form's seat choices: the creator takes the first seat; each other seat is left
@@ -40,11 +41,11 @@ export function seatKindFields(count) {
   const render = () => {
     const n = count();
     const previous = [...box.querySelectorAll('select')].map((s) => s.value);
-    box.replaceChildren(h('legend', {}, 'Seats'));
-    box.append(h('p', { class: 'field-help' }, `${seatStyle(0).name}: you`));
+    box.replaceChildren(h('legend', {}, t('create.seats')));
+    box.append(h('p', { class: 'field-help' }, t('create.seatYou', { colour: seatStyle(0).name })));
     for (let seat = 1; seat < n; seat += 1) {
       const id = `seat-kind-${seat}`;
-      const choices = [['human', 'A person (invite or lobby)'], ...Object.entries(COMPUTER_LEVEL_NAME)];
+      const choices = [['human', t('create.seatHuman')], ...Object.entries(COMPUTER_LEVEL_NAME)];
       const value = previous[seat - 1] || 'human';
       box.append(
         h(

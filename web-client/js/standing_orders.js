@@ -4,50 +4,51 @@
 // are for people; the server's `choices` say which values exist.
 
 import { h } from './util.js';
+import { t } from './i18n.js';
 
 export const ORDER_TEXT = {
   casualties: {
-    label: 'Your losses',
-    help: 'A hit of your choice on your units (a 2 or 3 against you) [10.1].',
+    label: t('orders.casualties'),
+    help: t('orders.casualtiesHelp'),
     choices: {
-      cheapest: 'Cheapest first (one of several of a kind before the last; Infantry first)',
-      keep_artillery: 'Keep Artillery for last',
-      keep_cavalry: 'Keep Cavalry for last',
+      cheapest: t('orders.casualtiesCheapest'),
+      keep_artillery: t('orders.casualtiesKeepArtillery'),
+      keep_cavalry: t('orders.casualtiesKeepCavalry'),
     },
   },
   enemy_casualties: {
-    label: 'Your 1s',
-    help: 'You pick the enemy unit each 1 you roll kills, also when defending [10.1].',
+    label: t('orders.enemyCasualties'),
+    help: t('orders.enemyCasualtiesHelp'),
     choices: {
-      costliest: 'The loss that costs him most',
-      artillery_first: 'Artillery first',
-      cavalry_first: 'Cavalry first',
+      costliest: t('orders.enemyCasualtiesCostliest'),
+      artillery_first: t('orders.enemyCasualtiesArtillery'),
+      cavalry_first: t('orders.enemyCasualtiesCavalry'),
     },
   },
   retreat: {
-    label: 'Retreat',
-    help: 'As the attacker, after an exchange of fire [12.3].',
-    choices: { when_outnumbered: 'When outnumbered', never: 'Never' },
+    label: t('orders.retreat'),
+    help: t('orders.retreatHelp'),
+    choices: { when_outnumbered: t('orders.retreatOutnumbered'), never: t('orders.retreatNever') },
   },
   averaging: {
-    label: 'Luck Averaging',
-    help: 'Pairs of dice not rolled, each one hit of the opponent’s choice [15.4].',
-    choices: { never: 'Never: roll every die', always: 'Always: every pair allowed' },
+    label: t('rule.luckAveraging'),
+    help: t('orders.averagingHelp'),
+    choices: { never: t('orders.averagingNever'), always: t('orders.averagingAlways') },
   },
   return_to_stock: {
-    label: 'Units lost with a Town',
-    help: 'Returned to stock after losing a Town or City [10.2].',
-    choices: { reserve_first: 'From the Reserve first', map_first: 'From the map first (farthest from the enemy)' },
+    label: t('orders.returnToStock'),
+    help: t('orders.returnToStockHelp'),
+    choices: { reserve_first: t('orders.returnReserveFirst'), map_first: t('orders.returnMapFirst') },
   },
   reinforce: {
-    label: 'As a new Vassal',
-    help: 'Reinforcing your returned Capital [15.62].',
-    choices: { all: 'With every Reserve unit', none: 'Not at all' },
+    label: t('orders.reinforce'),
+    help: t('orders.reinforceHelp'),
+    choices: { all: t('orders.reinforceAll'), none: t('orders.reinforceNone') },
   },
   balancing: {
-    label: 'Exploration Balancing',
-    help: 'Two or more water tiles turned up at once [15.3].',
-    choices: { replace: 'Put the land tile on the water', keep_water: 'Keep the water' },
+    label: t('rule.explorationBalancing'),
+    help: t('orders.balancingHelp'),
+    choices: { replace: t('orders.balancingReplace'), keep_water: t('orders.balancingKeepWater') },
   },
 };
 
@@ -59,9 +60,9 @@ export function choiceText(order, value) {
 // "Decisions wait 1 min for a player who is here" and the like (game.create's
 // decision_grace_seconds).
 export function graceText(seconds) {
-  if (!seconds) return 'This game always waits for you while you have it open.';
-  const time = seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
-  return `While you have the game open, it waits ${time} for your answer, then your order decides.`;
+  if (!seconds) return t('orders.graceAlways');
+  const time = seconds % 60 === 0 ? t('duration.minutes', { n: seconds / 60 }) : t('duration.seconds', { n: seconds });
+  return t('orders.graceWaits', { time });
 }
 
 // One select per order, in the order of ORDER_TEXT (then any the page has no words for).
@@ -74,9 +75,9 @@ export function ordersForm({ idPrefix, choices, values, inherit = null, own = {}
     const text = ORDER_TEXT[order] || { label: order, help: '' };
     const id = `${idPrefix}-${order}`;
     const options = choices[order].map((value) => h('option', { value, selected: inherit ? own[order] === value : values[order] === value }, choiceText(order, value)));
-    if (inherit) options.unshift(h('option', { value: '', selected: !own[order] }, 'As on my account'));
+    if (inherit) options.unshift(h('option', { value: '', selected: !own[order] }, t('orders.asOnAccount')));
     const select = h('select', { id, name: order, dataset: { order }, onchange: (ev) => onChange(order, ev.target.value) }, options);
-    const help = [text.help, inherit ? `Your account: ${choiceText(order, inherit[order])}.` : ''].filter(Boolean).join(' ');
+    const help = [text.help, inherit ? t('orders.yourAccount', { choice: choiceText(order, inherit[order]) }) : ''].filter(Boolean).join(' ');
     return h('label', { class: 'field order-field', for: id }, h('span', {}, text.label), select, help ? h('span', { class: 'field-help', id: `${id}-help` }, help) : null);
   });
   return h('div', { class: 'orders-form' }, rows);

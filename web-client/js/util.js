@@ -1,6 +1,8 @@
 // Small helpers shared by the UI modules: DOM construction (text always via textContent, never
 // innerHTML, so names and chat can never inject markup), names and colours of game things.
 
+import { LANG, t, formatNumber, pluralCategory, formatRelative } from './i18n.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 // h('div', {class: 'x', onclick: fn}, 'text', child, ...) -> HTMLElement.
@@ -47,16 +49,16 @@ function appendChildren(node, children) {
 // Seat colours of the boxed game, in seat order [4.0]. `ink` is the text colour that reads
 // on the fill; `name` is what the UI writes next to the swatch (never colour alone).
 export const SEATS = [
-  { name: 'Red', fill: '#d1343f', ink: '#ffffff', edge: '#5e0f16' },
-  { name: 'Yellow', fill: '#f3c623', ink: '#1d1d1d', edge: '#6b5200' },
-  { name: 'Blue', fill: '#2f6fd6', ink: '#ffffff', edge: '#0d2c61' },
-  { name: 'Green', fill: '#23a04f', ink: '#ffffff', edge: '#0b3d1d' },
-  { name: 'White', fill: '#f7f7f2', ink: '#1d1d1d', edge: '#55554f' },
-  { name: 'Black', fill: '#2a2a2a', ink: '#ffffff', edge: '#000000' },
+  { name: t('seat.red'), fill: '#d1343f', ink: '#ffffff', edge: '#5e0f16' },
+  { name: t('seat.yellow'), fill: '#f3c623', ink: '#1d1d1d', edge: '#6b5200' },
+  { name: t('seat.blue'), fill: '#2f6fd6', ink: '#ffffff', edge: '#0d2c61' },
+  { name: t('seat.green'), fill: '#23a04f', ink: '#ffffff', edge: '#0b3d1d' },
+  { name: t('seat.white'), fill: '#f7f7f2', ink: '#1d1d1d', edge: '#55554f' },
+  { name: t('seat.black'), fill: '#2a2a2a', ink: '#ffffff', edge: '#000000' },
 ];
 
 export function seatStyle(seat) {
-  return SEATS[seat] || { name: `Seat ${seat + 1}`, fill: '#999', ink: '#000', edge: '#333' };
+  return SEATS[seat] || { name: t('seat.number', { n: seat + 1 }), fill: '#999', ink: '#000', edge: '#333' };
 }
 
 export const UNIT_TYPES = ['infantry', 'cavalry', 'artillery', 'frigate'];
@@ -82,27 +84,26 @@ export const PHASE_NAME = {
   game_over: 'Game over',
 };
 export const VICTORY_NAME = {
-  standard: 'Standard Conquest',
-  shorter: 'Shorter Conquest',
-  race: 'Race for Dominance',
-  doomsday: 'Doomsday Clock',
-  subjugation: 'Subjugation Conquest',
+  standard: t('victory.standard'),
+  shorter: t('victory.shorter'),
+  race: t('victory.race'),
+  doomsday: t('victory.doomsday'),
+  subjugation: t('victory.subjugation'),
 };
 export const TILE_MIX_NAME = {
-  standard: 'Standard',
-  land_rich: 'Land-rich',
-  islands: 'Islands',
+  standard: t('tileMix.standard'),
+  land_rich: t('tileMix.landRich'),
+  islands: t('tileMix.islands'),
 };
 
-// Numbers and plurals through the browser's Intl, in the page's language (English until the
-// catalogs of other languages come): "1 die", "3 dice", "1,200 battles".
-export const LOCALE = 'en';
-const pluralRules = new Intl.PluralRules(LOCALE);
-const numberFormat = new Intl.NumberFormat(LOCALE);
+// Numbers and plurals through the browser's Intl, in the page's language (js/i18n.js). Texts
+// of the pages with a catalog use t() with plural entries; count() serves the modules whose
+// words are not in the catalogs yet (js/game/): "1 die", "3 dice", "1,200 battles".
+export const LOCALE = LANG;
 
 // `forms`: the word per plural category of the language ({one, other} in English).
 export function count(n, forms) {
-  return `${numberFormat.format(n)} ${forms[pluralRules.select(n)] || forms.other}`;
+  return `${formatNumber(n)} ${forms[pluralCategory(n)] || forms.other}`;
 }
 
 export function plural(n, word, many = `${word}s`) {
@@ -121,7 +122,7 @@ export function clickWord(capital = false) {
   return capital ? word[0].toUpperCase() + word.slice(1) : word;
 }
 
-// "3 minutes ago" style text for a timestamp (ISO string, seconds or milliseconds).
+// "3 minutes ago", "vor 3 Minuten": a timestamp's age in the page's language (ISO string, seconds or milliseconds).
 export function timeAgo(at) {
   if (at === undefined || at === null || at === '') return '';
   let ms;
@@ -129,10 +130,10 @@ export function timeAgo(at) {
   else ms = Date.parse(at);
   if (!Number.isFinite(ms)) return '';
   const sec = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (sec < 60) return 'just now';
-  if (sec < 3600) return `${Math.floor(sec / 60)} min ago`;
-  if (sec < 86400) return `${Math.floor(sec / 3600)} h ago`;
-  return `${Math.floor(sec / 86400)} d ago`;
+  if (sec < 60) return t('time.justNow');
+  if (sec < 3600) return formatRelative(-Math.floor(sec / 60), 'minute');
+  if (sec < 86400) return formatRelative(-Math.floor(sec / 3600), 'hour');
+  return formatRelative(-Math.floor(sec / 86400), 'day');
 }
 
 // A short-lived message at the bottom of the screen (errors, confirmations).

@@ -132,9 +132,10 @@ export async function launchBrowser() {
 
 // A player: his own context (own localStorage = own session), a page, and all WebSocket frames
 // the page received, parsed. `touch`: a touch screen without a mouse (a phone); `timezoneId`:
-// the browser's time zone.
-export async function newPlayer(browser, server, { viewport = { width: 1400, height: 900 }, touch = false, timezoneId } = {}) {
-  const context = await browser.newContext({ viewport, baseURL: server.url, ...(touch ? { hasTouch: true, isMobile: true } : {}), ...(timezoneId ? { timezoneId } : {}) });
+// the browser's time zone; `locale`: the browser's language (English unless a test asks for
+// another: the page speaks the browser's language, js/i18n.js).
+export async function newPlayer(browser, server, { viewport = { width: 1400, height: 900 }, touch = false, timezoneId, locale = 'en-US' } = {}) {
+  const context = await browser.newContext({ viewport, baseURL: server.url, locale, ...(touch ? { hasTouch: true, isMobile: true } : {}), ...(timezoneId ? { timezoneId } : {}) });
   const page = await context.newPage();
   const player = { context, page, frames: [], rawFrames: [], errors: [] };
   page.on('websocket', (ws) => {

@@ -1,0 +1,215 @@
+// The message catalogs (web-client/js/i18n/*.js, docs/client.md "Languages") against the code,
+// without a browser: every key the client uses is in every catalog, every catalog key is used,
+// each key has the same placeholders in every language, and plural entries have exactly the
+// forms Intl.PluralRules has for that language. A key is used where the code calls t('key')
+// with the key written out: the client computes no keys, and this test fails on a t() whose
+// first argument is not a plain string.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './lib/harness.js';
+
+const jsRoot = path.join(repoRoot, 'web-client', 'js');
+const catalogDir = path.join(jsRoot, 'i18n');
+
+function sourceFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (full !== catalogDir) out.push(...sourceFiles(full));
+    } else if (name.endsWith('.js')) {
+      out.push(full);
+    }
+  }
+  return out;
+}
+
+// The keys the code uses, and the t() calls a scan cannot read (computed keys). Whole-line
+// comments are left out (they may show a call as an example).
+export function scanKeys(files) {
+  const used = new Map();  // key -> first file:line
+  const computed = [];
+  for (const file of files) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      if (/^\s*\/\//.test(line)) return;
+      const where = `${path.relative(repoRoot, file)}:${i + 1}`;
+      for (const m of line.matchAll(/(?<![\w.$])t\(\s*('([^'\\]*)'|"([^"\\]*)"|[^\s)])/g)) {
+        const key = m[2] ?? m[3];
+        if (key === undefined) {
+          if (!/function t\(/.test(line)) computed.push(`${where}: ${line.trim()}`);
+        } else if (!used.has(key)) {
+          used.set(key, where);
+        }
+      }
+    });
+  }
+  return { used, computed };
+}
+
+async function loadCatalog(file) {
+  // The catalogs are browser modules (web-client has no package.json): import their text.
+  const source = readFileSync(file, 'utf8');
+  const module = await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
+  return module.default;
+}
+
+async function loadCatalogs() {
+  const catalogs = {};
+  for (const name of readdirSync(catalogDir).filter((n) => n.endsWith('.js')).sort()) {
+    catalogs[name.slice(0, -3)] = await loadCatalog(path.join(catalogDir, name));
+  }
+  return catalogs;
+}
+
+const placeholders = (text) => [...String(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+
+// The placeholders of an entry, all forms together.
+function entryPlaceholders(entry) {
+  const forms = typeof entry === 'object' ? Object.values(entry) : [entry];
+  return [...new Set(forms.flatMap(placeholders))].sort();
+}
+
+// Everything wrong with the catalogs against the code, as sentences (empty: all is well).
+export function catalogProblems(catalogs, used, computed) {
+  const problems = computed.map((c) => `computed key (write the key out): ${c}`);
+  const english = catalogs.en;
+  if (!english) return [...problems, 'no English catalog (en.js), the fallback of every other'];
+  for (const [lang, catalog] of Object.entries(catalogs)) {
+    if (!/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/.test(lang)) problems.push(`${lang}.js: not a language code js/i18n.js reads`);
+    const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+    for (const [key, where] of used) {
+      if (!(key in catalog)) problems.push(`${lang}: missing "${key}" (used in ${where})`);
+    }
+    for (const [key, entry] of Object.entries(catalog)) {
+      if (!used.has(key)) problems.push(`${lang}: "${key}" is used nowhere in web-client/js`);
+      if (!(key in english)) problems.push(`${lang}: "${key}" is not in the English catalog`);
+      if (typeof entry === 'object' && entry !== null) {
+        const forms = Object.keys(entry).sort();
+        const wanted = [...categories].sort();
+        if (forms.join() !== wanted.join()) problems.push(`${lang}: plural "${key}" has forms ${forms.join(', ')}; ${lang} needs ${wanted.join(', ')}`);
+        for (const form of forms) {
+          if (typeof entry[form] !== 'string') problems.push(`${lang}: "${key}".${form} is not a string`);
+        }
+      } else if (typeof entry !== 'string') {
+        problems.push(`${lang}: "${key}" is neither a string nor plural forms`);
+      }
+      if (key in english) {
+        const isPlural = typeof entry === 'object';
+        if (isPlural !== (typeof english[key] === 'object')) problems.push(`${lang}: "${key}" is plural in one language and not in the other`);
+        const mine = entryPlaceholders(entry).join();
+        const theirs = entryPlaceholders(english[key]).join();
+        if (mine !== theirs) problems.push(`${lang}: "${key}" has placeholders {${mine}}, English {${theirs}}`);
+      }
+    }
+  }
+  return problems;
+}
+
+test('every key used in web-client/js is in every catalog, and every catalog key is used', async () => {
+  const catalogs = await loadCatalogs();
+  assert.ok(Object.keys(catalogs).length >= 2, 'English and German at least');
+  const { used, computed } = scanKeys(sourceFiles(jsRoot));
+  assert.ok(used.size > 100, `the scan finds the keys (${used.size})`);
+  assert.deepEqual(catalogProblems(catalogs, used, computed), []);
+});
+
+// The check itself must be able to fail: each kind of mistake, made on a copy of the real
+// catalogs, is found.
+test('the catalog check finds a missing key, an unused key, a placeholder mismatch, a wrong plural and a computed key', async () => {
+  const catalogs = await loadCatalogs();
+  const { used, computed } = scanKeys(sourceFiles(jsRoot));
+  const copy = () => Object.fromEntries(Object.entries(catalogs).map(([lang, c]) => [lang, { ...c }]));
+
+  const missing = copy();
+  delete missing.de['lobby.openGames'];
+  assert.deepEqual(catalogProblems(missing, used, computed), [`de: missing "lobby.openGames" (used in ${used.get('lobby.openGames')})`]);
+
+  const unused = copy();
+  unused.en['lobby.neverUsed'] = 'Never used';
+  unused.de['lobby.neverUsed'] = 'Nie benutzt';
+  assert.deepEqual(catalogProblems(unused, used, computed), ['de: "lobby.neverUsed" is used nowhere in web-client/js', 'en: "lobby.neverUsed" is used nowhere in web-client/js']);
+
+  const renamed = copy();
+  renamed.de['invite.title'] = '{wer} lädt dich zu Partie {id} ein';
+  assert.match(catalogProblems(renamed, used, computed).join('\n'), /de: "invite.title" has placeholders \{id,wer\}, English \{id,name\}/);
+
+  const plural = copy();
+  plural.de['lobby.games'] = { one: '{count} Partie', few: '{count} Partien', other: '{count} Partien' };
+  assert.match(catalogProblems(plural, used, computed).join('\n'), /de: plural "lobby.games" has forms few, one, other; de needs one, other/);
+
+  assert.match(catalogProblems(catalogs, used, ["web-client/js/x.js:1: t(`lobby.${name}`)"]).join('\n'), /computed key/);
+});
+
+test('the scan reads t() calls and only those', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(path.join(tmpdir(), 'i18n-scan-'));
+  const file = path.join(dir, 'x.js');
+  writeFileSync(file, ["h('p', {}, t('a.one'), t(\"a.two\", { n: 1 }));", '// t(\'a.comment\')', 'const n = count(3); format(\'x\'); obj.t(\'not.this\');', 'const k = t(key);', 'x = t(`a.${b}`);'].join('\n'));
+  const { used, computed } = scanKeys([file]);
+  assert.deepEqual([...used.keys()], ['a.one', 'a.two']);
+  assert.equal(computed.length, 2);
+});
+
+// js/i18n.js itself, run by node on a copy of the web root's files (the browser's globals made
+// up): the language chosen from the import map, the saved choice and the browser's languages;
+// plurals and numbers in that language; a key missing in a catalog shows the English text.
+test('js/i18n.js: the language from the saved choice or the browser, the English text for a missing key', async () => {
+  const { cpSync, mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { pathToFileURL } = await import('node:url');
+  const dir = mkdtempSync(path.join(tmpdir(), 'i18n-run-'));
+  try {
+    writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
+    cpSync(path.join(jsRoot, 'i18n.js'), path.join(dir, 'i18n.js'));
+    cpSync(catalogDir, path.join(dir, 'i18n'), { recursive: true });
+    // German without one of its keys.
+    const german = readFileSync(path.join(catalogDir, 'de.js'), 'utf8');
+    writeFileSync(path.join(dir, 'i18n', 'de.js'), german.replace(/^ {2}'lobby\.openGamesHelp':.*\n/m, ''));
+
+    const page = ({ languages, saved = null, importMap = true }) => {
+      const imports = { '/js/i18n.js': '/js/i18n.js?v=1', '/js/i18n/de.js': '/js/i18n/de.js?v=2', '/js/i18n/en.js': '/js/i18n/en.js?v=3', '/js/lobby.js': '/js/lobby.js?v=4' };
+      const documentElement = {};
+      const fake = {
+        document: { documentElement, querySelector: () => (importMap ? { textContent: JSON.stringify({ imports }) } : null) },
+        navigator: { languages, language: languages[0] },
+        localStorage: { getItem: (k) => (k === 'viktory.lang' ? saved : null) },
+      };
+      for (const [name, value] of Object.entries(fake)) Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+      return documentElement;
+    };
+    let run = 0;
+    const load = () => import(`${pathToFileURL(path.join(dir, 'i18n.js')).href}?run=${(run += 1)}`);
+
+    const html = page({ languages: ['fr-FR', 'de-AT', 'en'] });
+    const de = await load();
+    assert.equal(de.LANG, 'de');
+    assert.equal(html.lang, 'de');
+    assert.deepEqual(de.availableLanguages(), ['de', 'en']);
+    assert.equal(de.t('lobby.openGames'), 'Offene Partien');
+    assert.equal(de.t('lobby.openGamesHelp'), 'Public games waiting for players, oldest first. This list updates by itself.');
+    assert.equal(de.t('lobby.games', { count: 1 }), '1 Partie');
+    assert.equal(de.t('lobby.games', { count: 1200 }), '1.200 Partien');
+    assert.equal(de.t('lobby.game', { id: 1200 }), 'Partie 1200');
+    assert.equal(de.formatNumber(1234.5), '1.234,5');
+    assert.equal(de.languageName('de'), 'Deutsch');
+    assert.equal(de.languageName('en'), 'English');
+
+    page({ languages: ['de-DE'], saved: 'en' });
+    assert.equal((await load()).LANG, 'en', 'the saved choice wins over the browser');
+    page({ languages: ['de-DE'], saved: 'xx' });
+    assert.equal((await load()).LANG, 'de', 'a saved language without a catalog is passed over');
+    page({ languages: ['de-DE'], importMap: false });
+    const plain = await load();
+    assert.equal(plain.LANG, 'en', 'without an import map: English only');
+    assert.equal(plain.t('lobby.games', { count: 1200 }), '1,200 games');
+    assert.equal(plain.t('no.such.key'), 'no.such.key');
+  } finally {
+    for (const name of ['document', 'navigator', 'localStorage']) delete globalThis[name];
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
