@@ -244,6 +244,12 @@ bool Hub::charge(ClientState& state, double cost) {
   return true;
 }
 
+bool Hub::charge_address(std::string_view address, double cost) {
+  if (address.empty()) return true;
+  std::lock_guard lock(clients_mutex_);
+  return address_buckets_.take(address, cost);
+}
+
 void Hub::send_error(Client* client, const Failure& failure, const json& req) {
   metrics_.count_error(failure.code);
   json out{{"type", "error"}, {"code", failure.code}, {"message", failure.message}};

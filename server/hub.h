@@ -146,6 +146,9 @@ class Hub {
   Outcome act(Client* client, const nlohmann::json& msg);
   // Under the room's lock. `always`: whatever the limit of watched games (a seat).
   Outcome watch(Client* client, GameRoom* room, std::int64_t player_id, bool always = false);
+  // An HTTP read of the API costs what its WebSocket twin costs, from the bucket of the client
+  // address that its connections share (an empty address, a caller inside the process: free).
+  bool charge_address(std::string_view address, double cost);
   bool charge(ClientState& state, double cost);  // under clients_mutex_
   // The same, each under the connections' lock for a few lines.
   bool charge_client(Client* client, double cost);

@@ -223,6 +223,13 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
           json{{"player_id", std::to_string(player.id)}, {"name", player.name}, {"token", token}});
     }
     if (method != "GET") return api_error(405, "method", "use GET");
+    // The reads below cost as much as their WebSocket twins (lobby.subscribe and my_games 3,
+    // game.watch 5), charged to the client address: HTTP is no way around the rate limit.
+    const double cost = path == "/api/games" || path == "/api/my-games" ? 3 : id ? 5 : 1;
+    if (!charge_address(address, cost)) {
+      metrics_.count_error("rate_limited");
+      return api_error(429, "rate_limited", "too many requests from this address; wait a second");
+    }
     if (path == "/api/games") {
       // A page of the open list, as lobby.subscribe's (docs/protocol.md, "Lobby").
       const auto number = [&](const char* name) -> std::optional<std::int64_t> {

@@ -53,6 +53,26 @@ TEST_F(HubTest, OnlyPingAndAuthBeforeSigningIn) {
   hub.on_close(&c);
 }
 
+// The API's reads cost what their WebSocket twins cost, from the client address's bucket
+// (twice the per-connection rate): one address repeating GET /api/my-games (a read of the store)
+// is refused with 429 before long; another address is not affected.
+TEST_F(HubTest, ApiReadsAreChargedToTheClientAddress) {
+  const std::string token = "Bearer " + sign_up("Dana");
+  int answered = 0;
+  int refused = 0;
+  for (int i = 0; i < 200; ++i) {
+    const int status = hub.handle_api("GET", "/api/my-games", "", token, "198.51.100.7").status;
+    (status == 200 ? answered : refused) += 1;
+    EXPECT_TRUE(status == 200 || status == 429) << status;
+  }
+  EXPECT_GT(answered, 0);
+  EXPECT_LT(answered, 60);  // burst 80 at a cost of 3, and a little refill meanwhile
+  EXPECT_GT(refused, 140);
+  EXPECT_EQ(hub.handle_api("GET", "/api/games", "", "", "198.51.100.7").status, 429);
+  EXPECT_EQ(hub.handle_api("GET", "/api/my-games", "", token, "198.51.100.8").status, 200);
+  EXPECT_EQ(hub.handle_api("GET", "/api/games", "", "", "198.51.100.8").status, 200);
+}
+
 TEST_F(HubTest, ThirdFailedSignInClosesTheConnection) {
   FakeClient c;
   hub.on_open(&c);

@@ -2,7 +2,7 @@
 // (deadlines in its database) and acts when they run out; the page only shows them.
 
 import { h } from './util.js';
-import { LANG, t } from './i18n.js';
+import { formatDateTime, t } from './i18n.js';
 
 const DAY = 86400;
 export const PER_MOVE_CHOICES = [
@@ -136,7 +136,7 @@ export function speedOf(clock) {
 
 // A moment in the reader's local time with his time zone named: "Fri 28 Nov, 14:05 CET".
 export function localTime(ms) {
-  return new Intl.DateTimeFormat(LANG, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(ms));
+  return formatDateTime(ms, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
 }
 
 // What is left of a running clock, in parts: of this move's own time, of the seat's bank and
