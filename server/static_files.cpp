@@ -32,9 +32,11 @@ bool worth_compressing(std::string_view type) {
 
 bool is_html(const std::string& path) { return path.ends_with(".html"); }
 bool is_manifest(const std::string& path) { return path.ends_with(".webmanifest"); }
-// What the import map names: ES modules, and the WebAssembly verifier, which verify.js finds
-// with import.meta.resolve.
+// What the import map names: ES modules, and what modules find with import.meta.resolve: the
+// WebAssembly verifier (verify.js) and the message catalogs i18n/<language>.json (i18n.js,
+// which also learns from the map which languages there are).
 bool is_mapped(const std::string& path) {
+  if (path.substr(0, 5) == "i18n/") return path.ends_with(".json");
   return (path.ends_with(".js") || path.ends_with(".mjs") || path.ends_with(".wasm")) &&
          path.substr(0, 4) != "dev/" && path != "sw.js";
 }

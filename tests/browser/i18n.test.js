@@ -19,12 +19,9 @@ import { launchBrowser, newPlayer, repoRoot, screenshotPath, startServer } from 
 const DAY = 86400;
 const MIN_PIECE = 8;
 
-async function catalog(lang) {
-  const source = readFileSync(path.join(repoRoot, 'web-client', 'js', 'i18n', `${lang}.js`), 'utf8');
-  return (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)).default;
-}
-const en = await catalog('en');
-const de = await catalog('de');
+const catalog = (lang) => JSON.parse(readFileSync(path.join(repoRoot, 'web-client', 'i18n', `${lang}.json`), 'utf8'));
+const en = catalog('en');
+const de = catalog('de');
 
 const forms = (entry) => (typeof entry === 'object' ? Object.values(entry) : [entry]);
 

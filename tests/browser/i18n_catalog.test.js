@@ -1,4 +1,4 @@
-// The message catalogs (web-client/js/i18n/*.js, docs/client.md "Languages") against the code,
+// The message catalogs (web-client/i18n/*.json, docs/client.md "Languages") against the code,
 // without a browser: every key the client uses is in every catalog, every catalog key is used,
 // each key has the same placeholders in every language, and plural entries have exactly the
 // forms Intl.PluralRules has for that language. A key is used where the code calls t('key')
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { repoRoot } from './lib/harness.js';
 
 const jsRoot = path.join(repoRoot, 'web-client', 'js');
-const catalogDir = path.join(jsRoot, 'i18n');
+const catalogDir = path.join(repoRoot, 'web-client', 'i18n');
 
 function sourceFiles(dir) {
   const out = [];
@@ -50,17 +50,14 @@ export function scanKeys(files) {
   return { used, computed };
 }
 
-async function loadCatalog(file) {
-  // The catalogs are browser modules (web-client has no package.json): import their text.
-  const source = readFileSync(file, 'utf8');
-  const module = await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
-  return module.default;
+function loadCatalog(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 async function loadCatalogs() {
   const catalogs = {};
-  for (const name of readdirSync(catalogDir).filter((n) => n.endsWith('.js')).sort()) {
-    catalogs[name.slice(0, -3)] = await loadCatalog(path.join(catalogDir, name));
+  for (const name of readdirSync(catalogDir).filter((n) => n.endsWith('.json')).sort()) {
+    catalogs[name.slice(0, -5)] = loadCatalog(path.join(catalogDir, name));
   }
   return catalogs;
 }
@@ -77,9 +74,9 @@ function entryPlaceholders(entry) {
 export function catalogProblems(catalogs, used, computed) {
   const problems = computed.map((c) => `computed key (write the key out): ${c}`);
   const english = catalogs.en;
-  if (!english) return [...problems, 'no English catalog (en.js), the fallback of every other'];
+  if (!english) return [...problems, 'no English catalog (en.json), the fallback of every other'];
   for (const [lang, catalog] of Object.entries(catalogs)) {
-    if (!/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/.test(lang)) problems.push(`${lang}.js: not a language code js/i18n.js reads`);
+    if (!/^[a-z]{2,3}(-[A-Za-z0-9]+)*$/.test(lang)) problems.push(`${lang}.json: not a language code js/i18n.js reads`);
     const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
     for (const [key, where] of used) {
       if (!(key in catalog)) problems.push(`${lang}: missing "${key}" (used in ${where})`);
@@ -163,21 +160,33 @@ test('js/i18n.js: the language from the saved choice or the browser, the English
   const { tmpdir } = await import('node:os');
   const { pathToFileURL } = await import('node:url');
   const dir = mkdtempSync(path.join(tmpdir(), 'i18n-run-'));
+  const realFetch = globalThis.fetch;
   try {
     writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
     cpSync(path.join(jsRoot, 'i18n.js'), path.join(dir, 'i18n.js'));
     cpSync(catalogDir, path.join(dir, 'i18n'), { recursive: true });
     // German without one of its keys.
-    const german = readFileSync(path.join(catalogDir, 'de.js'), 'utf8');
-    writeFileSync(path.join(dir, 'i18n', 'de.js'), german.replace(/^ {2}'lobby\.openGamesHelp':.*\n/m, ''));
+    const german = loadCatalog(path.join(catalogDir, 'de.json'));
+    delete german['lobby.openGamesHelp'];
+    writeFileSync(path.join(dir, 'i18n', 'de.json'), JSON.stringify(german));
 
     const page = ({ languages, saved = null, importMap = true }) => {
-      const imports = { '/js/i18n.js': '/js/i18n.js?v=1', '/js/i18n/de.js': '/js/i18n/de.js?v=2', '/js/i18n/en.js': '/js/i18n/en.js?v=3', '/js/lobby.js': '/js/lobby.js?v=4' };
+      const imports = { '/js/i18n.js': '/js/i18n.js?v=1', '/i18n/de.json': '/i18n/de.json?v=2', '/i18n/en.json': '/i18n/en.json?v=3', '/js/lobby.js': '/js/lobby.js?v=4' };
       const documentElement = {};
       const fake = {
         document: { documentElement, querySelector: () => (importMap ? { textContent: JSON.stringify({ imports }) } : null) },
         navigator: { languages, language: languages[0] },
         localStorage: { getItem: (k) => (k === 'viktory.lang' ? saved : null) },
+        // The catalog a URL names, from the copy (node resolves "/i18n/de.json" to a file URL).
+        fetch: async (url) => {
+          const file = path.join(dir, 'i18n', path.basename(new URL(String(url), 'file:///').pathname));
+          try {
+            const body = readFileSync(file, 'utf8');
+            return { ok: true, status: 200, json: async () => JSON.parse(body) };
+          } catch {
+            return { ok: false, status: 404, json: async () => ({}) };
+          }
+        },
       };
       for (const [name, value] of Object.entries(fake)) Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
       return documentElement;
@@ -210,6 +219,7 @@ test('js/i18n.js: the language from the saved choice or the browser, the English
     assert.equal(plain.t('no.such.key'), 'no.such.key');
   } finally {
     for (const name of ['document', 'navigator', 'localStorage']) delete globalThis[name];
+    globalThis.fetch = realFetch;
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -75,6 +75,8 @@ class StaticFilesTest : public ::testing::Test {
     write(root() / "js" / "util.js", "export const x = 1;\n");
     write(root() / "js" / "game" / "log.js", "export const y = 2;\n");
     write(root() / "dev" / "fixture.js", "export const dev = 3;\n");
+    write(root() / "i18n" / "de.json", R"({"title.lobby":"Lobby"})");
+    write(root() / "data" / "other.json", "{}");
     write(root() / "sw.js", "self.addEventListener('push', () => {});\n");
     write(root() / "icons" / "icon-192.png", std::string("\x89PNG\r\n\x1a\n", 8) + "pixels");
     write(root() / "manifest.webmanifest",
@@ -131,6 +133,10 @@ TEST_F(StaticFilesTest, VersionsEveryFileAndWritesTheImportMapIntoTheHtml) {
   EXPECT_EQ(map["/js/game/log.js"], "/js/game/log.js?v=" + files.loaded("js/game/log.js")->version);
   EXPECT_FALSE(map.contains("/dev/fixture.js")) << "developer pages are not versioned";
   EXPECT_FALSE(map.contains("/sw.js")) << "the service worker keeps its one URL";
+  // The message catalogs, which js/i18n.js fetches by import.meta.resolve and lists as the
+  // languages on offer; no other JSON.
+  EXPECT_EQ(map["/i18n/de.json"], "/i18n/de.json?v=" + files.loaded("i18n/de.json")->version);
+  EXPECT_FALSE(map.contains("/data/other.json"));
   // The policy allows this inline script, and no other, by its hash.
   const auto digest = protocol::sha256(protocol::as_bytes(map_text));
   const std::string hash = notify::base64_encode(

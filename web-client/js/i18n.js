@@ -1,8 +1,9 @@
 // Languages (docs/client.md, "Languages"): every text a player reads comes from a message
-// catalog, one ES module per language in js/i18n/ (en.js, de.js, ...). English is complete and
-// the fallback; a third language is one new file there and nothing else: the server lists every
-// module of the web root in the page's import map (docs/server.md, "Static files"), and this
-// module reads the languages on offer from it.
+// catalog, one JSON file per language in the web root's i18n/ (en.json, de.json, ...), read by
+// this module and by the server alike (its e-mails, pushes and webhooks: server/catalog.h).
+// English is complete and the fallback; a third language is one new file there and nothing
+// else: the server lists every catalog of the web root in the page's import map (docs/server.md,
+// "Static files"), and this module reads the languages on offer from it.
 //
 // The language is chosen once, before any page module runs (this module's top-level await):
 // the one saved by the switch (localStorage `viktory.lang`), else the first of the browser's
@@ -10,16 +11,14 @@
 // so a text never has to be redrawn: t() is a map lookup and nothing else.
 //
 // Catalog entries: a string with named placeholders ("Game {id}"), or the plural forms of the
-// language's Intl.PluralRules categories ({ one: '{count} day', other: '{count} days' }),
+// language's Intl.PluralRules categories ({ "one": "{count} day", "other": "{count} days" }),
 // chosen by params.count. Keys are written out in the code, t('title.lobby'), never computed,
 // so that tests/browser/i18n_catalog.test.js finds each one and checks every catalog.
-
-import english from './i18n/en.js';
 
 const STORAGE_KEY = 'viktory.lang';
 const FALLBACK = 'en';
 
-// The languages the server offers: /js/i18n/<code>.js in the import map (English without one,
+// The languages the server offers: /i18n/<code>.json in the import map (English without one,
 // e.g. a page opened from the files alone).
 export function availableLanguages() {
   const codes = new Set([FALLBACK]);
@@ -27,7 +26,7 @@ export function availableLanguages() {
   if (map) {
     try {
       for (const path of Object.keys(JSON.parse(map.textContent).imports || {})) {
-        const m = /^\/js\/i18n\/([a-z]{2,3}(?:-[A-Za-z0-9]+)*)\.js$/.exec(path);
+        const m = /^\/i18n\/([a-z]{2,3}(?:-[A-Za-z0-9]+)*)\.json$/.exec(path);
         if (m) codes.add(m[1]);
       }
     } catch {
@@ -58,15 +57,30 @@ export function chooseLanguage(available, saved, preferred) {
   return FALLBACK;
 }
 
+// A catalog by its versioned address in the import map (kept by the browser for a year), or
+// its plain one without a map.
+async function loadCatalog(code) {
+  const specifier = `/i18n/${code}.json`;
+  const url = typeof import.meta.resolve === 'function' ? import.meta.resolve(specifier) : specifier;
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${specifier}: ${response.status}`);
+  return response.json();
+}
+
 const browserLanguages = typeof navigator !== 'undefined' ? navigator.languages || [navigator.language] : [];
 let lang = chooseLanguage(availableLanguages(), savedLanguage(), browserLanguages);
+// Both at once: English is the fallback of every other.
+const [englishLoaded, chosenLoaded] = await Promise.allSettled([loadCatalog(FALLBACK), lang === FALLBACK ? null : loadCatalog(lang)]);
+// Without English (offline with nothing cached) t() answers with the key; the page says it is
+// offline anyway.
+const english = englishLoaded.status === 'fulfilled' ? englishLoaded.value : {};
 let catalog = english;
 if (lang !== FALLBACK) {
-  try {
-    catalog = (await import(`./i18n/${lang}.js`)).default;
-  } catch (err) {
+  if (chosenLoaded.status === 'fulfilled') {
+    catalog = chosenLoaded.value;
+  } else {
     // Offline with the catalog not cached, or a file gone with an update: English.
-    console.warn(`i18n: no catalog for ${lang}`, err);
+    console.warn(`i18n: no catalog for ${lang}`, chosenLoaded.reason);
     lang = FALLBACK;
   }
 }
