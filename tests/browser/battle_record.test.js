@@ -5,7 +5,19 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { absorbBattleEvents, stepBattle, FIRE_TEXT, sourcesText } from '../../web-client/js/game/fire.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { repoRoot } from './lib/harness.js';
+
+// The module's words come from the message catalogs, which js/i18n.js fetches when it loads:
+// here from the files of the web root (English, the language of a browser-less Node).
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (url, ...rest) => {
+  const m = /\/i18n\/([\w-]+)\.json$/.exec(String(url));
+  if (!m) return realFetch(url, ...rest);
+  return new Response(await readFile(path.join(repoRoot, 'web-client', 'i18n', `${m[1]}.json`)), { headers: { 'Content-Type': 'application/json' } });
+};
+const { absorbBattleEvents, stepBattle, FIRE_TEXT, sourcesText } = await import('../../web-client/js/game/fire.js');
 
 const HEX = 17;
 const started = { kind: 'battle_started', player: 0, other_player: 1, hex: HEX };

@@ -7,6 +7,7 @@
 // appears in the page.
 
 import { s, seatStyle, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from './util.js';
+import { t } from './i18n.js';
 import { HEX_SIZE, SQRT3, hexCenter, hexPoints } from './board_geometry.js';
 import { drawMarks, drawHighlights, drawCatchUp, setFlash, drawFlash } from './board_overlays.js';
 
@@ -28,8 +29,8 @@ export class Board {
     this.svg = s('svg', {
       class: 'board',
       role: keyboard ? 'application' : 'img',
-      'aria-label': 'Game map',
-      'aria-roledescription': keyboard ? 'hex map' : undefined,
+      'aria-label': t('board.map'),
+      'aria-roledescription': keyboard ? t('board.hexMap') : undefined,
       // The map's one tab stop is its current hex, not the drawing around it.
       tabindex: keyboard ? '-1' : undefined,
       preserveAspectRatio: 'xMidYMid meet',
@@ -509,20 +510,25 @@ function hexFromEvent(e) {
 export function describeHex(view, hx) {
   const parts = [hx.label];
   if (hx.known && hx.terrain) parts.push(TERRAIN_NAME[hx.terrain] || hx.terrain);
-  else parts.push('unexplored');
+  else parts.push(t('selection.unexplored'));
   if (hx.town_owner !== undefined && hx.town_owner >= 0) {
-    parts.push(`${seatStyle(hx.town_owner).name} ${hx.city ? 'City' : 'Town'}`);
+    const seat = seatStyle(hx.town_owner).name;
+    parts.push(hx.city ? t('board.seatCity', { seat }) : t('board.seatTown', { seat }));
   }
   if (hx.capital_of !== undefined && hx.capital_of >= 0) {
-    parts.push(`${seatStyle(hx.capital_of).name}'s Capital`);
+    parts.push(t('board.seatCapital', { seat: seatStyle(hx.capital_of).name }));
   }
   const counts = new Map();
   for (const u of view.units) {
     if (u.place !== 'map' || u.hex !== hx.hex) continue;
-    const key = `${seatStyle(u.owner).name} ${UNIT_NAME[u.type] || u.type}${u.carrier >= 0 ? ' (aboard)' : ''}`;
+    const key = `${u.owner}|${u.type}|${u.carrier >= 0 ? 'aboard' : ''}`;
     counts.set(key, (counts.get(key) || 0) + 1);
   }
-  for (const [key, n] of counts) parts.push(`${n}× ${key}`);
+  for (const [key, n] of counts) {
+    const [owner, type, aboard] = key.split('|');
+    const params = { count: n, seat: seatStyle(Number(owner)).name, unit: UNIT_NAME[type] || type };
+    parts.push(aboard ? t('board.seatUnitsAboard', params) : t('battle.seatUnits', params));
+  }
   return parts.join(' · ');
 }
 
@@ -668,9 +674,7 @@ function unitStack(units, cx, cy, { selectedUnit, actionableUnits, cargoReady, s
 }
 
 export function unitGroupName(group) {
-  const n = group.units.length;
-  const name = UNIT_NAME[group.type] || group.type;
-  return `${n} ${seatStyle(group.owner).name} ${name}`;
+  return t('board.unitGroup', { count: group.units.length, seat: seatStyle(group.owner).name, unit: UNIT_NAME[group.type] || group.type });
 }
 
 function counter(x, y, w, group, cargo, selected, actionable, cargoReady) {
@@ -678,7 +682,7 @@ function counter(x, y, w, group, cargo, selected, actionable, cargoReady) {
   const letter = UNIT_LETTER[group.type] || '?';
   const count = group.units.length;
   const cls = `unit unit-${group.type}${selected ? ' selected' : ''}${actionable ? ' ready' : ''}`;
-  const cargoText = cargo.length ? `, carrying ${cargo.map((u) => UNIT_NAME[u.type]).join(', ')}` : '';
+  const cargoText = cargo.length ? t('board.carrying', { cargo: cargo.map((u) => UNIT_NAME[u.type]).join(', ') }) : '';
   const g = s('g', {
     class: cls,
     role: 'img',
@@ -863,7 +867,7 @@ export function diceRow(values, { hitLimit = 3 } = {}) {
     height: size + 4,
     viewBox: `0 0 ${Math.max(1, values.length) * (size + gap)} ${size + 4}`,
     role: 'img',
-    'aria-label': `Dice: ${values.join(', ')}`,
+    'aria-label': t('board.dice', { values: values.join(', ') }),
   });
   values.forEach((value, i) => {
     const x = i * (size + gap) + 2;
@@ -873,7 +877,7 @@ export function diceRow(values, { hitLimit = 3 } = {}) {
     for (const [px, py] of PIPS[value] || []) {
       g.append(s('circle', { cx: x + px * size, cy: 2 + py * size, r: size * 0.09, class: 'pip' }));
     }
-    g.append(s('title', { text: `${value}${hit ? (value === 1 ? ' — hit, attacker chooses' : ' — hit') : ' — miss'}` }));
+    g.append(s('title', { text: hit ? (value === 1 ? t('board.dieTactical', { value }) : t('board.dieHit', { value })) : t('board.dieMiss', { value }) }));
     svg.append(g);
   });
   return svg;

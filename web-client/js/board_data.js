@@ -6,8 +6,11 @@
 //
 //   board = {id: "<16 hex digits>", hexes: [{hex, q, r, label, perimeter}, ...]}
 
+import { t } from './i18n.js';
+
+// A board that does not fit the view (a bug, or a mix of versions): said in the page's language.
 function fail(message) {
-  throw new Error(`board: ${message}`);
+  throw new Error(t('boardData.error', { message }));
 }
 
 // Whether some hex of the view lacks the board's fields (so the board is needed to show it).
@@ -19,14 +22,14 @@ export function needsBoard(view) {
 // e.g. unchanged by the last delta) are kept as they are, so this costs little per update.
 // `view` is left as it was. Throws when the board does not fit the view.
 export function withBoard(view, board) {
-  if (!view || !Array.isArray(view.hexes)) fail('the view has no hexes');
+  if (!view || !Array.isArray(view.hexes)) fail(t('boardData.noHexes'));
   if (!needsBoard(view)) return view;
-  if (!board || !Array.isArray(board.hexes)) fail('no board for this view');
-  if (board.hexes.length !== view.hexes.length) fail('the board has another number of hexes');
+  if (!board || !Array.isArray(board.hexes)) fail(t('boardData.noBoard'));
+  if (board.hexes.length !== view.hexes.length) fail(t('boardData.otherCount'));
   const hexes = view.hexes.map((h) => {
     if (h.label !== undefined) return h;
     const cell = board.hexes[h.hex];
-    if (!cell || cell.hex !== h.hex) fail(`hex ${h.hex} is not on the board`);
+    if (!cell || cell.hex !== h.hex) fail(t('boardData.notOnBoard', { hex: h.hex }));
     return { ...h, q: cell.q, r: cell.r, label: cell.label, perimeter: cell.perimeter };
   });
   return { ...view, hexes };

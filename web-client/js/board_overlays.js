@@ -5,29 +5,30 @@
 // Board (board.js), which keeps its layers and the scene.
 
 import { s, seatStyle } from './util.js';
+import { t } from './i18n.js';
 import { HEX_SIZE, hexPoints } from './board_geometry.js';
 
 // What each kind of highlight looks like. `icon` is drawn by iconPath below.
 export const HIGHLIGHT_STYLE = {
-  move: { color: '#2ee07a', icon: 'arrow', text: 'Move here' },
-  battle: { color: '#ff4d4d', icon: 'swords', text: 'Move in and fight' },
-  embark: { color: '#27d3f0', icon: 'anchor', text: 'Board the Frigate' },
-  disembark: { color: '#27d3f0', icon: 'land', text: 'Land here' },
-  bombard: { color: '#ff9d1c', icon: 'target', text: 'Bombard' },
-  retreat: { color: '#ffc65c', icon: 'arrow', text: 'Retreat here' },
-  build: { color: '#ffe066', icon: 'house', text: 'Build a Town' },
-  upgrade: { color: '#ffe066', icon: 'tower', text: 'Upgrade to a City' },
-  capital: { color: '#ffe066', icon: 'star', text: 'Place your Capital' },
-  place: { color: '#c9a6ff', icon: 'plus', text: 'Place a unit' },
-  start_battle: { color: '#ff4d4d', icon: 'swords', text: 'Start the battle' },
+  move: { color: '#2ee07a', icon: 'arrow', text: t('overlay.moveHere') },
+  battle: { color: '#ff4d4d', icon: 'swords', text: t('overlay.moveInAndFight') },
+  embark: { color: '#27d3f0', icon: 'anchor', text: t('overlay.boardFrigate') },
+  disembark: { color: '#27d3f0', icon: 'land', text: t('overlay.landHere') },
+  bombard: { color: '#ff9d1c', icon: 'target', text: t('overlay.bombard') },
+  retreat: { color: '#ffc65c', icon: 'arrow', text: t('overlay.retreatHere') },
+  build: { color: '#ffe066', icon: 'house', text: t('overlay.buildTown') },
+  upgrade: { color: '#ffe066', icon: 'tower', text: t('overlay.upgradeCity') },
+  capital: { color: '#ffe066', icon: 'star', text: t('overlay.placeCapital') },
+  place: { color: '#c9a6ff', icon: 'plus', text: t('overlay.placeUnit') },
+  start_battle: { color: '#ff4d4d', icon: 'swords', text: t('overlay.startBattle') },
   choice: { color: '#ffffff', icon: 'dot', text: '' },
   // The optional rules' choices [15.3, 15.5, 15.62].
-  replace_water: { color: '#7fd1ff', icon: 'plus', text: 'Lay the drawn land tile here' },
-  relocate: { color: '#ffe066', icon: 'arrow', text: 'Remove this Town or City to rebuild it next door' },
-  rebuild: { color: '#ffe066', icon: 'house', text: 'Rebuild the Town or City here' },
-  withdraw: { color: '#2ee07a', icon: 'arrow', text: 'Withdraw here' },
+  replace_water: { color: '#7fd1ff', icon: 'plus', text: t('overlay.replaceWater') },
+  relocate: { color: '#ffe066', icon: 'arrow', text: t('overlay.relocate') },
+  rebuild: { color: '#ffe066', icon: 'house', text: t('overlay.rebuild') },
+  withdraw: { color: '#2ee07a', icon: 'arrow', text: t('overlay.withdraw') },
   // Further than the next move: reachable this turn by several moves (game.reach).
-  reach: { color: '#b9f5cf', icon: 'dot', text: 'Reachable this turn in several moves' },
+  reach: { color: '#b9f5cf', icon: 'dot', text: t('overlay.reach') },
 };
 
 // Pending battles, the current battle, recent moves.

@@ -4,6 +4,7 @@
 // verifier (./verify.js) against that witness and says what it found.
 
 import { h } from './util.js';
+import { t } from './i18n.js';
 import { newWitness, noteStart, noteUpdate, saveWitness, loadWitness } from './witness.js';
 
 export const shortHex = (hex) => (typeof hex === 'string' && hex.length > 16 ? `${hex.slice(0, 8)}…${hex.slice(-8)}` : hex || '');
@@ -24,7 +25,7 @@ export async function fetchRecordText(gameId, { token, invite } = {}) {
   const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/record${query}`, { headers, cache: 'no-store' });
   const text = await response.text();
   if (!response.ok) {
-    let message = `The record could not be loaded (${response.status}).`;
+    let message = t('fairPlay.recordNotLoaded', { status: response.status });
     try {
       message = JSON.parse(text).error.message || message;
     } catch {
@@ -100,7 +101,7 @@ export class FairPlayPanel {
     this.over = false;
     this.revealed = null;
     this.body = h('div', { class: 'fair-body' });
-    this.el = h('details', { class: 'panel fair-panel', id: 'fair-play' }, h('summary', {}, 'Fair play'), this.body);
+    this.el = h('details', { class: 'panel fair-panel', id: 'fair-play' }, h('summary', {}, t('fairPlay.title')), this.body);
     const onSeats = (e) => {
       this.commitment = e.detail.commitment === undefined ? null : e.detail.commitment;
       if (e.detail.status === 'finished') this.over = true;
@@ -149,32 +150,42 @@ export class FairPlayPanel {
     if (this.commitment === undefined) {
       parts.push(h('p', { class: 'subtle' }, '…'));
     } else if (this.commitment === null) {
-      parts.push(h('p', { class: 'subtle', id: 'fair-legacy' }, 'This game was created before fair play: its dice and map cannot be checked afterwards.'));
+      parts.push(h('p', { class: 'subtle', id: 'fair-legacy' }, t('fairPlay.legacy')));
     } else {
       parts.push(
-        h('p', {}, 'The server fixed the dice and the map of this game before anyone joined, and published this commitment to them:'),
+        h('p', {}, t('fairPlay.commitment')),
         h('code', { class: 'commitment', id: 'fair-commitment', title: this.commitment, dataset: { commitment: this.commitment } }, shortHex(this.commitment)),
       );
     }
     if (this.over) {
       this.el.open = true; // the record is what a finished game offers here
       if (this.commitment) {
-        parts.push(h('p', { id: 'fair-revealed' }, this.revealed ? 'The game is over and the server revealed its secret: anyone can now check every die and tile.' : 'The game is over: its secret is revealed in the game record.'));
+        parts.push(h('p', { id: 'fair-revealed' }, this.revealed ? t('fairPlay.revealed') : t('fairPlay.revealedInRecord')));
       }
       parts.push(
         h(
           'div',
           { class: 'fair-actions' },
-          h('button', { type: 'button', class: 'btn btn-small', id: 'download-record', onclick: () => this.download() }, 'Download the game record'),
+          h('button', { type: 'button', class: 'btn btn-small', id: 'download-record', onclick: () => this.download() }, t('fairPlay.download')),
           ' ',
-          h('a', { class: 'btn btn-small', href: `#/replay/${this.gameId}` }, 'Check it on the replay page'),
+          h('a', { class: 'btn btn-small', href: `#/replay/${this.gameId}` }, t('fairPlay.checkOnReplay')),
         ),
       );
     } else if (this.commitment) {
-      parts.push(h('p', { class: 'subtle' }, 'When the game is over, the server reveals the secret and the replay page checks every die and tile against it.'));
+      parts.push(h('p', { class: 'subtle' }, t('fairPlay.whenOver')));
     }
     this.body.replaceChildren(...parts);
   }
+}
+
+// What the verifier checked, in the page's language: "40 actions, 12 rolls (31 dice), 52 tiles;
+// seed …; matches what your client saw" (the verifier's own summary is English).
+function verifiedSummary(report) {
+  if (![report.actions, report.rolls, report.dice, report.tiles].every(Number.isInteger)) return String(report.summary || '').replace(/^verified: /, '');
+  const parts = [`${t('fairPlay.actions', { count: report.actions })}, ${t('fairPlay.rolls', { count: report.rolls, dice: t('fire.dice', { count: report.dice }) })}, ${t('fairPlay.tiles', { count: report.tiles })}`];
+  if (report.seed) parts.push(t('fairPlay.seed', { seed: report.seed }));
+  if (report.witness_checked) parts.push(t('fairPlay.matchesWitness'));
+  return parts.join('; ');
 }
 
 // The replay page's check, when asked for (the verifier is 339 KB: it is not loaded with the
@@ -185,20 +196,20 @@ export class VerificationPanel {
     this.gameId = gameId;
     this.token = token;
     this.invite = invite;
-    this.status = h('div', { class: 'verify-status', id: 'verify-status', 'aria-live': 'polite' }, h('p', { class: 'subtle' }, 'Check that every die and tile of this game came from the secret the server committed to before the first move.'));
-    this.file = h('input', { type: 'file', accept: '.json,application/json', id: 'verify-file', 'aria-label': 'Check a record file', onchange: (e) => this.checkFile(e.target.files[0]) });
+    this.status = h('div', { class: 'verify-status', id: 'verify-status', 'aria-live': 'polite' }, h('p', { class: 'subtle' }, t('fairPlay.checkAbout')));
+    this.file = h('input', { type: 'file', accept: '.json,application/json', id: 'verify-file', 'aria-label': t('fairPlay.checkFile'), onchange: (e) => this.checkFile(e.target.files[0]) });
     this.el = h(
       'details',
       { class: 'panel verify-panel', id: 'verification', open: true },
-      h('summary', {}, 'Fair play'),
+      h('summary', {}, t('fairPlay.title')),
       this.status,
       h(
         'div',
         { class: 'fair-actions' },
-        h('button', { type: 'button', class: 'btn btn-small btn-primary', id: 'verify-record', onclick: () => this.start() }, 'Check the dice and tiles'),
-        h('button', { type: 'button', class: 'btn btn-small', id: 'download-record', onclick: () => this.download() }, 'Download the game record'),
+        h('button', { type: 'button', class: 'btn btn-small btn-primary', id: 'verify-record', onclick: () => this.start() }, t('fairPlay.check')),
+        h('button', { type: 'button', class: 'btn btn-small', id: 'download-record', onclick: () => this.download() }, t('fairPlay.download')),
       ),
-      h('label', { class: 'subtle verify-file' }, 'Check a record file: ', this.file),
+      h('label', { class: 'subtle verify-file' }, `${t('fairPlay.checkFile')}: `, this.file),
     );
     this.text = null;
     this.report = null; // for tests: the last verdict shown
@@ -230,7 +241,7 @@ export class VerificationPanel {
   // Verifies `text`; the witness of this game applies to the server's record and to a file
   // that claims to be this game.
   async check(text, fromServer) {
-    this.status.replaceChildren('Checking the dice and tiles of this game…');
+    this.status.replaceChildren(t('fairPlay.checking'));
     let record = null;
     try {
       record = JSON.parse(text);
@@ -239,7 +250,7 @@ export class VerificationPanel {
     }
     if (record && typeof record === 'object' && record.format === 'viktory-game-record' && record.commitment === null) {
       this.report = { verified: false, legacy: true };
-      this.show('legacy', 'Not verifiable: created before fair play. This game has no commitment, so nothing shows its dice were fixed in advance.');
+      this.show('legacy', t('fairPlay.notVerifiable'));
       return;
     }
     const store = storage();
@@ -250,16 +261,16 @@ export class VerificationPanel {
       report = await verifyRecord(text, { witness: witness ? JSON.stringify(witness) : null });
     } catch (err) {
       this.report = { verified: false, unavailable: true };
-      this.show('unavailable', `The verifier is not available: ${err.message}`);
+      this.show('unavailable', t('fairPlay.verifierUnavailable', { message: err.message }));
       return;
     }
     this.report = report;
-    const source = fromServer ? 'The record the server published' : `The file ${record && record.game_id ? `(game ${record.game_id})` : ''}`;
+    const source = fromServer ? t('fairPlay.serverRecord') : record && record.game_id ? t('fairPlay.fileOfGame', { id: record.game_id }) : t('fairPlay.file');
     if (report.verified) {
-      const lines = [`${source} is verified: ${report.summary.replace(/^verified: /, '')}.`];
-      this.show('verified', `✔ ${lines[0]}`, report.notes || []);
+      this.show('verified', `✔ ${t('fairPlay.verified', { source, summary: verifiedSummary(report) })}`, report.notes || []);
     } else {
-      this.show('failed', `✘ NOT verified. ${source} does not check out: ${report.failure}`, report.notes || []);
+      // The verifier's own words say what failed (English, like the server's error messages).
+      this.show('failed', `✘ ${t('fairPlay.notVerified', { source, failure: report.failure })}`, report.notes || []);
     }
   }
 

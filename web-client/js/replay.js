@@ -9,6 +9,7 @@ import { Board, describeHex, diceRow } from './board.js';
 import { loadInvite } from './invites.js';
 import { absorbBattleEvents, battleTable, newBattleRecord, stepBattle } from './game/fire.js';
 import { h, seatStyle, PHASE_NAME, VICTORY_NAME, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from './util.js';
+import { t } from './i18n.js';
 import { applyViewDelta } from './view_delta.js';
 import { withBoard } from './board_data.js';
 import { VerificationPanel } from './fair_play.js';
@@ -44,7 +45,7 @@ class Replay {
   }
 
   async start() {
-    this.root.replaceChildren(h('p', { class: 'loading' }, 'Loading the replay…'));
+    this.root.replaceChildren(h('p', { class: 'loading' }, t('replay.loading')));
     const token = this.ctx.session ? this.ctx.session.token : null;
     try {
       this.summary = await api.game(this.gameId, token, this.invite).catch(() => null);
@@ -53,7 +54,7 @@ class Replay {
       // Pages after the first start where the one before ended.
       this.pageSize = first.to < first.last_seq ? Math.max(1, first.to - first.from) : Math.max(1, first.last_seq);
     } catch (err) {
-      this.root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, `Replay of game ${this.gameId}`), h('p', { class: 'form-error' }, err.message), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby')));
+      this.root.replaceChildren(h('section', { class: 'card' }, h('h1', {}, t('title.replay', { id: this.gameId })), h('p', { class: 'form-error' }, err.message), h('a', { class: 'btn', href: '#/' }, t('actions.backToLobby'))));
       return;
     }
     this.build();
@@ -147,12 +148,12 @@ class Replay {
       map: h('div', { class: 'map-wrap', id: 'map' }),
       // Hidden until the pointer is on a hex: an empty box over the map says nothing.
       hover: h('div', { class: 'hover-info', hidden: true }),
-      slider: h('input', { type: 'range', min: 0, max: this.lastSeq, value: 0, id: 'replay-slider', 'aria-label': 'Step', oninput: (e) => this.go(Number(e.target.value)) }),
+      slider: h('input', { type: 'range', min: 0, max: this.lastSeq, value: 0, id: 'replay-slider', 'aria-label': t('replay.step'), oninput: (e) => this.go(Number(e.target.value)) }),
       counter: h('span', { class: 'subtle', id: 'replay-counter' }),
-      play: h('button', { type: 'button', class: 'btn', id: 'replay-play', onclick: () => this.togglePlay() }, '▶ Play'),
+      play: h('button', { type: 'button', class: 'btn', id: 'replay-play', onclick: () => this.togglePlay() }, t('replay.play')),
       // Focusable (a keyboard reaches the log and scrolls it) and named; a list of lines, like
       // the game page's log.
-      log: h('ol', { class: 'log-list', id: 'log', tabindex: 0, 'aria-label': 'Log up to this step' }),
+      log: h('ol', { class: 'log-list', id: 'log', tabindex: 0, 'aria-label': t('replay.logUpToStep') }),
       players: h('div', { class: 'panel players-panel' }),
       dice: h('div', { class: 'panel battle-panel' }),
     };
@@ -162,11 +163,11 @@ class Replay {
     const controls = h(
       'div',
       { class: 'action-bar replay-controls' },
-      h('button', { type: 'button', class: 'btn', title: 'First step', 'aria-label': 'First step', onclick: () => this.go(0) }, '|◀'),
-      h('button', { type: 'button', class: 'btn', id: 'replay-prev', title: 'Previous step (←)', onclick: () => this.go(this.index - 1) }, '◀'),
+      h('button', { type: 'button', class: 'btn', title: t('replay.firstStep'), 'aria-label': t('replay.firstStep'), onclick: () => this.go(0) }, '|◀'),
+      h('button', { type: 'button', class: 'btn', id: 'replay-prev', title: t('replay.previousStep'), onclick: () => this.go(this.index - 1) }, '◀'),
       e.play,
-      h('button', { type: 'button', class: 'btn btn-primary', id: 'replay-next', title: 'Next step (→)', onclick: () => this.go(this.index + 1) }, '▶'),
-      h('button', { type: 'button', class: 'btn', title: 'Last step', 'aria-label': 'Last step', onclick: () => this.go(this.lastSeq) }, '▶|'),
+      h('button', { type: 'button', class: 'btn btn-primary', id: 'replay-next', title: t('replay.nextStep'), onclick: () => this.go(this.index + 1) }, '▶'),
+      h('button', { type: 'button', class: 'btn', title: t('replay.lastStep'), 'aria-label': t('replay.lastStep'), onclick: () => this.go(this.lastSeq) }, '▶|'),
       e.slider,
       e.counter,
     );
@@ -174,8 +175,8 @@ class Replay {
       h(
         'div',
         { class: 'game-page replay' },
-        h('section', { class: 'map-pane' }, h('h1', { class: 'visually-hidden' }, `Replay of game ${this.gameId}`), e.info, controls, h('div', { class: 'map-frame' }, e.map, e.hover)),
-        h('aside', { class: 'side' }, e.players, e.dice, h('details', { class: 'panel log-panel', open: true }, h('summary', {}, 'Log up to this step'), e.log), this.verification.el, h('div', { class: 'panel' }, h('a', { class: 'btn btn-small', href: `#/game/${this.gameId}` }, 'Back to the game'), ' ', h('a', { class: 'btn btn-small', href: '#/' }, 'Lobby'))),
+        h('section', { class: 'map-pane' }, h('h1', { class: 'visually-hidden' }, t('title.replay', { id: this.gameId })), e.info, controls, h('div', { class: 'map-frame' }, e.map, e.hover)),
+        h('aside', { class: 'side' }, e.players, e.dice, h('details', { class: 'panel log-panel', open: true }, h('summary', {}, t('replay.logUpToStep')), e.log), this.verification.el, h('div', { class: 'panel' }, h('a', { class: 'btn btn-small', href: `#/game/${this.gameId}` }, t('replay.backToGame')), ' ', h('a', { class: 'btn btn-small', href: '#/' }, t('waiting.lobby')))),
       ),
     );
     this.board = new Board(e.map, {
@@ -192,11 +193,11 @@ class Replay {
     if (this.timer) {
       clearInterval(this.timer);
       this.timer = null;
-      this.els.play.textContent = '▶ Play';
+      this.els.play.textContent = t('replay.play');
       return;
     }
     if (this.index >= this.lastSeq) this.go(0);
-    this.els.play.textContent = '⏸ Pause';
+    this.els.play.textContent = t('replay.pause');
     this.timer = setInterval(() => {
       if (this.index >= this.lastSeq) this.togglePlay();
       else this.go(this.index + 1);
@@ -219,7 +220,7 @@ class Replay {
     const step = i > page.from ? page.steps[i - page.from - 1] : null;
     const e = this.els;
     e.slider.value = String(i);
-    e.counter.textContent = `step ${i} of ${this.lastSeq}`;
+    e.counter.textContent = t('replay.counter', { i, n: this.lastSeq });
     const moves = [];
     let roll = null;
     for (const ev of (step && step.events) || []) {
@@ -232,15 +233,15 @@ class Replay {
     const lines = ((step && step.log) || []).map((l) => l.text);
     // Only elements here: replaceChildren() would write a null out as the text "null".
     const info = [
-      h('div', { class: 'phase-line' }, `Replay of game ${this.gameId} · turn ${view.turn} · ${PHASE_NAME[view.phase] || view.phase} · ${this.name(view.current)}`),
-      h('div', { class: 'prompt-title', id: 'replay-step-text' }, i === 0 ? 'The start of the game.' : lines.join(' ') || `Step ${i}`),
+      h('div', { class: 'phase-line' }, [t('title.replay', { id: this.gameId }), t('replay.turn', { n: view.turn }), PHASE_NAME[view.phase] || view.phase, this.name(view.current)].join(' · ')),
+      h('div', { class: 'prompt-title', id: 'replay-step-text' }, i === 0 ? t('replay.start') : lines.join(' ') || t('replay.stepN', { i })),
     ];
     if (view.phase === 'game_over') {
-      info.push(h('div', { class: 'prompt-text' }, `Winner: ${(view.winners || []).map((s) => this.name(s)).join(', ') || 'nobody'} — ${VICTORY_NAME[view.ended_by] || view.ended_by}`));
+      info.push(h('div', { class: 'prompt-text' }, t('replay.winner', { count: Math.max(1, (view.winners || []).length), who: (view.winners || []).map((s) => this.name(s)).join(', ') || t('replay.nobody'), how: VICTORY_NAME[view.ended_by] || view.ended_by })));
     }
     e.info.replaceChildren(...info);
     e.players.replaceChildren(
-      h('h2', {}, 'Players'),
+      h('h2', {}, t('replay.players')),
       h(
         'ol',
         { class: 'player-list' },
@@ -249,8 +250,8 @@ class Replay {
           return h(
             'li',
             { class: `player${view.current === p.index ? ' current' : ''}` },
-            h('div', { class: 'player-head' }, h('span', { class: 'turn-arrow' }, view.current === p.index ? '▶' : ''), h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }), h('b', {}, this.name(p.index)), h('span', { class: 'vp' }, `${p.victory_points} VP`)),
-            h('div', { class: 'player-sub' }, 'Reserve: ', UNIT_TYPES.every((t) => !(p.reserve[t] > 0)) ? h('span', { class: 'subtle' }, 'empty') : null, UNIT_TYPES.filter((t) => p.reserve[t] > 0).map((t) => h('span', { class: 'mini-counter', title: UNIT_NAME[t], style: `background:${st.fill};color:${st.ink};border-color:${st.edge}` }, `${UNIT_LETTER[t]}×${p.reserve[t]}`))),
+            h('div', { class: 'player-head' }, h('span', { class: 'turn-arrow' }, view.current === p.index ? '▶' : ''), h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }), h('b', {}, this.name(p.index)), h('span', { class: 'vp' }, t('replay.vp', { n: p.victory_points }))),
+            h('div', { class: 'player-sub' }, `${t('players.reserve')}: `, UNIT_TYPES.every((type) => !(p.reserve[type] > 0)) ? h('span', { class: 'subtle' }, t('replay.empty')) : null, UNIT_TYPES.filter((type) => p.reserve[type] > 0).map((type) => h('span', { class: 'mini-counter', title: UNIT_NAME[type], style: `background:${st.fill};color:${st.ink};border-color:${st.edge}` }, `${UNIT_LETTER[type]}×${p.reserve[type]}`))),
           );
         }),
       ),
@@ -262,8 +263,8 @@ class Replay {
     const battle = step ? this.battleOfStep(i, view) : null;
     if (battle) {
       e.dice.hidden = false;
-      e.dice.append(h('h2', {}, `Battle at ${(view.hexes.find((x) => x.hex === battle.record.hex) || { label: battle.record.hex }).label}`), battleTable({ ...battle.record, fires: battle.fires }, (seat) => this.name(seat), { roundOffset: battle.roundOffset }));
-    } else if (roll) e.dice.append(h('h2', {}, 'Dice this step'), h('div', { class: 'dice-line' }, h('span', {}, `${this.name(roll.player)}: `), diceRow(roll.dice)));
+      e.dice.append(h('h2', {}, t('battle.at', { hex: (view.hexes.find((x) => x.hex === battle.record.hex) || { label: battle.record.hex }).label })), battleTable({ ...battle.record, fires: battle.fires }, (seat) => this.name(seat), { roundOffset: battle.roundOffset }));
+    } else if (roll) e.dice.append(h('h2', {}, t('replay.diceThisStep')), h('div', { class: 'dice-line' }, h('span', {}, `${this.name(roll.player)}: `), diceRow(roll.dice)));
     this.renderLog();
   }
 
@@ -314,7 +315,7 @@ class Replay {
       }
     }
     const items = all.map((l) => h('li', {}, l.text));
-    if (missing) items.unshift(h('li', { class: 'subtle' }, 'Earlier steps are still loading…'));
+    if (missing) items.unshift(h('li', { class: 'subtle' }, t('replay.stillLoading')));
     this.els.log.replaceChildren(...items);
     this.els.log.scrollTop = this.els.log.scrollHeight;
   }

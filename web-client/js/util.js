@@ -46,6 +46,19 @@ function appendChildren(node, children) {
   }
 }
 
+// A translated text whose placeholders are elements: fillIn(t('battle.attacks'), { attacker:
+// node, defender: node }) -> ['', node, ' attacks ', node, ''], for h(). Placeholders not in
+// `parts` stay as they are.
+export function fillIn(text, parts) {
+  return String(text)
+    .split(/(\{\w+\})/)
+    .map((piece) => {
+      const m = /^\{(\w+)\}$/.exec(piece);
+      return m && m[1] in parts ? parts[m[1]] : piece;
+    })
+    .filter((piece) => piece !== '');
+}
+
 // Seat colours of the boxed game, in seat order [4.0]. `ink` is the text colour that reads
 // on the fill; `name` is what the UI writes next to the swatch (never colour alone).
 export const SEATS = [
@@ -64,24 +77,35 @@ export function seatStyle(seat) {
 export const UNIT_TYPES = ['infantry', 'cavalry', 'artillery', 'frigate'];
 export const UNIT_LETTER = { infantry: 'I', cavalry: 'C', artillery: 'A', frigate: 'F' };
 export const UNIT_NAME = {
-  infantry: 'Infantry',
-  cavalry: 'Cavalry',
-  artillery: 'Artillery',
-  frigate: 'Frigate',
+  infantry: t('unit.infantry'),
+  cavalry: t('unit.cavalry'),
+  artillery: t('unit.artillery'),
+  frigate: t('unit.frigate'),
 };
+// "2 Infantry", "1 Frigate", "3 Frigates": a number of units of one type, in the language's
+// plural ("2 Fregatten").
+const UNIT_COUNT = {
+  infantry: (n) => t('unit.infantryCount', { count: n }),
+  cavalry: (n) => t('unit.cavalryCount', { count: n }),
+  artillery: (n) => t('unit.artilleryCount', { count: n }),
+  frigate: (n) => t('unit.frigateCount', { count: n }),
+};
+export function unitCount(type, n) {
+  return UNIT_COUNT[type] ? UNIT_COUNT[type](n) : `${formatNumber(n)} ${type}`;
+}
 export const TERRAIN_NAME = {
-  water: 'Water',
-  plains: 'Plains',
-  grassland: 'Grassland',
-  forest: 'Forest',
-  mountain: 'Mountain',
+  water: t('terrain.water'),
+  plains: t('terrain.plains'),
+  grassland: t('terrain.grassland'),
+  forest: t('terrain.forest'),
+  mountain: t('terrain.mountain'),
 };
 export const PHASE_NAME = {
-  setup: 'Setup: place Capitals',
-  build: 'Build phase',
-  movement: 'Movement & Combat phase',
-  reserve: 'Reserve placement phase',
-  game_over: 'Game over',
+  setup: t('phase.setup'),
+  build: t('phase.build'),
+  movement: t('phase.movement'),
+  reserve: t('phase.reserve'),
+  game_over: t('phase.gameOver'),
 };
 export const VICTORY_NAME = {
   standard: t('victory.standard'),
@@ -97,8 +121,8 @@ export const TILE_MIX_NAME = {
 };
 
 // Numbers and plurals through the browser's Intl, in the page's language (js/i18n.js). Texts
-// of the pages with a catalog use t() with plural entries; count() serves the modules whose
-// words are not in the catalogs yet (js/game/): "1 die", "3 dice", "1,200 battles".
+// use t() with plural entries; count() and plural() serve modules whose words are not in the
+// catalogs yet: "1 die", "3 dice", "1,200 battles".
 export const LOCALE = LANG;
 
 // `forms`: the word per plural category of the language ({one, other} in English).
@@ -116,10 +140,12 @@ export function touchScreen() {
   return typeof matchMedia === 'function' && matchMedia('(hover: none) and (pointer: coarse)').matches;
 }
 
-// "click" or "tap" ("Click", "Tap" with `capital`).
+// "click" or "tap" ("Click", "Tap" with `capital`), in the page's language (the German
+// imperative, "klicke", "tippe"). A whole sentence reads better with two catalog entries, one
+// for each (see catchUp.hint and catchUp.hintTouch).
 export function clickWord(capital = false) {
-  const word = touchScreen() ? 'tap' : 'click';
-  return capital ? word[0].toUpperCase() + word.slice(1) : word;
+  const word = touchScreen() ? t('util.tap') : t('util.click');
+  return capital ? word[0].toLocaleUpperCase(LANG) + word.slice(1) : word;
 }
 
 // "3 minutes ago", "vor 3 Minuten": a timestamp's age in the page's language (ISO string, seconds or milliseconds).

@@ -1,18 +1,32 @@
 // The action bar above the map: build modes, battles to fight, Reserve types, end of phase, undo.
 
-import { h, UNIT_NAME, UNIT_TYPES } from '../util.js';
+import { h, unitCount, UNIT_NAME, UNIT_TYPES } from '../util.js';
+import { t } from '../i18n.js';
 import { confirmDialog } from '../dialogs.js';
 import { hexActionKinds } from './legal.js';
 import { settings } from '../settings.js';
 import { wantPreview } from './preview.js';
 import { rematchButton } from './rematch.js';
 
+// The Reserve buttons ("Place Infantry"), one catalog entry each.
+const PLACE_LABEL = {
+  infantry: () => t('actions.placeInfantry'),
+  cavalry: () => t('actions.placeCavalry'),
+  artillery: () => t('actions.placeArtillery'),
+  frigate: () => t('actions.placeFrigate'),
+};
+
+// A Frigate's cargo that can land: "Infantry + Cavalry".
+function cargoText(cargo) {
+  return cargo.map((u) => UNIT_NAME[u.type]).join(' + ');
+}
+
 export function renderActions(page, c) {
   const bar = page.els.actions;
   bar.replaceChildren();
   const view = page.view;
   if (view.phase === 'game_over') {
-    bar.append(h('a', { class: 'btn btn-primary', href: `#/replay/${page.gameId}` }, 'Watch the replay'), rematchButton(page), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
+    bar.append(h('a', { class: 'btn btn-primary', href: `#/replay/${page.gameId}` }, t('actions.watchReplay')), rematchButton(page), h('a', { class: 'btn', href: '#/' }, t('actions.backToLobby')));
     return;
   }
   const mine = page.isMyMove(c);
@@ -37,36 +51,36 @@ export function renderActions(page, c) {
   if (mine) {
     const towns = hexActs.filter((a) => a.kind === 'build_town').length;
     const cities = hexActs.filter((a) => a.kind === 'upgrade_city').length;
-    if (towns) bar.append(modeBtn('build_town', 'Build Town', towns));
-    if (cities) bar.append(modeBtn('upgrade_city', 'Upgrade to City', cities));
+    if (towns) bar.append(modeBtn('build_town', t('actions.buildTown'), towns));
+    if (cities) bar.append(modeBtn('upgrade_city', t('actions.upgradeCity'), cities));
     const relocations = hexActs.filter((a) => a.kind === 'remove_town').length;
-    if (relocations) bar.append(modeBtn('relocate', 'Relocate a Town/City [15.5]', relocations));
+    if (relocations) bar.append(modeBtn('relocate', t('actions.relocate'), relocations));
     for (const a of hexActs.filter((x) => x.kind === 'start_battle')) {
       bar.append(
-        h('button', { type: 'button', class: 'btn btn-danger', dataset: { battleHex: a.hex, focusKey: `battle:${a.hex}` }, onclick: () => page.send(a), onmouseenter: () => wantPreview(page, a.hex, []), onfocus: () => wantPreview(page, a.hex, []) }, `⚔ Fight at ${page.label(a.hex)}`),
+        h('button', { type: 'button', class: 'btn btn-danger', dataset: { battleHex: a.hex, focusKey: `battle:${a.hex}` }, onclick: () => page.send(a), onmouseenter: () => wantPreview(page, a.hex, []), onfocus: () => wantPreview(page, a.hex, []) }, t('actions.fightAt', { hex: page.label(a.hex) })),
       );
     }
     for (const type of UNIT_TYPES) {
       if (!c.place.has(type)) continue;
       const have = view.players[page.mySeat] ? view.players[page.mySeat].reserve[type] : '';
-      bar.append(modeBtn(`place:${type}`, `Place ${UNIT_NAME[type]}`, have));
+      bar.append(modeBtn(`place:${type}`, PLACE_LABEL[type](), have));
     }
     for (const f of landingFrigates(page, c)) {
       bar.append(
         h(
           'button',
-          { type: 'button', class: 'btn btn-land', dataset: { landFrom: f.frigate.id, focusKey: `land:${f.frigate.id}` }, title: `Select the Frigate at ${page.label(f.frigate.hex)}: the hexes its cargo can land on light up`, onclick: () => page.selectUnit(f.frigate.id) },
-          `⚓ Land ${f.cargo.map((u) => UNIT_NAME[u.type]).join(' + ')} from ${page.label(f.frigate.hex)}`,
+          { type: 'button', class: 'btn btn-land', dataset: { landFrom: f.frigate.id, focusKey: `land:${f.frigate.id}` }, title: t('actions.landTitle', { hex: page.label(f.frigate.hex) }), onclick: () => page.selectUnit(f.frigate.id) },
+          t('actions.landFrom', { cargo: cargoText(f.cargo), hex: page.label(f.frigate.hex) }),
         ),
       );
     }
     if (c.endPhase && reinforcing(page)) {
       // The Vassal's reinforcement of his returned Capital, out of turn [15.62].
-      bar.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'end-phase', title: 'Units you do not place stay in your Reserve', onclick: () => page.send(c.endPhase) }, 'Done reinforcing [15.62]'));
+      bar.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'end-phase', title: t('actions.reinforceTitle'), onclick: () => page.send(c.endPhase) }, t('actions.doneReinforcing')));
     } else if (c.endPhase) {
       const endsTurn = endPhaseEndsTurn(page);
-      const label = { build: 'End Build phase', movement: endsTurn ? 'End Movement phase & turn' : 'End Movement phase', reserve: 'End turn', setup: 'Done' }[view.phase] || 'End phase';
-      const title = view.phase === 'movement' && endsTurn ? 'Your Reserve is empty: with nothing to place, ending the Movement phase ends your turn [13.0].' : undefined;
+      const label = { build: t('actions.endBuild'), movement: endsTurn ? t('actions.endMovementAndTurn') : t('actions.endMovement'), reserve: t('actions.endTurn'), setup: t('actions.done') }[view.phase] || t('actions.endPhase');
+      const title = view.phase === 'movement' && endsTurn ? t('actions.endsTurnTitle') : undefined;
       bar.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'end-phase', title, onclick: () => endPhase(page, c) }, label));
     }
   }
@@ -79,10 +93,10 @@ export function renderActions(page, c) {
           class: 'btn',
           id: 'undo',
           disabled: !page.state.can_undo || page.ui.busy,
-          title: page.state.can_undo ? 'Take back your last action' : 'Nothing to undo (revealed tiles and dice cannot be taken back)',
+          title: page.state.can_undo ? t('actions.undoTitle') : t('actions.nothingToUndo'),
           onclick: () => page.undo(),
         },
-        '↶ Undo',
+        t('actions.undo'),
       ),
     );
   }
@@ -121,7 +135,7 @@ async function endPhase(page, c) {
   const view = page.view;
   const hexKinds = hexActionKinds(c);
   if (view.phase === 'build' && (hexKinds.has('build_town') || hexKinds.has('upgrade_city'))) {
-    const ok = await confirmDialog('End the Build phase?', 'You have not built this turn. Skip building?', { ok: 'Skip building' });
+    const ok = await confirmDialog(t('actions.endBuildQuestion'), t('actions.notBuilt'), { ok: t('actions.skipBuilding') });
     if (!ok) return;
   }
   if (view.phase === 'movement') {
@@ -129,17 +143,18 @@ async function endPhase(page, c) {
     const endsTurn = endPhaseEndsTurn(page);
     if (idle.length) {
       const count = idle.reduce((n, g) => n + g.count, 0);
-      const list = idle.map((g) => `${g.count} ${UNIT_NAME[g.type]} at ${page.label(g.hex)}`).join(', ');
+      const list = idle.map((g) => t('actions.unitsAt', { units: unitCount(g.type, g.count), hex: page.label(g.hex) })).join(', ');
+      const text = t('actions.canStillMove', { count, list });
       const ok = await confirmDialog(
-        endsTurn ? 'End the Movement phase and your turn?' : 'End the Movement phase?',
-        `${count === 1 ? 'One unit can' : `${count} units can`} still move: ${list}.${endsTurn ? ' Your Reserve is empty, so this also ends your turn.' : ''}`,
-        { ok: endsTurn ? 'End phase and turn' : 'End phase' },
+        endsTurn ? t('actions.endMovementAndTurnQuestion') : t('actions.endMovementQuestion'),
+        endsTurn ? `${text} ${t('actions.reserveEmptyEndsTurn')}` : text,
+        { ok: endsTurn ? t('actions.endPhaseAndTurn') : t('actions.endPhase') },
       );
       if (!ok) return;
     }
   }
   if (view.phase === 'reserve' && c.place.size) {
-    const ok = await confirmDialog('End your turn?', 'Units you did not place stay in your Reserve until a later turn.', { ok: 'End turn' });
+    const ok = await confirmDialog(t('actions.endTurnQuestion'), t('actions.unplacedStay'), { ok: t('actions.endTurn') });
     if (!ok) return;
   }
   page.ui.selectedUnit = null;

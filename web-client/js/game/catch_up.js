@@ -18,32 +18,32 @@
 // starts after the last action the player took himself.
 
 import { noteDoomsdayRolls } from './victory.js';
-import { clickWord, count, h, seatStyle, UNIT_NAME, scrollBehavior } from '../util.js';
+import { h, seatStyle, UNIT_NAME, scrollBehavior, touchScreen } from '../util.js';
+import { LANG, t } from '../i18n.js';
 import { absorbBattleEvents, battleTable } from './fire.js';
 import { computerLevel } from '../seat_kinds.js';
 
-// The panel's words, in one place (a catalog per language comes later).
+// The panel's words (the catalogs' `catchUp.` entries).
 const TEXT = {
-  title: 'Since your last turn',
-  yourSeat: 'Your seat',
-  before: 'Before that',
-  you: 'You',
-  turn: (n) => ` · turn ${n}`,
+  title: () => t('catchUp.title'),
+  yourSeat: () => t('catchUp.yourSeat'),
+  before: () => t('catchUp.before'),
+  turn: (n) => ` · ${t('catchUp.turn', { n })}`,
   // How his own turn was played when he did not play it.
   by: {
-    computer: 'played by the computer',
-    standing_order: 'played by your standing orders',
-    clock: 'skipped by the clock (what the rules needed was decided for you)',
+    computer: () => t('catchUp.byComputer'),
+    standing_order: () => t('catchUp.byStandingOrder'),
+    clock: () => t('catchUp.byClock'),
   },
-  nothingDone: 'Nothing was done in this turn.',
-  takenOver: 'The computer plays your seat until you take it back (the clock box has the button).',
-  skipped: (n) => `${count(n, { one: 'earlier action is', other: 'earlier actions are' })} not listed (the replay shows them once the game is over).`,
-  hint: () => `The moves are drawn on the map as numbered arrows. Point at, focus or ${clickWord()} a line to see its hexes.`,
-  logOfTurn: (n) => `Log of this turn (${count(n, { one: 'line', other: 'lines' })})`,
-  dice: (n) => `Dice (${count(n, { one: 'fire', other: 'fires' })})`,
-  underMap: (moves, battles) => `${TEXT.title}: ${[count(moves, { one: 'move', other: 'moves' }), battles ? count(battles, { one: 'battle', other: 'battles' }) : null].filter(Boolean).join(', ')} drawn on the map`,
-  list: 'List',
-  dismiss: 'Dismiss',
+  nothingDone: () => t('catchUp.nothingDone'),
+  takenOver: () => t('catchUp.takenOver'),
+  skipped: (n) => t('catchUp.skipped', { count: n }),
+  hint: () => (touchScreen() ? t('catchUp.hintTouch') : t('catchUp.hint')),
+  logOfTurn: (n) => t('catchUp.logOfTurn', { count: n }),
+  dice: (n) => t('catchUp.dice', { count: n }),
+  underMap: (moves, battles) => (battles ? t('catchUp.underMapBattles', { moves: t('catchUp.moves', { count: moves }), count: battles }) : t('catchUp.underMap', { count: moves })),
+  list: () => t('catchUp.list'),
+  dismiss: () => t('catchUp.dismiss'),
 };
 
 // Live steps kept at most (the server's catch-up keeps as many).
@@ -203,6 +203,15 @@ export function dismissCatchUp(page) {
 // ------------------------------------------------------------------------------------------
 // From steps to turns
 
+// "Alice, Bob and Carol" in the page's language.
+function andList(names) {
+  try {
+    return new Intl.ListFormat(LANG, { type: 'conjunction' }).format(names);
+  } catch {
+    return names.join(', ');
+  }
+}
+
 function newGroup(player, turn) {
   return { player, turn, lines: [], log: [], battles: [], by: new Set() };
 }
@@ -211,7 +220,7 @@ export function summarize(page, reply) {
   const name = (seat) => page.whoText(seat);
   // Move events name the unit by id; its type is in the view (a unit keeps its id for good).
   const units = page.unitsById();
-  const unitName = (ev) => UNIT_NAME[ev.unit_type] || (units.has(ev.unit) ? UNIT_NAME[units.get(ev.unit).type] : null) || 'Unit';
+  const unitName = (ev) => UNIT_NAME[ev.unit_type] || (units.has(ev.unit) ? UNIT_NAME[units.get(ev.unit).type] : null) || t('catchUp.unit');
   const groups = [];
   let group = newGroup(null, null);
   let battle = null; // {record, line, lost: Map}
@@ -230,31 +239,34 @@ export function summarize(page, reply) {
       if (group.player === null && ACTOR_KINDS.has(ev.kind) && ev.player >= 0) group.player = ev.player;
       const mine = ev.player === page.mySeat;
       if (MOVE_KINDS.has(ev.kind) && ev.from_hex >= 0 && ev.hex >= 0 && ev.from_hex !== ev.hex) {
-        const verb = ev.kind === 'unit_retreated' ? 'retreats' : ev.kind === 'unit_embarked' ? 'boards a Frigate' : ev.kind === 'unit_disembarked' ? 'lands' : 'moves';
-        group.lines.push({ text: `${unitName(ev)} ${verb}: ${page.label(ev.from_hex)} → ${page.label(ev.hex)}`, hexes: [ev.from_hex, ev.hex], owner: ev.player, move: { from: ev.from_hex, to: ev.hex, owner: ev.player } });
+        const params = { unit: unitName(ev), from: page.label(ev.from_hex), to: page.label(ev.hex) };
+        const text = ev.kind === 'unit_retreated' ? t('catchUp.retreats', params) : ev.kind === 'unit_embarked' ? t('catchUp.embarks', params) : ev.kind === 'unit_disembarked' ? t('catchUp.lands', params) : t('catchUp.moves1', params);
+        group.lines.push({ text, hexes: [ev.from_hex, ev.hex], owner: ev.player, move: { from: ev.from_hex, to: ev.hex, owner: ev.player } });
       } else if (ev.kind === 'bombarded') {
-        group.lines.push({ text: `${unitName(ev)} bombards ${page.label(ev.hex)} from ${page.label(ev.from_hex)}`, hexes: [ev.from_hex, ev.hex], owner: ev.player, move: { from: ev.from_hex, to: ev.hex, owner: ev.player, kind: 'bombard' } });
+        group.lines.push({ text: t('catchUp.bombards', { unit: unitName(ev), hex: page.label(ev.hex), from: page.label(ev.from_hex) }), hexes: [ev.from_hex, ev.hex], owner: ev.player, move: { from: ev.from_hex, to: ev.hex, owner: ev.player, kind: 'bombard' } });
       } else if (ev.kind === 'battle_started') {
         battle = { record: absorbBattleEvents(null, [ev]), lost: new Map() };
-        battle.line = { text: `Battle at ${page.label(ev.hex)}: ${name(ev.player)} attacks ${name(ev.other_player)}`, hexes: [ev.hex], owner: ev.player, battle };
+        battle.line = { text: ev.other_player === page.mySeat ? t('catchUp.battleAgainstYou', { hex: page.label(ev.hex), attacker: name(ev.player) }) : t('catchUp.battle', { hex: page.label(ev.hex), attacker: name(ev.player), defender: name(ev.other_player) }), hexes: [ev.hex], owner: ev.player, battle };
         group.lines.push(battle.line);
         if (ev.other_player === page.mySeat) battleSeqs.push(step.seq);
         continue;
       } else if (ev.kind === 'town_captured') {
-        const what = ev.value === 1 ? 'City' : 'Town';
-        const whose = ev.other_player === page.mySeat ? 'your' : `${name(ev.other_player)}'s`;
-        group.lines.push({ text: `${name(ev.player)} captured ${whose} ${what} at ${page.label(ev.hex)}`, hexes: [ev.hex], owner: ev.player, loss: ev.other_player === page.mySeat });
+        const params = { who: name(ev.player), owner: name(ev.other_player), hex: page.label(ev.hex) };
+        const yours = ev.other_player === page.mySeat;
+        const text = ev.value === 1 ? (yours ? t('catchUp.capturedYourCity', params) : t('catchUp.capturedCity', params)) : yours ? t('catchUp.capturedYourTown', params) : t('catchUp.capturedTown', params);
+        group.lines.push({ text, hexes: [ev.hex], owner: ev.player, loss: ev.other_player === page.mySeat });
       } else if (ev.kind === 'capital_lost') {
-        group.lines.push({ text: `${name(ev.player)} lost the Capital at ${page.label(ev.hex)} to ${name(ev.other_player)}`, hexes: [ev.hex], owner: ev.other_player, loss: mine });
+        group.lines.push({ text: t('catchUp.capitalLost', { who: name(ev.player), hex: page.label(ev.hex), taker: name(ev.other_player) }), hexes: [ev.hex], owner: ev.other_player, loss: mine });
       } else if (ev.kind === 'capital_placed' && ev.hex >= 0) {
-        group.lines.push({ text: `${name(ev.player)} placed ${mine ? 'your' : 'the'} Capital at ${page.label(ev.hex)}`, hexes: [ev.hex], owner: ev.player });
+        group.lines.push({ text: mine ? t('catchUp.placedYourCapital', { who: name(ev.player), hex: page.label(ev.hex) }) : t('catchUp.placedCapital', { who: name(ev.player), hex: page.label(ev.hex) }), hexes: [ev.hex], owner: ev.player });
       } else if (ev.kind === 'town_built' || ev.kind === 'city_upgraded') {
-        group.lines.push({ text: `${name(ev.player)} ${ev.kind === 'town_built' ? 'built a Town' : 'upgraded a Town to a City'} at ${page.label(ev.hex)}`, hexes: [ev.hex], owner: ev.player });
+        group.lines.push({ text: ev.kind === 'town_built' ? t('catchUp.builtTown', { who: name(ev.player), hex: page.label(ev.hex) }) : t('catchUp.upgradedCity', { who: name(ev.player), hex: page.label(ev.hex) }), hexes: [ev.hex], owner: ev.player });
       } else if (ev.kind === 'player_eliminated' || ev.kind === 'player_conceded') {
-        group.lines.push({ text: `${name(ev.player)} ${ev.kind === 'player_eliminated' ? 'is eliminated' : 'conceded'}`, hexes: [], owner: ev.player, loss: mine });
+        group.lines.push({ text: ev.kind === 'player_eliminated' ? t('catchUp.eliminated', { who: name(ev.player) }) : t('catchUp.conceded', { who: name(ev.player) }), hexes: [], owner: ev.player, loss: mine });
       } else if (ev.kind === 'game_over') {
-        const winners = (ev.winners || []).map(name).join(' and ');
-        group.lines.push({ text: winners ? `Game over: ${winners} won` : 'Game over', hexes: [], owner: null });
+        const winners = (ev.winners || []).map(name);
+        const text = winners.length ? t('catchUp.gameOverWon', { who: andList(winners) }) : t('phase.gameOver');
+        group.lines.push({ text, hexes: [], owner: null });
       }
       if (battle) {
         battle.record = absorbBattleEvents(battle.record, [ev]);
@@ -273,7 +285,7 @@ export function summarize(page, reply) {
   // decisions during their turns, such as casualties, stay in their turn).
   const theirs = groups.filter((g) => (g.player !== page.mySeat && g.lines.length) || (g.player === page.mySeat && g.by.size));
   for (const g of theirs) {
-    if (g.player === page.mySeat && !g.lines.length) g.lines.push({ text: TEXT.nothingDone, hexes: [], owner: g.player });
+    if (g.player === page.mySeat && !g.lines.length) g.lines.push({ text: TEXT.nothingDone(), hexes: [], owner: g.player });
   }
   // The clock's lines about his seat: skipped turns, votes, expulsion, takeover, vacation.
   const own = (reply.clock || []).map((l) => ({ text: l.text, hexes: [], owner: page.mySeat, seq: l.seq }));
@@ -307,15 +319,15 @@ function lineItem(page, line) {
   const b = line.battle;
   if (b) {
     const rec = b.record;
-    const end = !rec.ended ? ' (not over)' : rec.ended.winner === rec.attacker ? `: ${page.whoText(rec.attacker)} took it` : rec.ended.winner >= 0 ? `: ${page.whoText(rec.ended.winner)} won` : ': the defenders held';
+    const end = !rec.ended ? t('catchUp.notOver') : rec.ended.winner === rec.attacker ? t('catchUp.tookIt', { who: page.whoText(rec.attacker) }) : rec.ended.winner >= 0 ? t('catchUp.won', { who: page.whoText(rec.ended.winner) }) : t('catchUp.defendersHeld');
     text.append(end);
     const lost = [...b.lost].map(([key, n]) => {
       const [owner, type] = key.split(':');
-      return `${n} ${seatStyle(Number(owner)).name} ${UNIT_NAME[type] || type}`;
+      return t('catchUp.lostUnits', { count: n, seat: seatStyle(Number(owner)).name, unit: UNIT_NAME[type] || type });
     });
-    if (lost.length) li.append(h('div', { class: 'subtle' }, `Lost: ${lost.join(', ')}`));
+    if (lost.length) li.append(h('div', { class: 'subtle' }, t('catchUp.lost', { units: lost.join(', ') })));
     if (rec.fires.length) {
-      const table = battleTable(rec, (seat) => page.whoText(seat));
+      const table = battleTable(rec, (seat) => page.whoText(seat), { you: page.mySeat });
       table.removeAttribute('id'); // several battles may be listed
       li.append(h('details', { class: 'catch-up-dice' }, h('summary', {}, TEXT.dice(rec.fires.length)), table));
     }
@@ -337,19 +349,19 @@ export function renderCatchUp(page) {
   // tables and focus in this list must survive that.
   if (panel.dataset.shown === String(c.id)) return;
   panel.dataset.shown = String(c.id);
-  panel.replaceChildren(h('h2', { id: 'catch-up-title' }, TEXT.title));
+  panel.replaceChildren(h('h2', { id: 'catch-up-title' }, TEXT.title()));
   if (c.skipped) panel.append(h('p', { class: 'subtle' }, TEXT.skipped(c.skipped)));
   panel.append(h('p', { class: 'subtle catch-up-hint' }, TEXT.hint()));
   // His own seat first: what the clock said and did about him.
   if (c.own.length) {
-    panel.append(h('h3', { class: 'catch-up-turn catch-up-own-title' }, TEXT.yourSeat), h('ol', { class: 'catch-up-lines catch-up-own' }, c.own.map((line) => lineItem(page, line))));
+    panel.append(h('h3', { class: 'catch-up-turn catch-up-own-title' }, TEXT.yourSeat()), h('ol', { class: 'catch-up-lines catch-up-own' }, c.own.map((line) => lineItem(page, line))));
     const me = page.clock && page.clock.seats ? page.clock.seats[page.mySeat] : null;
-    if (me && me.expelled && computerLevel(page.seats, page.mySeat)) panel.append(h('p', { class: 'subtle' }, TEXT.takenOver));
+    if (me && me.expelled && computerLevel(page.seats, page.mySeat)) panel.append(h('p', { class: 'subtle' }, TEXT.takenOver()));
   }
   for (const g of c.groups) {
     const mine = g.player === page.mySeat;
-    const title = g.player !== null && g.player >= 0 ? page.whoText(g.player) : TEXT.before;
-    const how = mine ? [...g.by].map((by) => TEXT.by[by] || by).join(', ') : '';
+    const title = g.player !== null && g.player >= 0 ? page.whoText(g.player) : TEXT.before();
+    const how = mine ? [...g.by].map((by) => (TEXT.by[by] ? TEXT.by[by]() : by)).join(', ') : '';
     panel.append(
       h('h3', { class: `catch-up-turn${mine ? ' catch-up-mine' : ''}`, dataset: { seat: g.player === null ? '' : g.player } }, title, g.turn ? h('span', { class: 'subtle' }, TEXT.turn(g.turn)) : null, how ? h('span', { class: 'catch-up-by' }, ` · ${how}`) : null),
       h('ol', { class: 'catch-up-lines' }, g.lines.map((line) => lineItem(page, line))),
@@ -366,7 +378,7 @@ export function renderCatchUp(page) {
     }
   }
   panel.append(
-    h('div', { class: 'catch-up-actions' }, h('button', { type: 'button', class: 'btn', id: 'catch-up-dismiss', dataset: { focusKey: 'catch-up-dismiss' }, onclick: () => dismissCatchUp(page) }, TEXT.dismiss)),
+    h('div', { class: 'catch-up-actions' }, h('button', { type: 'button', class: 'btn', id: 'catch-up-dismiss', dataset: { focusKey: 'catch-up-dismiss' }, onclick: () => dismissCatchUp(page) }, TEXT.dismiss())),
   );
 }
 
@@ -385,8 +397,8 @@ function renderLineUnderMap(page) {
       page.els.catchUp.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
       const first = page.els.catchUp.querySelector('.catch-up-line');
       if (first) first.focus({ preventScroll: true });
-    } }, TEXT.list),
-    h('button', { type: 'button', class: 'btn btn-small', id: 'catch-up-dismiss-map', dataset: { focusKey: 'catch-up-dismiss-map' }, onclick: () => dismissCatchUp(page) }, TEXT.dismiss),
+    } }, TEXT.list()),
+    h('button', { type: 'button', class: 'btn btn-small', id: 'catch-up-dismiss-map', dataset: { focusKey: 'catch-up-dismiss-map' }, onclick: () => dismissCatchUp(page) }, TEXT.dismiss()),
   );
 }
 

@@ -8,7 +8,8 @@
 // neighbours, a new City the hexes two away [7.3]; a unit entering a hex its neighbours
 // [9.2]). This only chooses the words of a question: the server decides what happens.
 
-import { h, plural, UNIT_NAME } from '../util.js';
+import { h, UNIT_NAME } from '../util.js';
+import { t } from '../i18n.js';
 import { modal } from '../dialogs.js';
 import { settings } from '../settings.js';
 
@@ -31,18 +32,18 @@ export function sealingQuestion(page, action) {
   const u = action.unit !== undefined ? units.get(action.unit) : null;
   const name = u ? UNIT_NAME[u.type] : '';
   const at = (hex) => page.label(hex);
-  const noUndo = 'After that, nothing you did this turn can be undone.';
+  const noUndo = t('confirm.noUndo');
   switch (action.kind) {
     case 'bombard':
-      return { sealing: true, title: `Bombard ${at(action.hex)}?`, text: `Your ${name} fires one die at ${at(action.hex)} [11.0]. ${noUndo}`, ok: 'Bombard' };
+      return { sealing: true, title: t('confirm.bombardTitle', { hex: at(action.hex) }), text: `${t('confirm.bombardText', { unit: name, hex: at(action.hex) })} ${noUndo}`, ok: t('confirm.bombard') };
     case 'start_battle':
-      return { sealing: true, title: `Start the battle at ${at(action.hex)}?`, text: `The dice are rolled [12.3]. ${noUndo}`, ok: 'Fight' };
+      return { sealing: true, title: t('confirm.battleTitle', { hex: at(action.hex) }), text: `${t('confirm.battleText')} ${noUndo}`, ok: t('confirm.fight') };
     case 'build_town':
     case 'upgrade_city': {
       const hidden = faceDownAround(page.view, action.hex, REVEAL_REACH[action.kind]);
       if (!hidden.length) return null;
-      const what = action.kind === 'build_town' ? `Build a Town at ${at(action.hex)}?` : `Upgrade the Town at ${at(action.hex)} to a City?`;
-      return { sealing: true, title: what, text: `This turns over ${plural(hidden.length, 'face-down tile')} around it [7.3] and ends your Build phase. ${noUndo}`, ok: action.kind === 'build_town' ? 'Build' : 'Upgrade', reveals: hidden };
+      const what = action.kind === 'build_town' ? t('confirm.buildTitle', { hex: at(action.hex) }) : t('confirm.upgradeTitle', { hex: at(action.hex) });
+      return { sealing: true, title: what, text: `${t('confirm.turnsOver', { count: hidden.length })} ${noUndo}`, ok: action.kind === 'build_town' ? t('confirm.build') : t('confirm.upgrade'), reveals: hidden };
     }
     case 'move':
     case 'disembark':
@@ -50,9 +51,10 @@ export function sealingQuestion(page, action) {
       const hidden = faceDownAround(page.view, action.hex, REVEAL_REACH[action.kind]);
       if (!hidden.length) return null;
       const who = action.kind === 'place_reserve' ? UNIT_NAME[action.unit_type] : name;
-      const verb = { move: 'Move', disembark: 'Land', place_reserve: 'Place' }[action.kind];
-      const prep = action.kind === 'move' ? 'to' : 'at';
-      return { sealing: false, title: `${verb} ${who} ${prep} ${at(action.hex)}?`, text: `This explores ${plural(hidden.length, 'face-down tile')} [9.2]. ${noUndo}`, ok: verb, reveals: hidden };
+      const params = { unit: who, hex: at(action.hex) };
+      const title = { move: () => t('confirm.moveTitle', params), disembark: () => t('confirm.landTitle', params), place_reserve: () => t('confirm.placeTitle', params) }[action.kind]();
+      const ok = { move: () => t('confirm.move'), disembark: () => t('confirm.land'), place_reserve: () => t('confirm.place') }[action.kind]();
+      return { sealing: false, title, text: `${t('confirm.explores', { count: hidden.length })} ${noUndo}`, ok, reveals: hidden };
     }
     default:
       return null;
@@ -74,10 +76,10 @@ export async function confirmIfSealing(page, action) {
     title: q.title,
     body: [
       h('p', {}, q.text),
-      h('label', { class: 'check', for: 'confirm-stop-asking' }, stop, h('span', {}, q.sealing ? 'Do not ask again before dice and revealed tiles (see Settings)' : 'Do not ask again before exploring moves (see Settings)')),
+      h('label', { class: 'check', for: 'confirm-stop-asking' }, stop, h('span', {}, q.sealing ? t('confirm.stopAskingSealing') : t('confirm.stopAskingExploring'))),
     ],
     buttons: [
-      { label: 'Cancel', value: false, kind: 'plain' },
+      { label: t('dialog.cancel'), value: false, kind: 'plain' },
       { label: q.ok, value: true, kind: 'primary' },
     ],
     className: 'confirm-sealing',

@@ -5,40 +5,42 @@
 // Nothing here decides a rule: it writes out what the events say.
 
 import { diceRow } from '../board.js';
-import { count, h, seatStyle, UNIT_NAME } from '../util.js';
+import { h, seatStyle, TERRAIN_NAME, UNIT_NAME } from '../util.js';
+import { t } from '../i18n.js';
 
-// The battle view's words, in one place (a catalog per language comes later).
+// The battle view's words (the catalogs' `fire.` entries), as functions other modules use too.
 export const FIRE_TEXT = {
-  dice: (n) => count(n, { one: 'die', other: 'dice' }),
-  fewerDice: (n) => `${count(n, { one: 'die', other: 'dice' })} fewer`,
-  pairsAveraged: (n) => `${count(n, { one: 'pair', other: 'pairs' })} averaged [15.4]`,
-  averagedLine: (n) => `${count(n, { one: 'averaged pair', other: 'averaged pairs' })}: ${count(n, { one: 'hit', other: 'hits' })}, the target choosing [15.4]`,
-  suppressed: (n) => `−${n} suppressed [12.31]`,
-  noDiceRolled: 'no dice rolled',
-  noDice: 'no dice',
-  hits: 'Hits: ',
-  chosenBy: (who, one) => ` (chosen by ${who}${one ? ', a 1' : ''})`,
-  round: (r) => `Round ${r}`,
+  dice: (n) => t('fire.dice', { count: n }),
+  fewerDice: (n) => t('fire.fewerDice', { count: n }),
+  pairsAveraged: (n) => t('fire.pairsAveraged', { count: n }),
+  averagedLine: (n) => t('fire.averagedLine', { count: n }),
+  suppressed: (n) => t('fire.suppressed', { n }),
+  noDiceRolled: t('fire.noDiceRolled'),
+  noDice: t('fire.noDice'),
+  hits: t('fire.hits'),
+  chosenBy: (who, one) => (one ? t('fire.chosenByOne', { who }) : t('fire.chosenBy', { who })),
+  chosenByYou: (one) => (one ? t('fire.chosenByYouOne') : t('fire.chosenByYou')),
+  round: (r) => t('fire.round', { round: r }),
 };
 
 const FIRE_PURPOSES = new Set(['pre_battle_fire', 'attacker_fire', 'defender_fire']);
 
 export const SOURCE_NAME = {
-  infantry: 'Infantry',
-  cavalry: 'Cavalry',
-  artillery: 'Artillery',
-  frigate: 'Frigate',
-  naval_support: 'Naval Support [12.32]',
-  mountain: 'Mountain [12.3]',
-  forest: 'Forest [12.3]',
-  city: 'City [12.3]',
-  town: 'Town [12.3]',
+  infantry: UNIT_NAME.infantry,
+  cavalry: UNIT_NAME.cavalry,
+  artillery: UNIT_NAME.artillery,
+  frigate: UNIT_NAME.frigate,
+  naval_support: t('fire.navalSupport'),
+  mountain: `${TERRAIN_NAME.mountain} [12.3]`,
+  forest: `${TERRAIN_NAME.forest} [12.3]`,
+  city: t('fire.city'),
+  town: t('fire.town'),
 };
 
 const PURPOSE_NAME = {
-  pre_battle_fire: 'Pre-battle fire',
-  attacker_fire: 'Attacker',
-  defender_fire: 'Defender',
+  pre_battle_fire: t('fire.preBattleFire'),
+  attacker_fire: t('battle.attacker'),
+  defender_fire: t('battle.defender'),
 };
 
 // A new, empty record of one Battle.
@@ -128,12 +130,12 @@ export function sourcesText(fire) {
 }
 
 // One fire: who, its dice, where they come from, the hits it caused.
-export function fireLine(name, f) {
+export function fireLine(name, f, you = null) {
   const st = seatStyle(f.player);
-  const who = h('span', { class: 'who' }, h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }), ` ${PURPOSE_NAME[f.purpose] || f.purpose} (${name(f.player)}):`);
+  const who = h('span', { class: 'who' }, h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }), ` ${t('fire.who', { purpose: PURPOSE_NAME[f.purpose] || f.purpose, who: name(f.player) })}`);
   const row = h('div', { class: 'fire-line', dataset: { purpose: f.purpose, player: f.player } }, h('div', { class: 'fire-head' }, who, f.dice.length ? diceRow(f.dice) : h('span', { class: 'subtle' }, f.averaged ? FIRE_TEXT.noDiceRolled : FIRE_TEXT.noDice)));
   const src = sourcesText(f.fire);
-  if (src) row.append(h('div', { class: 'fire-sources subtle' }, `${FIRE_TEXT.dice(f.fire.entitled)}: ${src}`));
+  if (src) row.append(h('div', { class: 'fire-sources subtle' }, t('fire.entitled', { dice: FIRE_TEXT.dice(f.fire.entitled), sources: src })));
   if (f.averaged) row.append(h('div', { class: 'fire-averaged' }, FIRE_TEXT.averagedLine(f.averaged)));
   if (f.hits.length) {
     row.append(
@@ -141,28 +143,27 @@ export function fireLine(name, f) {
         'div',
         { class: 'fire-hits' },
         FIRE_TEXT.hits,
-        f.hits.map((x, i) => [i ? ', ' : '', `${seatStyle(x.owner).name} ${UNIT_NAME[x.type] || x.type}`, h('span', { class: 'subtle' }, FIRE_TEXT.chosenBy(chooser(name, x.byFirer ? f.player : x.owner), x.byFirer))]),
+        f.hits.map((x, i) => [i ? ', ' : '', t('fire.hitUnit', { seat: seatStyle(x.owner).name, unit: UNIT_NAME[x.type] || x.type }), h('span', { class: 'subtle' }, chosenBy(name, x.byFirer ? f.player : x.owner, x.byFirer, you))]),
       ),
     );
   }
   return row;
 }
 
-// "chosen by you" inside a sentence, "Bob (Yellow)" for others.
-function chooser(name, seat) {
-  const n = name(seat);
-  return n === 'You' ? 'you' : n;
+// " (chosen by you)" for the viewer's own seat (`you`), " (chosen by Bob (Yellow))" for others.
+function chosenBy(name, seat, one, you) {
+  return seat === you ? FIRE_TEXT.chosenByYou(one) : FIRE_TEXT.chosenBy(name(seat), one);
 }
 
 // The whole record, round by round.
 // `roundOffset` shifts the numbers (a replay step shows only its own fires); null hides them
-// (the round is not known).
-export function battleTable(record, name, { roundOffset = 0 } = {}) {
+// (the round is not known). `you`: the viewer's seat, if he plays.
+export function battleTable(record, name, { roundOffset = 0, you = null } = {}) {
   const box = h('div', { class: 'battle-table', id: 'battle-table' });
   const rounds = [...new Set(record.fires.map((f) => f.round))];
   for (const r of rounds) {
     if (roundOffset !== null) box.append(h('h3', { class: 'round-head' }, FIRE_TEXT.round(r + roundOffset)));
-    box.append(...record.fires.filter((f) => f.round === r).map((f) => fireLine(name, f)));
+    box.append(...record.fires.filter((f) => f.round === r).map((f) => fireLine(name, f, you)));
   }
   return box;
 }

@@ -2,7 +2,8 @@
 // player's point of view: "C4, Forest, your City, 2 Infantry; Bob (Blue): 1 Cavalry. Move here".
 
 import { HIGHLIGHT_STYLE } from '../board.js';
-import { seatStyle, UNIT_NAME, TERRAIN_NAME } from '../util.js';
+import { seatStyle, unitCount, TERRAIN_NAME } from '../util.js';
+import { t } from '../i18n.js';
 
 function unitCounts(units) {
   const counts = new Map();
@@ -12,7 +13,7 @@ function unitCounts(units) {
   }
   return [...counts].map(([key, n]) => {
     const [type, aboard] = key.split(' ');
-    return `${n} ${UNIT_NAME[type] || type}${aboard ? ' aboard' : ''}`;
+    return aboard ? t('hexName.aboard', { units: unitCount(type, n) }) : unitCount(type, n);
   });
 }
 
@@ -21,16 +22,20 @@ export function hexName(page, hex, highlight) {
   const hx = page.hexInfo(hex);
   if (!hx) return '';
   const me = page.mySeat;
-  const whose = (seat) => (seat === me ? 'your' : `${page.playerName(seat)}'s (${seatStyle(seat).name})`);
-  const parts = [hx.label, hx.known && hx.terrain ? TERRAIN_NAME[hx.terrain] || hx.terrain : 'unexplored'];
+  const parts = [hx.label, hx.known && hx.terrain ? TERRAIN_NAME[hx.terrain] || hx.terrain : t('selection.unexplored')];
   if (hx.town_owner !== undefined && hx.town_owner >= 0) {
-    parts.push(`${whose(hx.town_owner)} ${hx.city ? 'City' : 'Town'}`);
+    const owner = { name: page.playerName(hx.town_owner), seat: seatStyle(hx.town_owner).name };
+    if (hx.town_owner === me) parts.push(hx.city ? t('hexName.yourCity') : t('hexName.yourTown'));
+    else parts.push(hx.city ? t('hexName.cityOf', owner) : t('hexName.townOf', owner));
   }
   const townOwner = hx.town_owner !== undefined && hx.town_owner >= 0 ? view.players[hx.town_owner] : null;
   if (hx.capital_of !== undefined && hx.capital_of >= 0) {
-    parts.push(hx.capital_of === me ? 'your Capital' : `${page.playerName(hx.capital_of)}'s Capital`);
+    parts.push(hx.capital_of === me ? t('hexName.yourCapital') : t('selection.capitalOf', { name: page.playerName(hx.capital_of) }));
   }
-  if (townOwner && townOwner.ruler >= 0) parts.push(`${hx.town_owner === me ? 'you are' : 'a'} Vassal of ${townOwner.ruler === me ? 'you' : page.playerName(townOwner.ruler)} [15.61]`);
+  if (townOwner && townOwner.ruler >= 0) {
+    const ruler = page.playerName(townOwner.ruler);
+    parts.push(hx.town_owner === me ? t('hexName.youAreVassalOf', { ruler }) : townOwner.ruler === me ? t('hexName.vassalOfYou') : t('hexName.vassalOf', { ruler }));
+  }
   const here = view.units.filter((u) => u.place === 'map' && u.hex === hex);
   const owners = [...new Set(here.map((u) => u.owner))].sort((a, b) => (a === me ? -1 : b === me ? 1 : a - b));
   let text = parts.join(', ');
@@ -38,8 +43,8 @@ export function hexName(page, hex, highlight) {
     const counts = unitCounts(here.filter((u) => u.owner === owner)).join(', ');
     text += owner === me && i === 0 ? `, ${counts}` : `; ${page.playerName(owner)} (${seatStyle(owner).name}): ${counts}`;
   });
-  if ((view.pending_battles || []).includes(hex)) text += '; battle to fight';
+  if ((view.pending_battles || []).includes(hex)) text += `; ${t('hexName.battleToFight')}`;
   if (highlight && HIGHLIGHT_STYLE[highlight] && HIGHLIGHT_STYLE[highlight].text) text += `. ${HIGHLIGHT_STYLE[highlight].text}`;
-  else if (page.ui.selectedHex === hex) text += '. Selected';
+  else if (page.ui.selectedHex === hex) text += `. ${t('hexName.selected')}`;
   return text;
 }

@@ -1,6 +1,7 @@
 // The game log and the chat beside the map.
 
 import { h, seatStyle, timeAgo } from '../util.js';
+import { t } from '../i18n.js';
 import { chatInviteButton } from './rematch.js';
 import { withClockLines } from './clock_log.js';
 
@@ -30,7 +31,7 @@ export function renderLog(page) {
       // A decision his standing order made for a player who was away (docs/protocol.md): said
       // on the action's first line, the decision itself (the others are what came of it).
       const first = i === 0 || log[i - 1].seq !== line.seq;
-      const by = line.by === 'standing_order' && first ? h('span', { class: 'log-by' }, ' (standing order)') : null;
+      const by = line.by === 'standing_order' && first ? h('span', { class: 'log-by' }, ` ${t('log.standingOrder')}`) : null;
       return h('li', { id: `log-${line.seq}-${i}`, class: `${hexes.length ? 'has-hexes' : ''}${line.clock ? ' log-clock' : ''}`.trim(), dataset: { seq: line.seq, hexes: hexes.join(',') } }, line.text, by);
     }),
   );
@@ -48,7 +49,7 @@ export function renderLog(page) {
 export function installLogHighlight(page) {
   const list = page.els.log;
   list.setAttribute('tabindex', '0');
-  list.setAttribute('aria-label', 'Game log (arrow keys go through the lines and show their hexes on the map)');
+  list.setAttribute('aria-label', t('log.label'));
   const show = (li) => {
     const hexes = li && li.dataset.hexes ? li.dataset.hexes.split(',').map(Number) : [];
     page.board.setFlash(hexes);
@@ -100,8 +101,8 @@ export function renderChat(page) {
   // Players chat among themselves; spectators read that and have a chat of their own, which
   // the players never see (a spectator could otherwise pass on tips).
   const spectator = page.seatFromSeats() === null;
-  page.els.chatTitle.textContent = spectator ? 'Chat (you write to the spectators)' : 'Chat';
-  page.els.chatInput.placeholder = spectator ? 'Say something to the other spectators…' : 'Say something…';
+  page.els.chatTitle.textContent = spectator ? t('log.chatSpectators') : t('log.chat');
+  page.els.chatInput.placeholder = spectator ? t('log.saySpectators') : t('log.say');
   list.replaceChildren(
     ...chat.map((m) =>
       h(

@@ -2,7 +2,8 @@
 // answered from this seat's own view: docs/protocol.md). Shown in the battle panel while the
 // player points at (or focuses) a hex where his selected unit would fight, or a Fight button.
 
-import { h } from '../util.js';
+import { fillIn, h } from '../util.js';
+import { LANG, t } from '../i18n.js';
 import { FIRE_TEXT, sourcesText } from './fire.js';
 
 const DEBOUNCE_MS = 120;
@@ -48,29 +49,31 @@ export function dropPreview(page) {
   }
 }
 
-const pct = (x) => `${Math.round(x * 100)}%`;
+const percent = new Intl.NumberFormat(LANG, { style: 'percent' });
+const oneDecimal = new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const pct = (x) => percent.format(x);
 
 // The preview's panel section.
 export function previewSection(page, entry) {
   const p = entry.preview;
   const odds = p.odds || {};
   const side = (label, seat, fire) =>
-    fire && fire.entitled > 0 ? h('div', { class: 'fire-line' }, h('div', { class: 'fire-head' }, page.who(seat), ` ${label}: ${FIRE_TEXT.dice(fire.entitled)}`), h('div', { class: 'fire-sources subtle' }, sourcesText(fire))) : null;
+    fire && fire.entitled > 0 ? h('div', { class: 'fire-line' }, h('div', { class: 'fire-head' }, fillIn(label, { who: page.who(seat), dice: FIRE_TEXT.dice(fire.entitled) })), h('div', { class: 'fire-sources subtle' }, sourcesText(fire))) : null;
   return h(
     'section',
     { class: 'battle-preview', id: 'battle-preview', dataset: { hex: p.hex } },
-    h('h2', {}, `Attack ${page.label(p.hex)}? Preview`),
-    side('pre-battle fire', p.attacker, p.pre_battle_fire),
-    side('attacks with', p.attacker, p.attacker_fire),
-    side('defends with', p.defender, p.defender_fire),
+    h('h2', {}, t('preview.title', { hex: page.label(p.hex) })),
+    side(t('preview.preBattleFire'), p.attacker, p.pre_battle_fire),
+    side(t('preview.attacksWith'), p.attacker, p.attacker_fire),
+    side(t('preview.defendsWith'), p.defender, p.defender_fire),
     h(
       'p',
       { class: 'odds', id: 'preview-odds' },
-      h('b', {}, `Attacker takes it: ${pct(odds.attacker_wins || 0)}`),
-      ` · defender holds: ${pct(odds.defender_holds || 0)}`,
-      odds.undecided ? ` · undecided: ${pct(odds.undecided)}` : '',
-      odds.average_rounds ? ` · about ${odds.average_rounds.toFixed(1)} rounds` : '',
+      h('b', {}, t('preview.attackerTakesIt', { pct: pct(odds.attacker_wins || 0) })),
+      ` · ${t('preview.defenderHolds', { pct: pct(odds.defender_holds || 0) })}`,
+      odds.undecided ? ` · ${t('preview.undecided', { pct: pct(odds.undecided) })}` : '',
+      odds.average_rounds ? ` · ${t('preview.aboutRounds', { n: oneDecimal.format(odds.average_rounds) })}` : '',
     ),
-    h('p', { class: 'subtle legend' }, `${p.terrain_known ? '' : 'You do not know the terrain there: no terrain dice counted. '}First round, before Suppression [12.31]; odds from ${odds.trials || 0} simulated battles fought to the end, every die rolled.`),
+    h('p', { class: 'subtle legend' }, `${p.terrain_known ? '' : `${t('preview.terrainUnknown')} `}${t('preview.legend', { count: odds.trials || 0 })}`),
   );
 }

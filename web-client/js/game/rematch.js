@@ -5,6 +5,7 @@
 // the link travels the way players would pass it on themselves.)
 
 import { h, toast } from '../util.js';
+import { t } from '../i18n.js';
 import { saveInvite } from '../invites.js';
 
 const JOIN_LINK = /#\/join\/(\d+)\/([A-Za-z0-9]{8,128})\b/;
@@ -19,10 +20,10 @@ export async function rematch(page) {
   try {
     const { seen } = await page.ctx.conn.request('game.create', payload);
     const created = seen.filter((m) => m.type === 'game.created').pop();
-    if (!created) throw new Error('The server did not say which game it created.');
+    if (!created) throw new Error(t('rematch.noGame'));
     saveInvite(created.game_id, created.invite);
     const link = `${location.origin}${location.pathname}#/join/${created.game_id}/${created.invite}`;
-    await page.channel.sendChat(`Rematch! Same options, game ${created.game_id}: ${link}`);
+    await page.channel.sendChat(t('rematch.chat', { id: created.game_id, link }));
     location.hash = `#/game/${created.game_id}`;
   } catch (err) {
     toast(err.message || String(err), 'error');
@@ -50,12 +51,12 @@ export function rematchSeatsAndClock(page) {
 
 export function rematchButton(page, className = 'btn') {
   if (page.mySeat === null || page.view.phase !== 'game_over') return null;
-  return h('button', { type: 'button', class: className, id: 'rematch', onclick: () => rematch(page) }, 'Rematch');
+  return h('button', { type: 'button', class: className, id: 'rematch', onclick: () => rematch(page) }, t('rematch.button'));
 }
 
 // An invitation link of this site in a chat line becomes a button next to it.
 export function chatInviteButton(text) {
   const m = JOIN_LINK.exec(text || '');
   if (!m) return null;
-  return h('a', { class: 'btn btn-small btn-primary chat-join', href: `#/join/${m[1]}/${m[2]}`, dataset: { joinGame: m[1] } }, `Join game ${m[1]}`);
+  return h('a', { class: 'btn btn-small btn-primary chat-join', href: `#/join/${m[1]}/${m[2]}`, dataset: { joinGame: m[1] } }, t('rematch.join', { id: m[1] }));
 }

@@ -1,6 +1,7 @@
 // The panel of the selected hex: terrain, Town or City, the units there (ours can be picked).
 
-import { clickWord, h, plural, seatStyle, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from '../util.js';
+import { fillIn, h, seatStyle, touchScreen, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from '../util.js';
+import { t } from '../i18n.js';
 
 export function renderSelection(page, c) {
   const panel = page.els.selection;
@@ -14,13 +15,17 @@ export function renderSelection(page, c) {
   }
   panel.hidden = false;
   const hx = page.hexInfo(hex);
-  panel.append(h('h2', {}, `Hex ${hx.label}`, h('span', { class: 'subtle' }, ` · ${hx.known && hx.terrain ? TERRAIN_NAME[hx.terrain] : 'unexplored'}`)));
+  panel.append(h('h2', {}, t('selection.hex', { hex: hx.label }), h('span', { class: 'subtle' }, ` · ${hx.known && hx.terrain ? TERRAIN_NAME[hx.terrain] : t('selection.unexplored')}`)));
   if (hx.town_owner !== undefined && hx.town_owner >= 0) {
-    panel.append(h('p', {}, page.who(hx.town_owner), ` ${hx.city ? 'City' : 'Town'}${hx.capital_of !== undefined && hx.capital_of >= 0 ? ` · ${page.playerName(hx.capital_of)}'s Capital` : ''}${hx.built_this_turn ? ' · built this turn' : ''}`));
+    const parts = [];
+    if (hx.capital_of !== undefined && hx.capital_of >= 0) parts.push(t('selection.capitalOf', { name: page.playerName(hx.capital_of) }));
+    if (hx.built_this_turn) parts.push(t('selection.builtThisTurn'));
+    const what = hx.city ? t('selection.cityOf') : t('selection.townOf');
+    panel.append(h('p', {}, fillIn(what, { who: page.who(hx.town_owner) }), parts.map((part) => ` · ${part}`).join('')));
   }
   const here = page.view.units.filter((u) => u.place === 'map' && u.hex === hex);
   if (!here.length) {
-    panel.append(h('p', { class: 'subtle' }, 'No units here.'));
+    panel.append(h('p', { class: 'subtle' }, t('selection.noUnits')));
   }
   const list = h('ul', { class: 'unit-chips' });
   const order = (u) => (u.carrier >= 0 ? u.carrier * 10 + 5 : u.id * 10);
@@ -29,12 +34,12 @@ export function renderSelection(page, c) {
     const can = c.unit.has(u.id);
     const status = [];
     if (u.owner === page.mySeat || u.owner === page.view.current) {
-      status.push(`${u.moves_left} MP`);
-      if (u.move_done) status.push('done');
-      if (u.attacked) status.push('fought');
-      if (u.transported) status.push('shipped');
+      status.push(t('selection.movesLeft', { n: u.moves_left }));
+      if (u.move_done) status.push(t('selection.done'));
+      if (u.attacked) status.push(t('selection.fought'));
+      if (u.transported) status.push(t('selection.shipped'));
     }
-    if (u.carrier >= 0) status.push('aboard');
+    if (u.carrier >= 0) status.push(t('selection.aboard'));
     const chip = h(
       can ? 'button' : 'span',
       {
@@ -56,16 +61,17 @@ export function renderSelection(page, c) {
   if (selected) {
     const acts = c.unit.get(selected.id) || [];
     const kinds = [...new Set(acts.map((a) => a.kind))];
-    const names = { move: 'move', embark: 'board a Frigate', disembark: 'land', bombard: 'bombard', withdraw: 'withdraw [15.62]' };
+    const names = { move: t('selection.canMove'), embark: t('selection.canEmbark'), disembark: t('selection.canLand'), bombard: t('selection.canBombard'), withdraw: t('selection.canWithdraw') };
     if (acts.length) {
-      panel.append(h('p', { class: 'hint' }, `This ${UNIT_NAME[selected.type]} can ${kinds.map((k) => names[k]).join(', ')}: ${plural(new Set(acts.map((a) => page.targetHex(a, units))).size, 'highlighted hex', 'highlighted hexes')}.`));
+      panel.append(h('p', { class: 'hint' }, t('selection.canAct', { unit: UNIT_NAME[selected.type], actions: kinds.map((k) => names[k] || k).join(', '), count: new Set(acts.map((a) => page.targetHex(a, units))).size })));
     }
     // A selected Frigate also shows where its cargo can land (see GamePage.selectedActions).
     const landings = page.selectedActions(c).filter((a) => a.kind === 'disembark' && a.unit !== selected.id);
     if (landings.length) {
       const cargo = [...new Set(landings.map((a) => UNIT_NAME[units.get(a.unit).type]))];
-      panel.append(h('p', { class: 'hint', id: 'cargo-hint' }, `Its cargo (${cargo.join(', ')}) can land on ${plural(new Set(landings.map((a) => a.hex)).size, 'hex', 'hexes')} marked ↓: ${clickWord()} one.`));
+      const params = { cargo: cargo.join(', '), count: new Set(landings.map((a) => a.hex)).size };
+      panel.append(h('p', { class: 'hint', id: 'cargo-hint' }, touchScreen() ? t('selection.cargoCanLandTouch', params) : t('selection.cargoCanLand', params)));
     }
-    panel.append(h('button', { type: 'button', class: 'btn btn-small', onclick: () => page.clearSelection() }, 'Deselect'));
+    panel.append(h('button', { type: 'button', class: 'btn btn-small', onclick: () => page.clearSelection() }, t('selection.deselect')));
   }
 }

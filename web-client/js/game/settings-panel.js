@@ -2,16 +2,17 @@
 // live in this browser (settings.js) and apply to every game.
 
 import { h } from '../util.js';
+import { t } from '../i18n.js';
 import { settings } from '../settings.js';
 import { unlockAudio, playSound } from '../sounds.js';
 
 const ITEMS = [
-  { key: 'confirmSealing', label: 'Ask before actions that cannot be undone', help: 'Building or upgrading that turns tiles over, bombarding, starting a battle.' },
-  { key: 'confirmExploring', label: 'Also ask before exploring moves', help: 'A move, landing or placement next to face-down tiles.' },
-  { key: 'warnUnmoved', label: 'Warn when ending the Movement phase with units that can still move' },
-  { key: 'hexLabels', label: 'Show hex labels on the map' },
-  { key: 'soundTurn', label: 'Sound when it is your move', sound: 'turn' },
-  { key: 'soundBattle', label: 'Sound of dice in battles and bombardments', sound: 'battle' },
+  { key: 'confirmSealing', label: t('settings.confirmSealing'), help: t('settings.confirmSealingHelp') },
+  { key: 'confirmExploring', label: t('settings.confirmExploring'), help: t('settings.confirmExploringHelp') },
+  { key: 'warnUnmoved', label: t('settings.warnUnmoved') },
+  { key: 'hexLabels', label: t('settings.hexLabels') },
+  { key: 'soundTurn', label: t('settings.soundTurn'), sound: 'turn' },
+  { key: 'soundBattle', label: t('settings.soundBattle'), sound: 'battle' },
 ];
 
 export function buildSettingsPanel() {
@@ -42,7 +43,7 @@ export function buildSettingsPanel() {
   };
   sync();
   settings.addEventListener('change', sync);
-  const panel = h('details', { class: 'panel settings-panel', id: 'settings' }, h('summary', {}, 'Settings'), list);
+  const panel = h('details', { class: 'panel settings-panel', id: 'settings' }, h('summary', {}, t('settings.title')), list);
   panel.destroy = () => settings.removeEventListener('change', sync);
   return panel;
 }

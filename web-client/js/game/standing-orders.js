@@ -3,13 +3,14 @@
 // here (its grace period). Asked of the server (game.standing_orders) once the page knows the
 // player holds a seat; only his own orders ever come back.
 
-import { h } from '../util.js';
+import { fillIn, h } from '../util.js';
+import { t } from '../i18n.js';
 import { ordersForm, graceText } from '../standing_orders.js';
 
 export function buildStandingOrdersPanel(page) {
   const body = h('div', { class: 'standing-orders-body' });
   const error = h('p', { class: 'form-error', role: 'alert' });
-  const panel = h('details', { class: 'panel standing-orders-panel', id: 'standing-orders', hidden: true }, h('summary', {}, 'Standing orders'), body, error);
+  const panel = h('details', { class: 'panel standing-orders-panel', id: 'standing-orders', hidden: true }, h('summary', {}, t('orders.title')), body, error);
   let asked = false;
 
   const render = (reply) => {
@@ -17,7 +18,7 @@ export function buildStandingOrdersPanel(page) {
     panel.hidden = false;
     const finished = page.view && page.view.phase === 'game_over';
     body.replaceChildren(
-      h('p', { class: 'subtle' }, 'When a decision falls to you outside your turn and you are away, these decide for you at once. ', h('span', { id: 'decision-grace' }, graceText(reply.decision_grace_seconds))),
+      h('p', { class: 'subtle' }, `${t('standingOrders.about')} `, h('span', { id: 'decision-grace' }, graceText(reply.decision_grace_seconds))),
       ordersForm({
         idPrefix: 'game-standing',
         choices: reply.choices,
@@ -26,7 +27,7 @@ export function buildStandingOrdersPanel(page) {
         own: reply.game_orders,
         onChange: (order, value) => ask({ orders: { [order]: value || null } }),
       }),
-      h('p', { class: 'subtle' }, 'Your defaults for every game are on ', h('a', { href: '#/account' }, 'your account page'), '.'),
+      h('p', { class: 'subtle' }, fillIn(t('standingOrders.defaults'), { link: h('a', { href: '#/account' }, t('standingOrders.accountPage')) })),
     );
     for (const select of body.querySelectorAll('select')) select.disabled = finished;
   };

@@ -2,6 +2,7 @@
 // is also in the meta panel of a running private game).
 
 import { h, seatStyle, toast } from '../util.js';
+import { t } from '../i18n.js';
 import { optionsText } from '../options.js';
 import { timeControlText } from '../clock_options.js';
 
@@ -9,11 +10,11 @@ export function renderWaitingRoom(page, status) {
   const box = page.els.waiting;
   box.replaceChildren();
   if (page.fatal) {
-    box.append(h('h1', {}, `Game ${page.gameId}`), h('p', { class: 'form-error', id: 'game-error' }, page.fatal), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
+    box.append(h('h1', {}, t('waiting.game', { id: page.gameId })), h('p', { class: 'form-error', id: 'game-error' }, page.fatal), h('a', { class: 'btn', href: '#/' }, t('actions.backToLobby')));
     return;
   }
   if (!page.seats) {
-    box.append(h('p', { class: 'loading' }, 'Loading the game…'));
+    box.append(h('p', { class: 'loading' }, t('waiting.loading')));
     return;
   }
   const seats = page.seats;
@@ -21,15 +22,15 @@ export function renderWaitingRoom(page, status) {
   const seated = seats.seats.some((x) => x.player_id === me);
   const isCreator = seats.creator === me;
   const opts = seats.options || {};
-  box.append(h('h1', {}, `Game ${page.gameId}`));
+  box.append(h('h1', {}, t('waiting.game', { id: page.gameId })));
   if (status === 'cancelled') {
-    box.append(h('p', {}, 'This game was cancelled by its creator.'), h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
+    box.append(h('p', {}, t('waiting.cancelled')), h('a', { class: 'btn', href: '#/' }, t('actions.backToLobby')));
     return;
   }
   box.append(
-    h('p', { class: 'subtle' }, `${opts.players || seats.seats.length} seats · ${optionsText(opts, { players: false })}${seats.private ? ' · private' : ' · public'}`),
-    h('p', { class: 'time-control', id: 'waiting-clock' }, h('b', {}, 'Clock: '), timeControlText(seats.clock)),
-    h('p', {}, status === 'open' ? 'Waiting for players. The game starts when every seat is taken, or when the creator starts it.' : 'Starting…'),
+    h('p', { class: 'subtle' }, [t('waiting.seats', { count: opts.players || seats.seats.length }), optionsText(opts, { players: false }), seats.private ? t('waiting.private') : t('waiting.public')].join(' · ')),
+    h('p', { class: 'time-control', id: 'waiting-clock' }, h('b', {}, `${t('clock.label')}: `), timeControlText(seats.clock)),
+    h('p', {}, status === 'open' ? t('waiting.waitingForPlayers') : t('waiting.starting')),
   );
   const list = h('ol', { class: 'seat-list' });
   for (const seat of seats.seats) {
@@ -41,7 +42,7 @@ export function renderWaitingRoom(page, status) {
         h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }),
         h('b', {}, st.name),
         ' — ',
-        seat.name ? h('span', {}, seat.name, seat.player_id === me ? ' (you)' : '', seat.player_id === seats.creator ? ' · creator' : '') : h('span', { class: 'subtle' }, 'free seat'),
+        seat.name ? h('span', {}, seat.name, seat.player_id === me ? ` ${t('waiting.you')}` : '', seat.player_id === seats.creator ? ` · ${t('waiting.creator')}` : '') : h('span', { class: 'subtle' }, t('waiting.freeSeat')),
       ),
     );
   }
@@ -49,16 +50,16 @@ export function renderWaitingRoom(page, status) {
   const row = h('div', { class: 'button-row' });
   const free = seats.seats.some((x) => !x.player_id);
   if (!seated && free && status === 'open') {
-    row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'join-game', onclick: () => page.join() }, 'Join this game'));
+    row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'join-game', onclick: () => page.join() }, t('waiting.join')));
   }
   if (seated && isCreator && status === 'open') {
     const count = seats.seats.filter((x) => x.player_id).length;
-    row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'start-game', disabled: count < 2, title: count < 2 ? 'At least 2 players are needed' : '', onclick: () => page.startGame() }, count < 2 ? 'Start now (needs 2 players)' : `Start now with ${count} players`));
+    row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'start-game', disabled: count < 2, title: count < 2 ? t('waiting.needTwo') : '', onclick: () => page.startGame() }, count < 2 ? t('waiting.startNeedsTwo') : t('waiting.startWith', { count })));
   }
   if (seated && status === 'open') {
-    row.append(h('button', { type: 'button', class: 'btn', onclick: () => page.leave() }, isCreator ? 'Cancel game' : 'Leave seat'));
+    row.append(h('button', { type: 'button', class: 'btn', onclick: () => page.leave() }, isCreator ? t('waiting.cancelGame') : t('waiting.leaveSeat')));
   }
-  row.append(h('a', { class: 'btn', href: '#/' }, 'Lobby'));
+  row.append(h('a', { class: 'btn', href: '#/' }, t('waiting.lobby')));
   box.append(row);
   if (status === 'open') box.append(inviteBox(page, seats, isCreator));
 }
@@ -67,25 +68,25 @@ export function renderWaitingRoom(page, status) {
 // code is known where it was received (this browser remembers it); the creator may always
 // make a new one (the old link then stops working).
 export function inviteBox(page, seats, isCreator) {
-  const renew = isCreator && seats.private ? h('button', { type: 'button', class: 'btn btn-small', id: 'new-invite', onclick: () => page.newInvite() }, page.invite ? 'New link' : 'Make a link') : null;
+  const renew = isCreator && seats.private ? h('button', { type: 'button', class: 'btn btn-small', id: 'new-invite', onclick: () => page.newInvite() }, page.invite ? t('waiting.newLink') : t('waiting.makeLink')) : null;
   if (seats.private && !page.invite) {
-    return h('div', { class: 'invite' }, h('p', { class: 'subtle' }, isCreator ? 'The invitation link is shown only in the browser that created the game. Make a new one here (any older link stops working).' : 'This game is private.'), renew);
+    return h('div', { class: 'invite' }, h('p', { class: 'subtle' }, isCreator ? t('waiting.linkOnlyThere') : t('waiting.privateGame')), renew);
   }
   const link = page.invite ? `${location.origin}${location.pathname}#/join/${page.gameId}/${page.invite}` : `${location.origin}${location.pathname}#/game/${page.gameId}`;
-  const input = h('input', { type: 'text', readonly: true, value: link, class: 'invite-link', id: 'invite-link', 'aria-label': 'Invitation link' });
+  const input = h('input', { type: 'text', readonly: true, value: link, class: 'invite-link', id: 'invite-link', 'aria-label': t('waiting.invitationLink') });
   return h(
     'div',
     { class: 'invite' },
-    h('label', { for: 'invite-link' }, seats.private ? 'Invitation link (only people with this link can join or watch):' : 'Link to this game:'),
-    h('div', { class: 'invite-row' }, input, h('button', { type: 'button', class: 'btn btn-small', onclick: () => copyText(input) }, 'Copy'), renew),
+    h('label', { for: 'invite-link' }, seats.private ? t('waiting.invitationLinkPrivate') : t('waiting.linkToGame')),
+    h('div', { class: 'invite-row' }, input, h('button', { type: 'button', class: 'btn btn-small', onclick: () => copyText(input) }, t('account.copy')), renew),
   );
 }
 
 function copyText(input) {
   input.select();
   if (navigator.clipboard) {
-    navigator.clipboard.writeText(input.value).then(() => toast('Link copied.'), () => toast('Select the link and copy it.'));
+    navigator.clipboard.writeText(input.value).then(() => toast(t('waiting.linkCopied')), () => toast(t('waiting.copyByHand')));
   } else {
-    toast('Select the link and copy it.');
+    toast(t('waiting.copyByHand'));
   }
 }
