@@ -50,6 +50,37 @@ export function scanKeys(files) {
   return { used, computed };
 }
 
+// The server's keys: `"mail.signIn.subject"_key` literals in its sources (server/text/catalog.h).
+const serverRoot = path.join(repoRoot, 'server');
+function serverSourceFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...serverSourceFiles(full));
+    else if (/\.(cpp|h)$/.test(name)) out.push(full);
+  }
+  return out;
+}
+
+export function scanServerKeys(files, used = new Map()) {
+  for (const file of files) {
+    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (/^\s*\/\//.test(line)) return;
+      for (const m of line.matchAll(/"([^"\\]+)"_key\b/g)) {
+        if (!used.has(m[1])) used.set(m[1], `${path.relative(repoRoot, file)}:${i + 1}`);
+      }
+    });
+  }
+  return used;
+}
+
+// Every key in use: the client's and the server's.
+function allKeys() {
+  const { used, computed } = scanKeys(sourceFiles(jsRoot));
+  scanServerKeys(serverSourceFiles(serverRoot), used);
+  return { used, computed };
+}
+
 function loadCatalog(file) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
@@ -82,7 +113,7 @@ export function catalogProblems(catalogs, used, computed) {
       if (!(key in catalog)) problems.push(`${lang}: missing "${key}" (used in ${where})`);
     }
     for (const [key, entry] of Object.entries(catalog)) {
-      if (!used.has(key)) problems.push(`${lang}: "${key}" is used nowhere in web-client/js`);
+      if (!used.has(key)) problems.push(`${lang}: "${key}" is used nowhere in web-client/js or server/`);
       if (!(key in english)) problems.push(`${lang}: "${key}" is not in the English catalog`);
       if (typeof entry === 'object' && entry !== null) {
         const forms = Object.keys(entry).sort();
@@ -109,7 +140,7 @@ export function catalogProblems(catalogs, used, computed) {
 test('every key used in web-client/js is in every catalog, and every catalog key is used', async () => {
   const catalogs = await loadCatalogs();
   assert.ok(Object.keys(catalogs).length >= 2, 'English and German at least');
-  const { used, computed } = scanKeys(sourceFiles(jsRoot));
+  const { used, computed } = allKeys();
   assert.ok(used.size > 100, `the scan finds the keys (${used.size})`);
   assert.deepEqual(catalogProblems(catalogs, used, computed), []);
 });
@@ -118,7 +149,7 @@ test('every key used in web-client/js is in every catalog, and every catalog key
 // catalogs, is found.
 test('the catalog check finds a missing key, an unused key, a placeholder mismatch, a wrong plural and a computed key', async () => {
   const catalogs = await loadCatalogs();
-  const { used, computed } = scanKeys(sourceFiles(jsRoot));
+  const { used, computed } = allKeys();
   const copy = () => Object.fromEntries(Object.entries(catalogs).map(([lang, c]) => [lang, { ...c }]));
 
   const missing = copy();
@@ -128,7 +159,7 @@ test('the catalog check finds a missing key, an unused key, a placeholder mismat
   const unused = copy();
   unused.en['lobby.neverUsed'] = 'Never used';
   unused.de['lobby.neverUsed'] = 'Nie benutzt';
-  assert.deepEqual(catalogProblems(unused, used, computed), ['de: "lobby.neverUsed" is used nowhere in web-client/js', 'en: "lobby.neverUsed" is used nowhere in web-client/js']);
+  assert.deepEqual(catalogProblems(unused, used, computed), ['de: "lobby.neverUsed" is used nowhere in web-client/js or server/', 'en: "lobby.neverUsed" is used nowhere in web-client/js or server/']);
 
   const renamed = copy();
   renamed.de['invite.title'] = '{wer} lädt dich zu Partie {id} ein';
@@ -150,6 +181,9 @@ test('the scan reads t() calls and only those', async () => {
   const { used, computed } = scanKeys([file]);
   assert.deepEqual([...used.keys()], ['a.one', 'a.two']);
   assert.equal(computed.length, 2);
+  const cpp = path.join(dir, 'x.cpp');
+  writeFileSync(cpp, ['auto s = catalogs().text(lang, "mail.subject"_key, {{"id", 3}});', '// "mail.comment"_key', 'const char* not_a_key = "mail.plain";'].join('\n'));
+  assert.deepEqual([...scanServerKeys([cpp]).keys()], ['mail.subject']);
 });
 
 // js/i18n.js itself, run by node on a copy of the web root's files (the browser's globals made
