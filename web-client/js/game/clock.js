@@ -13,7 +13,7 @@ import { h, toast } from '../util.js';
 
 // The longer texts of the box, from the message catalogs; `expel` is the game's clock option
 // ("concede" or "computer").
-const CLOCK_TEXT = {
+const CLOCK_SENTENCES = {
   skipText: (name, skip, needed) =>
     `${t('gameClock.skipText', { name })} ${skip >= needed ? t('gameClock.skipThenVote', { name, skip }) : t('gameClock.skipOf', { name, skip, count: needed })}`,
   consequence: (name, expel) => (expel === 'computer' ? t('gameClock.expelComputer', { name }) : t('gameClock.expelConcede', { name })),
@@ -44,7 +44,7 @@ export function renderClock(page, panel) {
   if (seat !== null && seat !== undefined) {
     const left = timeLeft(clock);
     const overTime = seat === mySeat ? t('gameClock.overTimeYou') : t('gameClock.overTime', { name: nameOf(page, seat) });
-    const text = clock.stage === 'overdue' ? overTime : CLOCK_TEXT.left(nameOf(page, seat), durationText(left));
+    const text = clock.stage === 'overdue' ? overTime : CLOCK_SENTENCES.left(nameOf(page, seat), durationText(left));
     box.append(h('p', { class: `clock-line clock-${clock.stage}`, id: 'clock-left' }, text));
     // Where that time comes from (this move's, the bank, vacation days: used in that order)
     // and the deadline in the reader's own time zone.
@@ -59,7 +59,7 @@ export function renderClock(page, panel) {
   const options = clock.options || {};
   const needed = options.skips_before_expel || 0;
   // The game's rule for absent players, chosen at creation.
-  if (needed) box.append(h('p', { class: 'subtle clock-rules', id: 'clock-rules' }, CLOCK_TEXT.rules(needed, options.expel)));
+  if (needed) box.append(h('p', { class: 'subtle clock-rules', id: 'clock-rules' }, CLOCK_SENTENCES.rules(needed, options.expel)));
   (clock.seats || []).forEach((c, s) => {
     if (c.skips > 0 && !c.expelled) box.append(h('p', { class: 'subtle clock-skips', dataset: { seat: s } }, t('gameClock.skips', { name: nameOf(page, s), skips: c.skips, count: needed })));
   });
@@ -92,7 +92,7 @@ async function confirmSkip(page, seat) {
   const c = (clock.seats || [])[seat] || {};
   const needed = (clock.options || {}).skips_before_expel || 0;
   const name = nameOf(page, seat);
-  const ok = await confirmDialog(t('gameClock.skipTitle', { name }), CLOCK_TEXT.skipText(name, (c.skips || 0) + 1, needed), { ok: t('gameClock.skipOk'), danger: true });
+  const ok = await confirmDialog(t('gameClock.skipTitle', { name }), CLOCK_SENTENCES.skipText(name, (c.skips || 0) + 1, needed), { ok: t('gameClock.skipOk'), danger: true });
   if (ok) send(page, 'game.skip_turn', {});
 }
 
@@ -106,7 +106,7 @@ async function confirmExpel(page, seat) {
   const votes = (c.expel_votes || []).filter((s) => s !== page.mySeat && inGame(page, s)).length;
   const needed = Math.floor(voters / 2) + 1;
   const name = nameOf(page, seat);
-  const ok = await confirmDialog(t('gameClock.voteTitle', { name }), `${CLOCK_TEXT.consequence(name, (clock.options || {}).expel)} ${CLOCK_TEXT.votesNeeded(votes, needed, voters)}`, { ok: t('gameClock.voteOk'), danger: true });
+  const ok = await confirmDialog(t('gameClock.voteTitle', { name }), `${CLOCK_SENTENCES.consequence(name, (clock.options || {}).expel)} ${CLOCK_SENTENCES.votesNeeded(votes, needed, voters)}`, { ok: t('gameClock.voteOk'), danger: true });
   if (ok) send(page, 'game.vote_expel', { seat });
 }
 
@@ -172,7 +172,7 @@ export function tickClock(page) {
   if (!clock || clock.stage === 'overdue' || clock.seat === null || clock.seat === undefined) return;
   const text = durationText(timeLeft(clock));
   const line = page.root.querySelector('#clock-left');
-  if (line) line.textContent = CLOCK_TEXT.left(nameOf(page, clock.seat), text);
+  if (line) line.textContent = CLOCK_SENTENCES.left(nameOf(page, clock.seat), text);
   const parts = page.root.querySelector('#clock-parts');
   if (parts) parts.textContent = timeLeftPartsText(timeLeftParts(clock));
   const running = page.root.querySelector('.seat-clock[data-running="true"]');
