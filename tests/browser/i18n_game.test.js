@@ -4,8 +4,8 @@
 // game's victory conditions [5.0] and optional rules [15.0] with their explanations), the
 // progress toward victory, the clock with its skip and expel questions, the decision cards of
 // a battle with Luck Averaging [15.4] and the choice to retreat, the dialogs before placing the
-// Capital and before conceding. Desktop (1366 px) and phone (390 px) screenshots; no German
-// word runs out of its box.
+// Capital and before conceding, the end of the game. Desktop (1366 px) and phone (390 px)
+// screenshots; no German word runs out of its box.
 //
 // "No English left" as in i18n.test.js: the pieces of the English catalog's texts (at least 8
 // characters between placeholders, found in no German text) must not show. Only the keys of
@@ -189,6 +189,9 @@ test('a German browser reads the game page in German: prompt, rules help, victor
   let state = await waitForGameState(alice.page, (s) => s.view.turn === POSITION.turn, undefined, 30000);
   await waitForGameState(bob.page, (s) => s.view.turn === POSITION.turn, undefined, 30000);
 
+  // The line under the map, before anyone points at a hex.
+  assert.equal(await second.page.textContent('#hover-info'), 'Zeige auf ein Hexfeld oder klicke es an, um zu sehen, was dort ist. Tastatur: mit Tab zur Karte, dann die Pfeiltasten.');
+
   // Alice's Movement phase: the prompt, the round, the clock.
   await alice.page.waitForSelector('#clock-rules');
   assert.equal(await alice.page.textContent('#prompt-title'), 'Ziehen und kämpfen');
@@ -334,14 +337,25 @@ test('a German browser reads the game page in German: prompt, rules help, victor
   assert.deepEqual(await leaks(bob.page), []);
   await expel.locator('button', { hasText: 'Abbrechen' }).click();
 
-  // Conceding asks first.
+  // Conceding asks first; then the game is over for both.
   await bob.page.click('#concede');
   const concede = bob.page.locator('dialog.modal[open]');
   await concede.waitFor();
   assert.equal(await concede.locator('.modal-title').textContent(), 'Die Partie aufgeben?');
   assert.match(await concede.textContent(), /Du verlässt die Partie endgültig/);
   assert.deepEqual(await leaks(bob.page), []);
-  await concede.locator('button', { hasText: 'Abbrechen' }).click();
+  await concede.locator('.btn-danger').click();
+  const won = alice.page.locator('dialog.game-over[open]');
+  await won.waitFor();
+  assert.equal(await won.locator('.modal-title').textContent(), 'Sieg!');
+  assert.equal(await won.locator('.modal-body').textContent(), 'Du gewinnst — Auslöschen (Standard).');
+  assert.deepEqual(await won.locator('.modal-buttons button').allTextContents(), ['Schließen', 'Revanche', 'Wiederholung ansehen']);
+  assert.deepEqual(await leaks(alice.page), []);
+  await won.locator('button', { hasText: 'Schließen' }).click();
+  assert.equal(await alice.page.textContent('#prompt-title'), 'Du gewinnst — Auslöschen (Standard).');
+  assert.equal(await alice.page.textContent('#prompt .prompt-text'), 'Die Partie ist vorbei. Du kannst dir die Wiederholung Schritt für Schritt ansehen.');
+  assert.equal(await bob.page.textContent('#prompt-title'), 'Alice (Rot) gewinnt — Auslöschen (Standard).');
+  assert.deepEqual(await leaks(bob.page), []);
 
   for (const p of [alice, bob]) assert.deepEqual(p.errors, []);
 });
