@@ -324,6 +324,7 @@ test('a German browser reads the game page in German: prompt, rules help, victor
   assert.equal(await skip.locator('.modal-title').textContent(), 'Zug von Alice (Rot) überspringen?');
   assert.match(await skip.textContent(), /Der Zug von Alice \(Rot\) endet jetzt, ohne dass etwas geschieht: .* Das ist der 1\. übersprungene Zug: danach dürfen die anderen Spieler über den Ausschluss von Alice \(Rot\) abstimmen\./);
   assert.deepEqual(await leaks(bob.page), []);
+  await bob.page.screenshot({ path: screenshotPath('i18n-game-de-skip.png') });
   await skip.locator('.btn-danger').click();
   const vote = bob.page.locator('.vote-expel[data-seat="0"]');
   await vote.waitFor();
@@ -351,6 +352,7 @@ test('a German browser reads the game page in German: prompt, rules help, victor
   assert.equal(await won.locator('.modal-body').textContent(), 'Du gewinnst — Auslöschen (Standard).');
   assert.deepEqual(await won.locator('.modal-buttons button').allTextContents(), ['Schließen', 'Revanche', 'Wiederholung ansehen']);
   assert.deepEqual(await leaks(alice.page), []);
+  await alice.page.screenshot({ path: screenshotPath('i18n-game-de-over.png') });
   await won.locator('button', { hasText: 'Schließen' }).click();
   assert.equal(await alice.page.textContent('#prompt-title'), 'Du gewinnst — Auslöschen (Standard).');
   assert.equal(await alice.page.textContent('#prompt .prompt-text'), 'Die Partie ist vorbei. Du kannst dir die Wiederholung Schritt für Schritt ansehen.');
