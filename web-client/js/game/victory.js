@@ -4,7 +4,8 @@
 // the points are the engine's own count (`victory_points`, the figure the Race is judged by
 // [5.4]); Vassals, Capitals and Doomsday coins are the view's public flags; the last Doomsday
 // roll is the last `dice_rolled` event with purpose "doomsday" that the page received (live or
-// in a game.since catch-up): the view itself does not carry it.
+// in a game.since catch-up), and without one (a page opened later) each player's last roll,
+// which the view carries (`doomsday_roll` [5.5]).
 
 import { t } from '../i18n.js';
 import { h, seatStyle, VICTORY_NAME } from '../util.js';
@@ -110,7 +111,10 @@ export function renderProgress(page) {
       parts.push(withCoin.length ? `: ${withCoin.map(({ seat }) => name(page, seat)).join(', ')}. ` : '. ');
       parts.push(t('progress.endsWhen'), ' ');
       const roll = page.doomsdayRoll;
-      parts.push(roll ? h('span', { class: 'doomsday-roll', dataset: { player: roll.player, die: roll.die } }, lastRollText(page, roll)) : h('span', { class: 'subtle' }, t('progress.noRollSeen')));
+      const rolled = players.filter(({ p }) => p.doomsday_roll > 0);
+      if (roll) parts.push(h('span', { class: 'doomsday-roll', dataset: { player: roll.player, die: roll.die } }, lastRollText(page, roll)));
+      else if (rolled.length) parts.push(h('span', { class: 'doomsday-rolls' }, t('progress.lastRolls'), ' ', ...rolled.flatMap(({ p, seat }, i) => [i ? ', ' : '', figure(seat, String(p.doomsday_roll), { die: p.doomsday_roll })])));
+      else parts.push(h('span', { class: 'subtle' }, t('progress.noRollYet')));
     }
     items.push(line('doomsday', '5.5', ...parts));
   }
