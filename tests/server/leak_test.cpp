@@ -17,6 +17,7 @@
 #include "fair_play.h"
 #include "game.h"
 #include "json.h"
+#include "log_text.h"
 #include "store.h"
 #include "support/play.h"
 #include "support/server_process.h"
@@ -189,6 +190,7 @@ class LeakCheck {
   int checked_hexes() const { return checked_hexes_; }
   int checked_views() const { return checked_views_; }
   int checked_deltas() const { return checked_deltas_; }
+  int checked_messages() const { return checked_messages_; }
   std::map<std::string, int> event_counts;  // by kind; "tile_revealed/hidden" for filtered ones
   int fair_secrets_checked = 0;             // 1 when the game's secret and salt are looked for
   int checked_catch_ups = 0;                // game.since replies looked at
@@ -323,7 +325,33 @@ class LeakCheck {
           EXPECT_TRUE(hex >= 0 && viewer_knows(at, viewer, hex))
               << "log line names unknown terrain: " << text;
         }
+        // The line's message (each reader's language words it) holds what the text says and
+        // nothing more: it is the text, written in English, and each of its parameters shows
+        // in it; so the checks of the text above cover the message too.
+        ASSERT_TRUE(line.contains("msg")) << line.dump();
+        ++checked_messages_;
+        EXPECT_EQ(english(line["msg"]), text) << line.dump();
+        check_message(line["msg"], line.dump());
       }
+    }
+  }
+
+  // Each parameter of a message (and of the messages among them) is written in its English
+  // text: replaced by a marker, the marker shows. Only {count}, the number a plural form is
+  // chosen by, may be left unwritten ("Game over: Red and Blue win.").
+  void check_message(const json& msg, const std::string& line) {
+    ASSERT_TRUE(msg.is_object() && msg.contains("key") && msg["key"].is_string()) << line;
+    const json params = msg.value("params", json::object());
+    for (const auto& [name, value] : params.items()) {
+      if (value.is_object()) check_message(value, line);
+      if (name == "count") {
+        EXPECT_TRUE(value.is_number_integer()) << line;
+        continue;
+      }
+      json marked = msg;
+      marked["params"][name] = "\x01";
+      EXPECT_NE(english(marked).find('\x01'), std::string::npos)
+          << "a parameter the text does not show: " << name << " in " << line;
     }
   }
 
@@ -335,6 +363,7 @@ class LeakCheck {
   int checked_hexes_ = 0;
   int checked_views_ = 0;
   int checked_deltas_ = 0;
+  int checked_messages_ = 0;
   int checked_boards_ = 0;
   int boards_in_history_ = 0;
   int views_in_history_ = 0;
@@ -409,7 +438,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   const std::string server_log = server->log();
 
   Store store(db);
-  int messages = 0, hexes = 0, fair_games = 0, views = 0, deltas = 0, boards = 0;
+  int messages = 0, hexes = 0, fair_games = 0, views = 0, deltas = 0, boards = 0, log_msgs = 0;
   std::map<std::string, int> events;
   std::set<std::string> all_secrets;
   for (const Played& game : played) {
@@ -438,6 +467,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     fair_games += check.fair_secrets_checked;
     views += check.checked_views();
     deltas += check.checked_deltas();
+    log_msgs += check.checked_messages();
     for (auto& [kind, n] : check.event_counts) events[kind] += n;
     EXPECT_GT(store.game(game.id)->seq, 10) << "game " << game.id << " barely moved";
   }
@@ -446,6 +476,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   // Live updates travel as deltas; whole views only in the full states.
   EXPECT_GT(deltas, 1000) << "the deltas were not checked";
   EXPECT_GT(views, 10) << "the full states were not checked";
+  EXPECT_GT(log_msgs, 1000) << "too few log lines' messages checked";
   // The filter was exercised both ways: reveals with terrain for those who know the hex, and
   // reveals without it for those who do not (independent exploration).
   EXPECT_GT(events["tile_revealed"], 0);
