@@ -7,7 +7,7 @@
 
 import { durationText, timeLeft, timeLeftParts, timeLeftPartsText, localTime } from '../clock_options.js';
 import { confirmDialog } from '../dialogs.js';
-import { t } from '../i18n.js';
+import { logLineText, t } from '../i18n.js';
 import { computerLevel } from '../seat_kinds.js';
 import { h, toast } from '../util.js';
 
@@ -81,7 +81,7 @@ export function renderClock(page, panel) {
     box.append(h('button', { class: 'btn btn-danger vote-expel', dataset: { seat: s }, disabled: voted, onclick: () => confirmExpel(page, s) }, voted ? t('gameClock.voted', { name: nameOf(page, s) }) : t('gameClock.voteButton', { name: nameOf(page, s) })));
   });
   if ((clock.log || []).length) {
-    box.append(h('ol', { class: 'clock-log' }, clock.log.slice(-5).map((l) => h('li', {}, l.text))));
+    box.append(h('ol', { class: 'clock-log' }, clock.log.slice(-5).map((l) => h('li', {}, logLineText(l)))));
   }
   panel.append(box);
 }
