@@ -225,6 +225,57 @@ TEST(RecordGameEnd, FailsWithTheResultAndLeavesNothingHalfWritten) {
   EXPECT_EQ(count(f.store, "SELECT count(*) FROM finished_seats"), 0);
 }
 
+// Migration 11 gives the games finished before it their records (places from the winners
+// alone, unrated) and no rating.
+TEST(RecordGameEnd, MigrationElevenRecordsTheGamesFinishedBeforeIt) {
+  TempDir dir;
+  const std::string file = dir.file("old.db");
+  std::int64_t id = 0;
+  std::int64_t bob = 0;
+  {
+    Store store(file);
+    const auto a = store.create_player("A", "hash-a", 1000);
+    const auto b = store.create_player("B", "hash-b", 1000);
+    bob = b.id;
+    GameRecord g;
+    g.options.players = 2;
+    g.created = 1000;
+    g.creator = a;
+    g.seats = {{0, a.id, "A", ""}, {1, b.id, "B", ""}};
+    store.create_game(g);
+    g.status = GameStatus::kRunning;
+    store.start_game(g);
+    id = g.id;
+    // Finished as a server before migration 11 stored it: the row only.
+    store.db().exec(
+        "UPDATE games SET status = 'finished', result = "
+        "'{\"winners\":[1],\"ended_by\":\"doomsday\"}' WHERE id = " +
+        std::to_string(id));
+    for (const char* table : {"ratings", "rating_history", "finished_seats", "player_tallies",
+                              "finished_public", "profile_privacy"}) {
+      store.db().exec(std::string("DROP TABLE ") + table);
+    }
+    store.db().exec("ALTER TABLE games DROP COLUMN rated");
+    store.db().exec("PRAGMA user_version = 10");
+  }
+  Store store(file);
+  EXPECT_EQ(store.schema_version(), Store::kSchemaVersion);
+  EXPECT_EQ(
+      count(store, "SELECT place FROM finished_seats WHERE player_id = " + std::to_string(bob)), 1);
+  EXPECT_EQ(count(store, "SELECT count(*) FROM finished_seats WHERE game_id = " +
+                             std::to_string(id) + " AND place = 2 AND rated = 0"),
+            1);
+  EXPECT_EQ(count(store, "SELECT won FROM player_tallies WHERE player_id = " + std::to_string(bob) +
+                             " AND players = 2 AND ended_by = 'doomsday'"),
+            1);
+  // Any, 2 players, Doomsday (condition 4), unrated (2): 2 x 2 x 2 keys.
+  EXPECT_EQ(
+      count(store, "SELECT count(*) FROM finished_public WHERE game_id = " + std::to_string(id)),
+      8);
+  EXPECT_EQ(count(store, "SELECT count(*) FROM finished_public WHERE facet = 242"), 1);
+  EXPECT_EQ(count(store, "SELECT count(*) FROM ratings"), 0);
+}
+
 // ---------------------------------------------------------------- through the Hub and its API
 
 struct FakeClient : Client {
