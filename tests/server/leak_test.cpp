@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <chrono>
 #include <iomanip>
 #include <map>
 #include <random>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <unordered_set>
 
 #include "fair_play.h"
@@ -432,6 +434,28 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     }
     played.push_back(Played{id, indexes});
   }
+  // The players' records (player_records.h): profiles (with the games under way), the lists
+  // of finished games and the ladders, as each player and as a stranger; scanned below.
+  std::vector<std::pair<std::string, std::string>> record_answers;
+  const auto records_get = [&](const std::string& target, const std::string& token) {
+    HttpReply reply;
+    for (int attempt = 0; attempt < 100; ++attempt) {  // a 429 is asked again a little later
+      reply = http_request(server->port(), "GET", target, "", token);
+      if (reply.status != 429) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(reply.status, 200) << target << ": " << reply.body;
+    record_answers.emplace_back(target, reply.body);
+  };
+  for (const Client& asker : everyone) {
+    for (const Client& owner : everyone) {
+      records_get("/api/players/" + owner.account.player_id, asker.account.token);
+      records_get("/api/finished?player=" + owner.account.player_id, asker.account.token);
+    }
+  }
+  for (const char* target : {"/api/finished", "/api/ladder?players=2", "/api/ladder?players=3"}) {
+    records_get(target, "");
+  }
   for (Client& c : everyone) c.ws->close();
   spectator.ws->close();
   ASSERT_EQ(server->terminate(), 0);
@@ -518,6 +542,11 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     for (const std::string& raw : c->history()) {
       ASSERT_FALSE(spells_a_secret(raw)) << "a secret reached a client";
     }
+  }
+  // The players' records fetched above (profiles with the games under way, lists of
+  // finished games, ladders) spell no secret either.
+  for (const auto& [target, body] : record_answers) {
+    ASSERT_FALSE(spells_a_secret(body)) << "a secret reached " << target;
   }
   for (const std::string& secret : all_secrets) {
     EXPECT_EQ(server_log.find(secret), std::string::npos) << "a secret reached the log";
