@@ -7,11 +7,13 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 #include <vector>
 
 #include "accounts.h"
+#include "catalog.h"
 #include "clock_sweeper.h"
 #include "config.h"
 #include "connections.h"
@@ -57,6 +59,16 @@ int main(int argc, char** argv) {
     // One writer thread commits the actions of every game, many in one fsync (docs/server.md).
     store.start_group_commit();
     Metrics metrics;
+    // The message catalogs for the texts the server writes in a reader's language: the built-in
+    // ones and, winning over them, those of the web root it serves (a new language is a file).
+    {
+      auto catalogs = std::make_shared<viktory::text::Catalogs>(viktory::text::Catalogs::builtin());
+      for (const auto& problem :
+           catalogs->add_directory(std::filesystem::path(config.web_root) / "i18n")) {
+        spdlog::warn("message catalog {} left out", problem);
+      }
+      viktory::text::install_catalogs(catalogs);
+    }
     HubOptions hub_options;
     hub_options.room.snapshot_every = config.snapshot_every;
     hub_options.public_url = config.public_url;
@@ -133,9 +145,8 @@ int main(int argc, char** argv) {
     PresenceApi presence_api(presence, store, config.presence_per_minute);
     // The web client in memory, with versions and gzip forms (static_files.h).
     StaticFiles static_files(config.web_root);
-    ServerContext context{config,    hub,       metrics,       limiter, registry,
-                          trusted_proxies, &accounts, &turns, &notifier, &presence_api,
-                          &store,    &static_files};
+    ServerContext context{config,    hub,    metrics,   limiter,       registry, trusted_proxies,
+                          &accounts, &turns, &notifier, &presence_api, &store,   &static_files};
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);

@@ -50,6 +50,37 @@ export function scanKeys(files) {
   return { used, computed };
 }
 
+// The server's keys: `"mail.signIn.subject"_key` literals in its sources (server/text/catalog.h).
+const serverRoot = path.join(repoRoot, 'server');
+function serverSourceFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...serverSourceFiles(full));
+    else if (/\.(cpp|h)$/.test(name)) out.push(full);
+  }
+  return out;
+}
+
+export function scanServerKeys(files, used = new Map()) {
+  for (const file of files) {
+    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (/^\s*\/\//.test(line)) return;
+      for (const m of line.matchAll(/"([^"\\]+)"_key\b/g)) {
+        if (!used.has(m[1])) used.set(m[1], `${path.relative(repoRoot, file)}:${i + 1}`);
+      }
+    });
+  }
+  return used;
+}
+
+// Every key in use: the client's and the server's.
+function allKeys() {
+  const { used, computed } = scanKeys(sourceFiles(jsRoot));
+  scanServerKeys(serverSourceFiles(serverRoot), used);
+  return { used, computed };
+}
+
 function loadCatalog(file) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
@@ -82,7 +113,7 @@ export function catalogProblems(catalogs, used, computed) {
       if (!(key in catalog)) problems.push(`${lang}: missing "${key}" (used in ${where})`);
     }
     for (const [key, entry] of Object.entries(catalog)) {
-      if (!used.has(key)) problems.push(`${lang}: "${key}" is used nowhere in web-client/js`);
+      if (!used.has(key)) problems.push(`${lang}: "${key}" is used nowhere in web-client/js or server/`);
       if (!(key in english)) problems.push(`${lang}: "${key}" is not in the English catalog`);
       if (typeof entry === 'object' && entry !== null) {
         const forms = Object.keys(entry).sort();
@@ -109,7 +140,7 @@ export function catalogProblems(catalogs, used, computed) {
 test('every key used in web-client/js is in every catalog, and every catalog key is used', async () => {
   const catalogs = await loadCatalogs();
   assert.ok(Object.keys(catalogs).length >= 2, 'English and German at least');
-  const { used, computed } = scanKeys(sourceFiles(jsRoot));
+  const { used, computed } = allKeys();
   assert.ok(used.size > 100, `the scan finds the keys (${used.size})`);
   assert.deepEqual(catalogProblems(catalogs, used, computed), []);
 });
@@ -118,7 +149,7 @@ test('every key used in web-client/js is in every catalog, and every catalog key
 // catalogs, is found.
 test('the catalog check finds a missing key, an unused key, a placeholder mismatch, a wrong plural and a computed key', async () => {
   const catalogs = await loadCatalogs();
-  const { used, computed } = scanKeys(sourceFiles(jsRoot));
+  const { used, computed } = allKeys();
   const copy = () => Object.fromEntries(Object.entries(catalogs).map(([lang, c]) => [lang, { ...c }]));
 
   const missing = copy();
@@ -128,7 +159,7 @@ test('the catalog check finds a missing key, an unused key, a placeholder mismat
   const unused = copy();
   unused.en['lobby.neverUsed'] = 'Never used';
   unused.de['lobby.neverUsed'] = 'Nie benutzt';
-  assert.deepEqual(catalogProblems(unused, used, computed), ['de: "lobby.neverUsed" is used nowhere in web-client/js', 'en: "lobby.neverUsed" is used nowhere in web-client/js']);
+  assert.deepEqual(catalogProblems(unused, used, computed), ['de: "lobby.neverUsed" is used nowhere in web-client/js or server/', 'en: "lobby.neverUsed" is used nowhere in web-client/js or server/']);
 
   const renamed = copy();
   renamed.de['invite.title'] = '{wer} lädt dich zu Partie {id} ein';
@@ -150,6 +181,9 @@ test('the scan reads t() calls and only those', async () => {
   const { used, computed } = scanKeys([file]);
   assert.deepEqual([...used.keys()], ['a.one', 'a.two']);
   assert.equal(computed.length, 2);
+  const cpp = path.join(dir, 'x.cpp');
+  writeFileSync(cpp, ['auto s = catalogs().text(lang, "mail.subject"_key, {{"id", 3}});', '// "mail.comment"_key', 'const char* not_a_key = "mail.plain";'].join('\n'));
+  assert.deepEqual([...scanServerKeys([cpp]).keys()], ['mail.subject']);
 });
 
 // js/i18n.js itself, run by node on a copy of the web root's files (the browser's globals made
@@ -207,6 +241,16 @@ test('js/i18n.js: the language from the saved choice or the browser, the English
     assert.equal(de.formatNumber(1234.5), '1.234,5');
     assert.equal(de.languageName('de'), 'Deutsch');
     assert.equal(de.languageName('en'), 'English');
+    // A message whose key came as data (a log line's `msg`), its message parameters written
+    // first; the server's English text for a line without one or with a key no catalog has.
+    const moved = { key: 'log.unitMovedByRoad', params: { player: { key: 'seat.yellow' }, unit: { key: 'log.unit.cavalry' }, from: 'E5', to: 'F6' } };
+    assert.equal(de.translateMessage(moved), 'Gelb: Kavallerie zieht auf der Straße von E5 nach F6.');
+    assert.equal(de.logLineText({ text: "Yellow's Cavalry moves from E5 to F6 by road.", msg: moved }), 'Gelb: Kavallerie zieht auf der Straße von E5 nach F6.');
+    assert.equal(de.translateMessage({ key: 'log.diceAveraged', params: { player: { key: 'seat.red' }, count: 2, hex: 'F6' } }), 'Rot wirft auf F6 2 Würfelpaare nicht: 2 automatische Treffer.');
+    assert.equal(de.logLineText({ text: 'A newer line.', msg: { key: 'log.fromANewerServer' } }), 'A newer line.');
+    assert.equal(de.logLineText({ text: 'A newer part.', msg: { key: 'log.and', params: { first: { key: 'seat.red' }, second: { key: 'seat.purple' } } } }), 'A newer part.');
+    assert.equal(de.logLineText({ text: 'A stored clock line.' }), 'A stored clock line.');
+    assert.equal(de.translateMessage({ key: 'constructor' }), null);
 
     page({ languages: ['de-DE'], saved: 'en' });
     assert.equal((await load()).LANG, 'en', 'the saved choice wins over the browser');

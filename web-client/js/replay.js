@@ -9,7 +9,7 @@ import { Board, describeHex, diceRow } from './board.js';
 import { loadInvite } from './invites.js';
 import { absorbBattleEvents, battleTable, newBattleRecord, stepBattle } from './game/fire.js';
 import { h, seatStyle, PHASE_NAME, VICTORY_NAME, UNIT_LETTER, UNIT_NAME, UNIT_TYPES } from './util.js';
-import { t } from './i18n.js';
+import { logLineText, t } from './i18n.js';
 import { applyViewDelta } from './view_delta.js';
 import { withBoard } from './board_data.js';
 import { VerificationPanel } from './fair_play.js';
@@ -230,7 +230,7 @@ class Replay {
       if (ev.kind === 'dice_rolled' && Array.isArray(ev.dice)) roll = ev;
     }
     this.board.render(view, { moves, battleHex: view.battle ? view.battle.hex : null, pendingBattles: view.pending_battles || [] });
-    const lines = ((step && step.log) || []).map((l) => l.text);
+    const lines = ((step && step.log) || []).map((l) => logLineText(l));
     // Only elements here: replaceChildren() would write a null out as the text "null".
     const info = [
       h('div', { class: 'phase-line' }, [t('title.replay', { id: this.gameId }), t('replay.turn', { n: view.turn }), PHASE_NAME[view.phase] || view.phase, this.name(view.current)].join(' · ')),
@@ -314,7 +314,7 @@ class Replay {
         for (const l of step.log || []) all.push(l);
       }
     }
-    const items = all.map((l) => h('li', {}, l.text));
+    const items = all.map((l) => h('li', {}, logLineText(l)));
     if (missing) items.unshift(h('li', { class: 'subtle' }, t('replay.stillLoading')));
     this.els.log.replaceChildren(...items);
     this.els.log.scrollTop = this.els.log.scrollHeight;

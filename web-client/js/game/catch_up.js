@@ -19,7 +19,7 @@
 
 import { noteDoomsdayRolls } from './victory.js';
 import { h, seatStyle, UNIT_NAME, scrollBehavior, touchScreen } from '../util.js';
-import { LANG, t } from '../i18n.js';
+import { LANG, logLineText, t } from '../i18n.js';
 import { absorbBattleEvents, battleTable } from './fire.js';
 import { computerLevel } from '../seat_kinds.js';
 
@@ -288,7 +288,7 @@ export function summarize(page, reply) {
     if (g.player === page.mySeat && !g.lines.length) g.lines.push({ text: TEXT.nothingDone(), hexes: [], owner: g.player });
   }
   // The clock's lines about his seat: skipped turns, votes, expulsion, takeover, vacation.
-  const own = (reply.clock || []).map((l) => ({ text: l.text, hexes: [], owner: page.mySeat, seq: l.seq }));
+  const own = (reply.clock || []).map((l) => ({ text: logLineText(l), hexes: [], owner: page.mySeat, seq: l.seq }));
   // Their moves numbered in order, as the arrows on the map are.
   const moves = [];
   const battles = new Map();
@@ -372,7 +372,7 @@ export function renderCatchUp(page) {
           'details',
           { class: 'catch-up-log' },
           h('summary', {}, TEXT.logOfTurn(g.log.length)),
-          h('ol', { class: 'catch-up-lines' }, g.log.map((line) => h('li', { class: 'catch-up-line', tabindex: '0', dataset: { hexes: (line.hexes || []).join(',') } }, line.text))),
+          h('ol', { class: 'catch-up-lines' }, g.log.map((line) => h('li', { class: 'catch-up-line', tabindex: '0', dataset: { hexes: (line.hexes || []).join(',') } }, logLineText(line)))),
         ),
       );
     }
