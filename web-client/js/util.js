@@ -1,7 +1,7 @@
 // Small helpers shared by the UI modules: DOM construction (text always via textContent, never
 // innerHTML, so names and chat can never inject markup), names and colours of game things.
 
-import { LANG, t, formatNumber, pluralCategory, formatRelative } from './i18n.js';
+import { t, formatNumber, formatRelative } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -120,32 +120,10 @@ export const TILE_MIX_NAME = {
   islands: t('tileMix.islands'),
 };
 
-// Numbers and plurals through the browser's Intl, in the page's language (js/i18n.js). Texts
-// use t() with plural entries; count() and plural() serve modules whose words are not in the
-// catalogs yet: "1 die", "3 dice", "1,200 battles".
-export const LOCALE = LANG;
-
-// `forms`: the word per plural category of the language ({one, other} in English).
-export function count(n, forms) {
-  return `${formatNumber(n)} ${forms[pluralCategory(n)] || forms.other}`;
-}
-
-export function plural(n, word, many = `${word}s`) {
-  return count(n, { one: word, other: many });
-}
-
 // A touch screen without a mouse (a phone, a tablet): texts say "tap" where they would say
 // "click", and leave out the keyboard.
 export function touchScreen() {
   return typeof matchMedia === 'function' && matchMedia('(hover: none) and (pointer: coarse)').matches;
-}
-
-// "click" or "tap" ("Click", "Tap" with `capital`), in the page's language (the German
-// imperative, "klicke", "tippe"). A whole sentence reads better with two catalog entries, one
-// for each (see catchUp.hint and catchUp.hintTouch).
-export function clickWord(capital = false) {
-  const word = touchScreen() ? t('util.tap') : t('util.click');
-  return capital ? word[0].toLocaleUpperCase(LANG) + word.slice(1) : word;
 }
 
 // "3 minutes ago", "vor 3 Minuten": a timestamp's age in the page's language (ISO string, seconds or milliseconds).
