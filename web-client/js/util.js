@@ -47,7 +47,7 @@ function appendChildren(node, children) {
 }
 
 // A translated text whose placeholders are elements: fillIn(t('battle.attacks'), { attacker:
-// node, defender: node }) -> ['', node, ' attacks ', node, ''], for h(). Placeholders not in
+// node, defender: node }) -> [node, ' attacks ', node], for h(). Placeholders not in
 // `parts` stay as they are.
 export function fillIn(text, parts) {
   return String(text)
