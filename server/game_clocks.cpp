@@ -24,16 +24,6 @@ constexpr int kMaxSkipActions = 500;  // a skipped turn ends within this many ac
 constexpr const char* kTakeoverLevel = "heuristic";
 constexpr std::int64_t kDayMs = 24 * 3600 * 1000;
 
-// "2026-11-26 02:00 UTC": the same for every reader of the log, whatever his time zone.
-std::string utc_text(std::int64_t ms) {
-  const std::time_t t = static_cast<std::time_t>(ms / 1000);
-  std::tm parts{};
-  gmtime_r(&t, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &parts);
-  return text;
-}
-
 json message(text::Key key, json params) {
   return json{{"key", std::string(key.name)}, {"params", std::move(params)}};
 }
@@ -455,7 +445,7 @@ Outcome GameClocks::declare_vacation(GameRoom& room, std::int64_t player_id, int
   const json line =
       message("log.clock.vacation"_key, {{"player", who_message(room, *me)},
                                          {"duration", duration_message(days * kDayMs)},
-                                         {"until", utc_text(until)}});
+                                         {"until", {{"time", until}}}});
   add_line(*e, line, room.seq(), *me);
   save(room.id(), *e);
   tell(room, english(line));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -33,6 +34,17 @@ bool is_language_code(std::string_view code) {
   return std::all_of(code.begin(), code.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
   });
+}
+
+// A moment for every reader alike: "2026-11-26 02:00 UTC" (a browser writes it in the reader's
+// own time zone and language instead).
+std::string utc_text(std::int64_t ms) {
+  const std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm parts{};
+  gmtime_r(&t, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &parts);
+  return text;
 }
 
 std::string trim(std::string_view s) {
@@ -236,6 +248,8 @@ std::string Catalogs::text_of(std::string_view language, std::string_view key,
       out += value->get<std::string>();
     } else if (name == "count" && value->is_number_integer()) {
       out += format_count(written_in, value->get<std::int64_t>());
+    } else if (value->is_object() && value->contains("time") && (*value)["time"].is_number()) {
+      out += utc_text((*value)["time"].get<std::int64_t>());
     } else if (value->is_object() && value->contains("key") && (*value)["key"].is_string()) {
       const auto nested = value->find("params");
       out += text_of(language, (*value)["key"].get<std::string>(),

@@ -57,7 +57,8 @@ class Catalogs {
   // from `params` (a JSON object). A value is written as it is, except: {count} (a number)
   // chooses the plural form and is written the language's way; a value that is itself a
   // message, {"key": "...", "params": {...}}, is that message's text in the same language (so
-  // "{unit}" may be {"key": "unit.infantry"}).
+  // "{unit}" may be {"key": "unit.infantry"}); a moment, {"time": <ms since 1970>}, is written
+  // "2026-11-26 02:00 UTC" (a browser writes it in the reader's time zone).
   std::string text(std::string_view language, Key key,
                    const nlohmann::json& params = nlohmann::json::object()) const;
   // The same for a key that came as data (a stored or nested message).

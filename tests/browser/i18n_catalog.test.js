@@ -251,6 +251,8 @@ test('js/i18n.js: the language from the saved choice or the browser, the English
     assert.equal(de.logLineText({ text: 'A newer part.', msg: { key: 'log.and', params: { first: { key: 'seat.red' }, second: { key: 'seat.purple' } } } }), 'A newer part.');
     assert.equal(de.logLineText({ text: 'A stored clock line.' }), 'A stored clock line.');
     assert.equal(de.translateMessage({ key: 'constructor' }), null);
+    // A moment is written in the reader's language and time zone, with the zone named.
+    assert.match(de.translateMessage({ key: 'log.clock.vacation', params: { player: { key: 'seat.red' }, duration: { key: 'log.duration.days', params: { count: 2 } }, until: { time: Date.UTC(2026, 10, 29, 4, 51) } } }), /29\. Nov\. 2026, \d\d:51 \S+\.$/);
 
     page({ languages: ['de-DE'], saved: 'en' });
     assert.equal((await load()).LANG, 'en', 'the saved choice wins over the browser');

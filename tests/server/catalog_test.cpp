@@ -41,6 +41,10 @@ TEST(CatalogTest, AParameterMayBeAMessageInTheSameLanguage) {
   const nlohmann::json params{{"unit", {{"key", "unit.infantry"}}}, {"hex", "C4"}};
   EXPECT_EQ(c.text("de", "moves"_key, params), "Infanterie zieht nach C4.");
   EXPECT_EQ(c.text("en", "moves"_key, params), "Infantry moves to C4.");
+  // A moment: the same for every reader on the server (a browser writes it in his time zone).
+  c.add("en", {{"until", "until {at}."}});
+  EXPECT_EQ(c.text("en", "until"_key, {{"at", {{"time", 1795924260000}}}}),
+            "until 2026-11-29 03:51 UTC.");
 }
 
 TEST(CatalogTest, PluralFormsFollowTheLanguagesRules) {

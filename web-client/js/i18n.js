@@ -131,7 +131,10 @@ export function translateMessage(msg) {
   if (!msg || typeof msg.key !== 'string' || !(Object.hasOwn(catalog, msg.key) || Object.hasOwn(english, msg.key))) return null;
   const params = {};
   for (const [name, value] of Object.entries(msg.params || {})) {
-    if (value && typeof value === 'object') {
+    if (value && typeof value === 'object' && typeof value.time === 'number') {
+      // A moment: in the reader's time zone, named ("29. Nov. 2026, 05:51 MEZ").
+      params[name] = formatDateTime(value.time, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+    } else if (value && typeof value === 'object') {
       const nested = translateMessage(value);
       if (nested === null) return null;
       params[name] = nested;
