@@ -136,6 +136,14 @@ TEST_F(Tutorial, StartMakesAPrivateGameFromTheScenarioThatTheGuidedPathWins_5_1)
   EXPECT_EQ(me.view["winners"], json::array({0}));
   EXPECT_EQ(me.view["ended_by"], "standard");
   EXPECT_TRUE(me.view["players"][1]["eliminated"].get<bool>());
+  // No game record: it would claim the game came from its seed; the replay is there.
+  const HttpReply record = http_request(
+      server->port(), "GET", "/api/games/" + std::to_string(id) + "/record", "", ada.token);
+  EXPECT_EQ(record.status, 404) << record.body;
+  EXPECT_EQ(record.json()["error"].value("code", ""), "no_record") << record.body;
+  const HttpReply replay = http_request(
+      server->port(), "GET", "/api/games/" + std::to_string(id) + "/replay", "", ada.token);
+  EXPECT_EQ(replay.status, 200) << replay.body.substr(0, 300);
 }
 
 TEST_F(Tutorial, AskingAgainResumesTheGameAndRestartReplacesIt) {
