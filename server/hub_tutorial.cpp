@@ -21,6 +21,9 @@ Outcome Hub::start_tutorial(Client* client, const PlayerRecord& me, const json& 
     if (state == clients_.end()) return Failure{};  // closed meanwhile
     address = state->second.address;
   }
+  // One guided game per player, also when two of his connections ask at once: the lookup and
+  // the new game's start are one step (an outermost lock, held under no other; tutorial.h).
+  std::lock_guard one_at_a_time(tutorials_.creating());
   const std::optional<std::int64_t> running = store_.running_tutorial_of(me.id);
   if (running && !restart) {
     // Resumed where it was left: the game page watches it.

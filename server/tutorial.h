@@ -40,7 +40,12 @@ class Tutorials {
   // either is spent.
   bool admit(std::int64_t player_id, const std::string& address);
 
+  // Held by tutorial.start from finding the player's guided game to the new one's start, so
+  // that two requests of his at once cannot both make one. Taken under no other lock.
+  std::mutex& creating() { return creating_; }
+
  private:
+  std::mutex creating_;
   GameState start_;
   std::mutex mutex_;
   AddressBuckets players_;
