@@ -110,6 +110,8 @@ Usage: viktory-server [options]
   --frame-timeout N    seconds a WebSocket message may take to arrive once it has begun
                        (default 30)
   --replays-per-minute N   replay pages per client address, burst N (default 120)
+  --tutorials-per-hour N   guided first games (tutorial.start) a player may start per hour,
+                       burst N; three times as many per client address (default 20)
   --presence-per-minute N  presence requests (GET /api/presence) per client address, burst N
                        (default 240: a page asks every 2 s while it shows presence)
   --max-open-games-per-player N   open games a player may hold a seat in, created or joined
@@ -250,6 +252,8 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 3600, c.frame_timeout_seconds)) return result;
     } else if (flag == "--replays-per-minute") {
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
+    } else if (flag == "--tutorials-per-hour") {
+      if (!int_flag(1, 1000000, c.tutorials_per_hour)) return result;
     } else if (flag == "--presence-per-minute") {
       if (!int_flag(1, 1000000, c.presence_per_minute)) return result;
     } else if (flag == "--max-open-games-per-player") {

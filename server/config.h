@@ -33,6 +33,7 @@ struct Config {
   int frame_timeout_seconds = 30;  // to receive a whole WebSocket message once it has begun
   std::size_t max_queued_bytes_per_address = 32 * 1024 * 1024;  // send queues of one address
   int replays_per_minute = 120;  // replay pages per client address, burst the same
+  int tutorials_per_hour = 20;   // guided games a player may start (tutorial.h)
   // The lobby (lobby.h, LobbyLimits) and the lists read from the store.
   int max_open_games_per_player = 5;
   int max_open_games_per_address = 20;

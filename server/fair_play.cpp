@@ -66,6 +66,10 @@ protocol::GameRecord export_game_record(Store& store, const GameRecord& game) {
   if (game.status != GameStatus::kFinished) {
     throw std::invalid_argument("the record of a game is handed out once it is over");
   }
+  // A guided game (tutorial.h) starts from a scenario, not from its seed: no record proves it.
+  if (store.latest_snapshot(game.id, 0)) {
+    throw std::invalid_argument("a guided game starts from a prepared position: it has no record");
+  }
   const std::string where = "game " + std::to_string(game.id) + ": ";
   protocol::GameRecord base;
   base.game_id = game.id;

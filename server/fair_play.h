@@ -47,7 +47,8 @@ std::optional<nlohmann::json> reveal_message(Database& db, const GameRecord& gam
 // The game record of a finished game (protocol/game_record.h): the options, the seats, the
 // commitment, every action with its dice and tiles, the result and the reveal (the secret and
 // salt, or the plain seed of a game created before fair play). Throws std::invalid_argument
-// for a game that is not finished, DamagedGame when its stored data does not add up.
+// for a game that is not finished or is a guided game (tutorial.h: it starts from a scenario,
+// not from its seed), DamagedGame when its stored data does not add up.
 protocol::GameRecord export_game_record(Store& store, const GameRecord& game);
 
 }  // namespace viktory::server

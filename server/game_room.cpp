@@ -387,10 +387,12 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
   for (std::size_t i = 0; i < next.seats.size(); ++i) next.seats[i].seat = static_cast<int>(i);
   next.options.players = static_cast<int>(next.seats.size());
   next.seed = seed_for_start(store_.db(), record_.id, next.options.players);
-  GameState state = new_game(next.options, next.seed);
+  GameState state = start_position_ ? *start_position_ : new_game(next.options, next.seed);
   next.current_seat = decider(state);
   next.seq = 0;
-  store_.start_game(next);  // seats, options, seed and status in one transaction
+  // Seats, options, seed, status (and a guided game's position) in one transaction.
+  store_.start_game(next, start_position_ ? &state : nullptr);
+  start_position_.reset();
   record_ = std::move(next);
   record_.status = GameStatus::kOpen;  // set_status adjusts the gauges from here
   set_status(GameStatus::kRunning);
@@ -429,6 +431,16 @@ void GameRoom::take_over_seat(int seat, const std::string& level) {
   }
   broadcast_seats();
   changed();
+}
+
+void GameRoom::cancel_running() {
+  if (record_.status != GameStatus::kRunning) return;
+  wait_idle();  // an action under way is committed first
+  store_.cancel_game(record_.id);
+  set_status(GameStatus::kCancelled);
+  spdlog::info("game_cancelled game={} (a guided game replaced)", record_.id);
+  broadcast_seats();
+  changed();  // the seat controllers drop a decision under way
 }
 
 void GameRoom::start_if_full() {

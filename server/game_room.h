@@ -85,6 +85,12 @@ class GameRoom {
   Outcome start(std::int64_t player_id);  // the creator starts early with >= 2 seated
   // Starts the game when every seat is taken (a game created with computer seats only).
   void start_if_full();
+  // A guided game (tutorial.h) starts from this position instead of new_game; call before
+  // the start. Stored as the snapshot of seq 0.
+  void set_start_position(GameState position) { start_position_ = std::move(position); }
+  // Ends a running game without a result (a guided game replaced by a new one): cancelled,
+  // as an open game its creator left; its computer's decision is dropped.
+  void cancel_running();
   // A computer of `level` plays this seat from now on (an expelled player's; the caller
   // stores it); an empty level gives it back to its human.
   void take_over_seat(int seat, const std::string& level);
@@ -252,8 +258,9 @@ class GameRoom {
   RoomLimits limits_;
   GameRecord record_;
   std::optional<GameState> state_;
-  std::vector<ActionRecord> log_;  // every action, for undo and replays
-  std::deque<Step> recent_;        // the last log_keep actions' events, for log lines
+  std::optional<GameState> start_position_;  // set_start_position
+  std::vector<ActionRecord> log_;            // every action, for undo and replays
+  std::deque<Step> recent_;                  // the last log_keep actions' events, for log lines
   std::map<Subscriber*, std::int64_t> subscribers_;
   std::map<int, ViewerCache> cache_;
   ChatCache chat_cache_[2];  // [0] players, [1] spectators

@@ -70,7 +70,7 @@ bool bool_field(const json& m, const char* name, bool fallback) {
 // from the database cost more than an action or a ping.
 double request_cost(const std::string& type) {
   if (type == "game.watch" || type == "game.create" || type == "lobby.running" ||
-      type == "game.since" || type == "games.vacation") {
+      type == "game.since" || type == "games.vacation" || type == "tutorial.start") {
     return 5;
   }
   if (type == "game.join" || type == "my_games" || type == "lobby.subscribe" ||
@@ -95,7 +95,8 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
       signup_buckets_(options_.signups_per_minute / 60.0, 2 * options_.signups_per_minute),
       address_buckets_(options_.address_factor * options_.messages_per_second,
                        options_.address_factor * options_.message_burst),
-      last_probe_(std::chrono::steady_clock::now()) {
+      last_probe_(std::chrono::steady_clock::now()),
+      tutorials_(options_.tutorial) {
   clocks_ = std::make_unique<GameClocks>(
       store_, options_.clock != nullptr ? *options_.clock : system_clock_);
   games_to_watch_ =
@@ -632,6 +633,7 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
     return std::nullopt;
   }
   if (type == "game.create") return create_game(client, me, msg);
+  if (type == "tutorial.start") return start_tutorial(client, me, msg);
   // Vacation in every running game with a clock at once (the account page).
   if (type == "games.vacation") {
     return vacation_everywhere(client, me.id, small_int_field(msg, "days"));

@@ -30,6 +30,7 @@
 #include "seat_controllers.h"
 #include "standing_order_service.h"
 #include "store.h"
+#include "tutorial.h"
 
 namespace viktory::server {
 
@@ -73,6 +74,8 @@ struct HubOptions {
   Clock* clock = nullptr;        // the clocks' time (game_clock.h); nullptr: the system clock
   // Caps on games with computer seats (computer_caps.h).
   ComputerCapsOptions computer_caps;
+  // The guided first game's budget (tutorial.h).
+  TutorialLimits tutorial;
 };
 
 // What GET /healthz reports.
@@ -134,6 +137,8 @@ class Hub {
   Outcome dispatch_game(Client* client, const PlayerRecord& me, const nlohmann::json& msg,
                         const std::string& type, std::int64_t game_id);
   Outcome create_game(Client* client, const PlayerRecord& me, const nlohmann::json& msg);
+  // tutorial.start (hub_tutorial.cpp, tutorial.h).
+  Outcome start_tutorial(Client* client, const PlayerRecord& me, const nlohmann::json& msg);
   // Finds a game's room (loading it if need be); under the Lobby lock (mutex_). Whether the
   // game was cancelled the caller sees under the room's lock.
   Outcome require_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room);
@@ -198,6 +203,7 @@ class Hub {
   std::unique_ptr<GameClocks> clocks_;
   std::unique_ptr<StandingOrderService> standing_;
   std::unique_ptr<GamesToWatch> games_to_watch_;  // lobby.running (running_games.h)
+  Tutorials tutorials_;                           // the guided first game (tutorial.h)
   // Last: destroyed first, so its workers stop before what they call into goes away.
   std::unique_ptr<SeatControllers> seats_;
 };

@@ -166,6 +166,8 @@ ApiResponse Replays::cached_or_built(const std::string& key, std::int64_t game_i
     } catch (const DamagedGame& e) {
       spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
       return api_error(503, "game_damaged", "this game's stored data is damaged");
+    } catch (const std::invalid_argument& e) {
+      return api_error(404, "no_record", e.what());  // a guided game's (fair_play.h)
     }
     {
       std::lock_guard lock(cache_mutex_);

@@ -9,7 +9,8 @@
 namespace viktory::server {
 
 bool valid_computer_level(const std::string& level) {
-  return ai::level_from_string(level).has_value();
+  // The passive computer is the guided first game's only (server/tutorial.h).
+  return ai::level_from_string(level).has_value() && level != ai::to_string(ai::Level::kPassive);
 }
 
 SeatControllers::SeatControllers(ComputerOptions options, Apply apply, const ComputerCaps* caps)

@@ -280,9 +280,17 @@ void Store::replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& s
   }
 }
 
-void Store::start_game(const GameRecord& game) {
+void Store::start_game(const GameRecord& game, const GameState* start_position) {
   const auto guard = db_.lock();
   Transaction tx(db_);
+  if (start_position != nullptr) {
+    // The position a guided game starts from (server/tutorial.h): every load, undo and replay
+    // begins at the latest snapshot, so this one stands in for new_game(options, seed).
+    db_.prepare("INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES(?, 0, ?)")
+        .bind(1, game.id)
+        .bind(2, protocol::state_to_json(*start_position).dump())
+        .run();
+  }
   db_.prepare(
          "UPDATE games SET options = ?, seed = ?, status = 'running', current_seat = ?, "
          "seq = 0 WHERE id = ?")
@@ -474,11 +482,23 @@ std::vector<Store::ComputerGame> Store::live_computer_games() {
   Database& db = reader.db;
   Statement s = db.cached(
       "SELECT g.id, g.creator FROM games g WHERE g.status IN ('open', 'running') AND EXISTS "
-      "(SELECT 1 FROM seat_controllers c WHERE c.game_id = g.id AND c.kind = 'computer') "
-      "ORDER BY g.id");
+      "(SELECT 1 FROM seat_controllers c WHERE c.game_id = g.id AND c.kind = 'computer' "
+      "AND c.level != 'passive') ORDER BY g.id");  // not the guided games (tutorial.h)
   std::vector<ComputerGame> out;
   while (s.step()) out.push_back(ComputerGame{s.int64(0), s.int64(1)});
   return out;
+}
+
+std::optional<std::int64_t> Store::running_tutorial_of(std::int64_t player_id) {
+  const Reading reader = reading();
+  Database& db = reader.db;
+  Statement s = db.cached(
+      "SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id WHERE s.player_id = ? AND "
+      "g.status = 'running' AND EXISTS (SELECT 1 FROM seat_controllers c WHERE c.game_id = g.id "
+      "AND c.kind = 'computer' AND c.level = 'passive') ORDER BY g.id DESC LIMIT 1");
+  s.bind(1, player_id);
+  if (!s.step()) return std::nullopt;
+  return s.int64(0);
 }
 
 // The writer thread of group commit and the commits waiting for it.

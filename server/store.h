@@ -155,7 +155,8 @@ class Store {
   std::int64_t create_game(GameRecord& game);
   void replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& seats, std::int64_t now);
   // Open -> running: the final options (players shrunk to the seated count), seats and seed.
-  void start_game(const GameRecord& game);
+  // `start_position` (a guided game's, tutorial.h) is kept as the snapshot of seq 0.
+  void start_game(const GameRecord& game, const GameState* start_position = nullptr);
   void cancel_game(std::int64_t game_id);
 
   void set_invite_hash(std::int64_t game_id, const std::string& invite_hash);
@@ -191,6 +192,8 @@ class Store {
     std::int64_t creator = 0;
   };
   std::vector<ComputerGame> live_computer_games();
+  // The player's running guided game (its computer is the passive one, tutorial.h), if any.
+  std::optional<std::int64_t> running_tutorial_of(std::int64_t player_id);
 
   // Durable when it returns (its COMMIT was fsynced), or throws. With group commit started, it
   // waits for the writer thread, which writes every action queued meanwhile (of any game) in

@@ -16,12 +16,14 @@ std::string_view to_string(Level level) {
       return "heuristic";
     case Level::kSearch:
       return "search";
+    case Level::kPassive:
+      return "passive";
   }
   return "unknown";
 }
 
 std::optional<Level> level_from_string(std::string_view name) {
-  for (Level l : {Level::kRandom, Level::kHeuristic, Level::kSearch}) {
+  for (Level l : {Level::kRandom, Level::kHeuristic, Level::kSearch, Level::kPassive}) {
     if (to_string(l) == name) return l;
   }
   return std::nullopt;
@@ -50,6 +52,12 @@ Action choose_action(const GameView& view, const std::vector<Action>& legal,
       const GameState own = determinize(view, history, config.seed);
       const Action a = HeuristicPlayer().choose(own, view.viewer, legal);
       return a.kind == ActionKind::kConcede ? *playable.front() : a;
+    }
+    case Level::kPassive: {
+      for (const Action* a : playable) {
+        if (a->kind == ActionKind::kEndPhase) return *a;
+      }
+      return *playable.front();
     }
     case Level::kSearch:
       break;

@@ -34,6 +34,10 @@ enum class Level : std::uint8_t {
   kRandom,     // a uniformly random legal action (never concedes): the baseline
   kHeuristic,  // hand-tuned scoring of the legal actions, no search: fast
   kSearch,     // determinized search over the engine, with the heuristic for the rest of the play
+  // Ends every phase it may end and otherwise takes the first legal action: an opponent whose
+  // every move a script can foretell (the guided first game, docs/server.md). Not offered in
+  // game.create.
+  kPassive,
 };
 
 std::string_view to_string(Level level);

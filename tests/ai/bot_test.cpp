@@ -210,8 +210,29 @@ TEST(Bot, RefusesBadCalls) {
                std::invalid_argument);
 }
 
+// The guided first game's opponent (server/tutorial.h): predictable for its script. It ends
+// every phase it may end and otherwise takes the first playable action, never conceding.
+TEST(Bot, ThePassiveLevelEndsItsPhasesAndElseTakesTheFirstAction) {
+  const Spot spot = mid_game_spot(47);
+  const auto config = ai_testing::config(Level::kPassive, 1);
+  const int me = spot.view.viewer;
+  std::vector<Action> with_end{act::concede(me), act::end_phase(me)};
+  with_end.insert(with_end.begin() + 1, spot.legal.begin(), spot.legal.end());
+  EXPECT_EQ(ai::choose_action(spot.view, with_end, spot.history, config).kind,
+            ActionKind::kEndPhase);
+  std::vector<Action> without_end{act::concede(me)};
+  for (const Action& a : spot.legal) {
+    if (a.kind != ActionKind::kEndPhase && a.kind != ActionKind::kConcede) {
+      without_end.push_back(a);
+    }
+  }
+  if (without_end.size() > 1) {
+    EXPECT_EQ(ai::choose_action(spot.view, without_end, spot.history, config), without_end[1]);
+  }
+}
+
 TEST(Bot, LevelNames) {
-  for (Level l : {Level::kRandom, Level::kHeuristic, Level::kSearch}) {
+  for (Level l : {Level::kRandom, Level::kHeuristic, Level::kSearch, Level::kPassive}) {
     EXPECT_EQ(ai::level_from_string(ai::to_string(l)), l);
   }
   EXPECT_FALSE(ai::level_from_string("grandmaster").has_value());

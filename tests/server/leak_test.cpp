@@ -158,7 +158,10 @@ class LeakCheck {
  public:
   LeakCheck(Store& store, std::int64_t game_id) : game_id_(game_id) {
     const GameRecord record = *store.game(game_id);
-    GameState s = new_game(record.options, record.seed);
+    // A guided game (server/tutorial.h) starts from the scenario's position, its snapshot of
+    // seq 0; every other game from new_game.
+    std::optional<std::pair<int, GameState>> start = store.latest_snapshot(game_id, 0);
+    GameState s = start ? std::move(start->second) : new_game(record.options, record.seed);
     secrets_ = secret_spellings(record.seed);
     // Fair play: the secret and salt stay on the server until the game is over (then
     // game.reveal tells them to everyone).
@@ -559,6 +562,80 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
             << " deltas compared with the viewer's own, " << boards << " boards, "
             << side.reach_answers << " reach answers, " << side.previews << " battle previews\n";
   for (auto& [kind, n] : events) std::cout << "  events " << kind << ": " << n << "\n";
+}
+
+// The guided first game (server/tutorial.h) starts from a scenario that holds every secret of
+// the game (face-down tiles, scripted dice): its player gets his own view only. He plays random
+// legal actions against the passive computer; every byte he receives is checked as above.
+TEST(Leak, AGuidedGameSendsThePlayerHisViewOnly) {
+  TempDir dir;
+  const std::string db = dir.file("leak.db");
+  auto server = std::make_unique<ServerProcess>(db, dir.path().string());
+  const Account ada = sign_up(server->port(), "Ada");
+  WsClient ws;
+  ws.connect(server->port());
+  sign_in(ws, ada);
+  std::mt19937 rng(21);
+  std::vector<std::int64_t> games;
+  for (int round = 0; round < 6; ++round) {
+    ws.send(json{{"type", "tutorial.start"}, {"restart", true}});
+    const std::int64_t id = ws.wait_type("tutorial.started")["game_id"];
+    games.push_back(id);
+    ws.send(json{{"type", "game.watch"}, {"game_id", id}});
+    Seen me;
+    int sent_for = -1;
+    for (int guard = 0; guard < 4000; ++guard) {
+      std::optional<json> m = ws.receive(std::chrono::seconds(20));
+      ASSERT_TRUE(m) << "the guided game stalled at seq " << me.seq;
+      ASSERT_NE((*m)["type"], "error") << m->dump();
+      if (!me.absorb(*m) || me.view["phase"] == "game_over" || me.seq >= 120) {
+        if (me.seq >= 120 || (me.view.is_object() && me.view["phase"] == "game_over")) break;
+        continue;
+      }
+      if (me.view["decider"] != 0 || sent_for == me.seq) continue;
+      std::vector<json> choices;
+      for (const json& a : me.legal) {
+        if (a["kind"] != "concede") choices.push_back(a);
+      }
+      ASSERT_FALSE(choices.empty());
+      const json pick =
+          choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng)];
+      ws.send(json{{"type", "game.action"}, {"game_id", id}, {"seq", me.seq}, {"action", pick}});
+      sent_for = me.seq;
+    }
+    ws.send(json{{"type", "game.unwatch"}, {"game_id", id}});
+  }
+  ws.close();
+  ASSERT_EQ(server->terminate(), 0);
+  const std::string server_log = server->log();
+  Store store(db);
+  int hexes = 0, views = 0, deltas = 0;
+  std::set<std::string> secrets;
+  for (const std::int64_t id : games) {
+    LeakCheck check(store, id);
+    check.begin_history();
+    for (const std::string& raw : ws.history()) check.check(json::parse(raw), 0, raw);
+    check.end_history("the guided game's player");
+    hexes += check.checked_hexes();
+    views += check.checked_views();
+    deltas += check.checked_deltas();
+    secrets.insert(check.secrets().begin(), check.secrets().end());
+    EXPECT_GT(store.game(id)->seq, 3) << "game " << id << " barely moved";
+  }
+  EXPECT_GT(hexes, 100) << "the check looked at too little";
+  EXPECT_GE(views, int(games.size()));
+  EXPECT_GT(deltas, 50);
+  // The scenario's generator words and the stored seed never reach him nor the log.
+  for (const std::string& raw : ws.history()) {
+    for (const std::string& secret : secrets) {
+      if (secret.size() < 8) continue;  // short decimal spellings of small words: not secrets
+      ASSERT_EQ(raw.find(secret), std::string::npos) << "a secret reached the player";
+    }
+  }
+  for (const std::string& secret : secrets) {
+    if (secret.size() < 8) continue;
+    EXPECT_EQ(server_log.find(secret), std::string::npos) << "a secret reached the log";
+  }
 }
 
 }  // namespace

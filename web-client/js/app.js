@@ -23,6 +23,7 @@ const pages = {
   game: () => import('./game.js'),
   replay: () => import('./replay.js'),
   account: () => import('./account.js'),
+  tutorial: () => import('./tutorial/coach.js'),
 };
 
 const root = document.getElementById('app');
@@ -178,8 +179,19 @@ function route() {
     show(t('title.invitation', { id: parts[1] }), pages.invite, (m) => m.mountInvite(root, ctx, Number(parts[1]), parts[2]));
     return;
   }
+  if (parts[0] === 'learn') {
+    const again = new URLSearchParams(query || '').has('again');
+    show(t('tutorial.title'), pages.tutorial, (m) => m.mountLearn(root, ctx, { again }));
+    return;
+  }
   if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {
-    show(t('title.game', { id: parts[1] }), pages.game, (m) => m.mountGame(root, ctx, { gameId: Number(parts[1]) }));
+    // The guided first game's page has its coach over it (js/tutorial/coach.js).
+    show(t('title.game', { id: parts[1] }), () => Promise.all([pages.game(), pages.tutorial()]), ([m, coach]) => {
+      const page = m.mountGame(root, ctx, { gameId: Number(parts[1]) });
+      if (!coach.isTutorialGame(parts[1])) return page;
+      const guide = coach.attachCoach(page, root, ctx);
+      return { destroy: () => { guide.destroy(); page.destroy(); } };
+    });
     return;
   }
   show(t('title.lobby'), pages.lobby, (m) => m.mountLobby(root, ctx));

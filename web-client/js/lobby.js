@@ -23,6 +23,8 @@ export function mountWelcome(root, ctx, invitation = null) {
   const input = h('input', { type: 'text', id: 'name', name: 'name', maxlength: 32, required: true, autocomplete: 'nickname', placeholder: t('welcome.namePlaceholder') });
   const error = h('p', { class: 'form-error', role: 'alert' });
   const button = h('button', { type: 'submit', class: 'btn btn-primary' }, t('welcome.play'));
+  // "Learn to play": the same name, then the guided first game (js/tutorial/coach.js).
+  const learn = h('button', { type: 'submit', class: 'btn', id: 'learn-to-play', value: 'learn' }, t('tutorial.learn'));
   const form = h(
     'form',
     {
@@ -39,6 +41,7 @@ export function mountWelcome(root, ctx, invitation = null) {
         try {
           const session = await api.createSession(name);
           saveSession(session);
+          if (ev.submitter === learn) location.hash = '#/learn';
           ctx.setSession(session);
         } catch (err) {
           error.textContent = err.message;
@@ -50,6 +53,7 @@ export function mountWelcome(root, ctx, invitation = null) {
     h('p', {}, t('welcome.nameHelp')),
     h('label', { for: 'name' }, t('welcome.nameLabel')),
     h('div', { class: 'invite-row' }, input, button),
+    h('p', { class: 'learn-row' }, learn, ' ', h('span', { class: 'subtle' }, t('tutorial.learnHelp'))),
     error,
   );
   const invited = h('div', { class: 'card invite-page', id: 'welcome-invite', hidden: true });
@@ -87,6 +91,11 @@ export function mountWelcome(root, ctx, invitation = null) {
   );
   input.focus();
   return { destroy() {} };
+}
+
+// The lobby's way into the guided first game (#/learn resumes the one under way).
+function learnCard() {
+  return h('section', { class: 'card learn-card' }, h('h2', {}, t('tutorial.title')), h('p', { class: 'subtle' }, t('tutorial.learnHelp')), h('a', { class: 'btn', id: 'lobby-learn', href: '#/learn' }, t('tutorial.learn')));
 }
 
 export function mountLobby(root, ctx) {
@@ -185,7 +194,7 @@ class Lobby {
         'section',
         { class: 'lobby' },
         h('h1', { class: 'visually-hidden' }, t('title.lobby')),
-        h('div', { class: 'lobby-col' }, this.createForm()),
+        h('div', { class: 'lobby-col' }, learnCard(), this.createForm()),
         h(
           'div',
           { class: 'lobby-col' },
