@@ -204,10 +204,13 @@ route();
 
 // The service worker on every visit (not only once notifications are on): it serves the offline
 // page when the network is down, makes the game installable, and receives Web Push (sw.js).
+// After the page's load (the worker's own downloads wait for the page's); this module may run
+// after the load event already: js/i18n.js awaits the catalogs before any module runs.
 if ('serviceWorker' in navigator && window.isSecureContext) {
-  window.addEventListener('load', () => {
+  const register = () =>
     registerWorker().catch(() => {
       // No worker (e.g. blocked by the browser's settings): the game works without it.
     });
-  });
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register);
 }
