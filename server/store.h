@@ -114,7 +114,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 10;
+  static constexpr int kSchemaVersion = 11;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database

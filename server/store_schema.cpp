@@ -196,6 +196,12 @@ CREATE TABLE IF NOT EXISTS notify_preferences(
   digest INTEGER NOT NULL DEFAULT 0,
   last_digest TEXT);
 )sql",
+    // 12 (server texts): the language a player reads (a catalog's, web-client/i18n/<language>
+    // .json), told by his browser; NULL: not known, English. His e-mails and pushes, and the
+    // webhooks he set up, are written in it.
+    R"sql(
+ALTER TABLE players ADD COLUMN language TEXT;
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 

@@ -498,6 +498,7 @@ TEST(Invites, CodesStoredBeforeHashingStillWorkAfterTheMigration) {
     f.store.db().exec("ALTER TABLE games DROP COLUMN commitment");
     f.store.db().exec("DROP TABLE game_secrets");
     f.store.db().exec("ALTER TABLE actions DROP COLUMN source");
+    f.store.db().exec("ALTER TABLE players DROP COLUMN language");
     f.store.db().exec("PRAGMA user_version = 1");
   }
   HubFixture f(file);
