@@ -233,7 +233,7 @@ function vacationSection(ctx) {
       const { seen } = await ctx.conn.request('games.vacation', { days: Number(days.value) });
       const reply = seen.find((m) => m.type === 'games.vacation');
       const games = reply ? reply.games : [];
-      result.replaceChildren(...(games.length ? games.map((g) => h('li', { class: g.until ? 'vacation-ok' : 'vacation-refused', dataset: { gameId: g.game_id } }, g.until ? VACATION_TEXT.until(g.game_id, g.until) : VACATION_TEXT.refused(g.game_id, g.message))) : [h('li', { class: 'subtle' }, VACATION_TEXT.none)]));
+      result.replaceChildren(...(games.length ? games.map((g) => h('li', { class: g.until ? 'vacation-ok' : 'vacation-refused', dataset: { gameId: g.game_id } }, g.until ? VACATION_TEXT.until(g.game_id, g.until) : VACATION_TEXT.refused(g.game_id, serverErrorText(g.code, g.message)))) : [h('li', { class: 'subtle' }, VACATION_TEXT.none)]));
     } catch (err) {
       error.textContent = err.message || String(err);
     }
