@@ -61,7 +61,7 @@ std::string happening_line(const Happening& h, std::string_view language) {
       if (h.other_is_you) return say("push.tookYourCity"_key);
       return say(neutral ? "push.tookNeutralCity"_key : "push.tookCity"_key);
     case Happening::Kind::capital_taken:
-      // A Capital always has an owner [5.1].
+      // A Capital is always some player's: no neutral one.
       if (h.actor_is_you) return say("push.youTookCapital"_key);
       if (h.other_is_you) return say("push.tookYourCapital"_key);
       return say("push.tookCapital"_key);
