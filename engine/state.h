@@ -64,7 +64,8 @@ struct PlayerState {
   int capital_hex = -1;                     // where his Capital marker lies (-1 before setup)
   bool held_capital_at_turn_start = false;  // [7.1]
   bool doomsday_coin = false;               // [5.5]
-  int ruler = kNoPlayer;                    // [15.61] his Ruler while he is a Vassal
+  int doomsday_roll = 0;  // [5.5] his last roll for the Doomsday Clock (0: none yet); public
+  int ruler = kNoPlayer;  // [15.61] his Ruler while he is a Vassal
   Reorganization reorganization = Reorganization::kNone;  // [15.63]
   friend bool operator==(const PlayerState&, const PlayerState&) = default;
   bool in_game() const { return !eliminated && !conceded; }

@@ -141,6 +141,7 @@ void begin_turn(GameState& s, int player, Events& ev) {
       !s.players[player].doomsday_coin) {
     const auto dice =
         roll_dice(s, 1, player, s.players[player].capital_hex, RollPurpose::kDoomsday, ev);
+    s.players[player].doomsday_roll = dice[0];  // public: the view shows it after a reload
     if (dice[0] == 1) {
       s.players[player].doomsday_coin = true;
       Event c = make_event(EventKind::kDoomsdayCoin);

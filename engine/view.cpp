@@ -59,6 +59,7 @@ GameView view_for(const GameState& s, int viewer) {
     pv.capital_hex = ps.capital_hex;
     pv.holds_capital = detail::holds_own_capital(s, static_cast<int>(p));
     pv.doomsday_coin = ps.doomsday_coin && s.doomsday_started;
+    pv.doomsday_roll = ps.doomsday_roll;
     pv.victory_points = victory_points(s, static_cast<int>(p));
     pv.ruler = ps.ruler;
     pv.reorganization = ps.reorganization;

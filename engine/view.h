@@ -58,6 +58,7 @@ struct PlayerView {
   int capital_hex = -1;
   bool holds_capital = false;
   bool doomsday_coin = false;
+  int doomsday_roll = 0;  // [5.5] his last roll for the Doomsday Clock, 0 before the first
   int victory_points = 0;
   std::array<int, kUnitTypes> reserve{};                  // units in the Reserve by type
   int ruler = kNoPlayer;                                  // [15.61] his Ruler while he is a Vassal

@@ -452,7 +452,7 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
       const json& spec = (*v)[p];
       expect_object(spec, player_path);
       reject_unknown_keys(spec,
-                          {"capital", "eliminated", "conceded", "doomsday_coin",
+                          {"capital", "eliminated", "conceded", "doomsday_coin", "doomsday_roll",
                            "held_capital_at_turn_start", "ruler", "reorganization"},
                           player_path);
       PlayerState& ps = s.players[p];
@@ -472,6 +472,9 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
       }
       if (auto* f = optional(spec, "doomsday_coin")) {
         ps.doomsday_coin = as_bool(*f, join(player_path, "doomsday_coin"));
+      }
+      if (auto* f = optional(spec, "doomsday_roll")) {  // [5.5] his last roll
+        ps.doomsday_roll = static_cast<int>(as_int(*f, join(player_path, "doomsday_roll"), 1, 6));
       }
       if (auto* f = optional(spec, "ruler")) {  // [15.61]
         ps.ruler = refs.player(*f, join(player_path, "ruler"), true);

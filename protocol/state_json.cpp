@@ -106,13 +106,16 @@ Unit unit_from_json(const json& j, const std::string& path, const RefReader& ref
 }
 
 json player_state_to_json(const PlayerState& p) {
-  return {{"eliminated", p.eliminated},
-          {"conceded", p.conceded},
-          {"capital_hex", p.capital_hex},
-          {"held_capital_at_turn_start", p.held_capital_at_turn_start},
-          {"doomsday_coin", p.doomsday_coin},
-          {"ruler", p.ruler},
-          {"reorganization", reorganization_name(p.reorganization)}};
+  json out{{"eliminated", p.eliminated},
+           {"conceded", p.conceded},
+           {"capital_hex", p.capital_hex},
+           {"held_capital_at_turn_start", p.held_capital_at_turn_start},
+           {"doomsday_coin", p.doomsday_coin},
+           {"ruler", p.ruler},
+           {"reorganization", reorganization_name(p.reorganization)}};
+  // Only once he has rolled, so that states written before the field existed read the same.
+  if (p.doomsday_roll != 0) out["doomsday_roll"] = p.doomsday_roll;
+  return out;
 }
 
 PlayerState player_state_from_json(const json& j, const std::string& path, const RefReader& refs,
@@ -120,7 +123,7 @@ PlayerState player_state_from_json(const json& j, const std::string& path, const
   expect_object(j, path);
   reject_unknown_keys(j,
                       {"eliminated", "conceded", "capital_hex", "held_capital_at_turn_start",
-                       "doomsday_coin", "ruler", "reorganization"},
+                       "doomsday_coin", "doomsday_roll", "ruler", "reorganization"},
                       path);
   PlayerState p;
   if (version >= 2) {
@@ -136,6 +139,9 @@ PlayerState player_state_from_json(const json& j, const std::string& path, const
   p.held_capital_at_turn_start = as_bool(require(j, "held_capital_at_turn_start", path),
                                          join(path, "held_capital_at_turn_start"));
   p.doomsday_coin = as_bool(require(j, "doomsday_coin", path), join(path, "doomsday_coin"));
+  if (const auto it = j.find("doomsday_roll"); it != j.end()) {  // absent: not rolled yet
+    p.doomsday_roll = static_cast<int>(as_int(*it, join(path, "doomsday_roll"), 1, 6));
+  }
   return p;
 }
 }  // namespace

@@ -52,17 +52,20 @@ json reserve_to_json(const std::array<int, kUnitTypes>& reserve) {
 }  // namespace
 
 json player_view_to_json(const PlayerView& p) {
-  return {{"index", p.index},
-          {"eliminated", p.eliminated},
-          {"conceded", p.conceded},
-          {"capital_hex", p.capital_hex},
-          {"holds_capital", p.holds_capital},
-          {"doomsday_coin", p.doomsday_coin},
-          {"victory_points", p.victory_points},
-          {"reserve", reserve_to_json(p.reserve)},
-          {"ruler", p.ruler},
-          {"vassals", p.vassals},
-          {"reorganization", reorganization_name(p.reorganization)}};
+  json out{{"index", p.index},
+           {"eliminated", p.eliminated},
+           {"conceded", p.conceded},
+           {"capital_hex", p.capital_hex},
+           {"holds_capital", p.holds_capital},
+           {"doomsday_coin", p.doomsday_coin},
+           {"victory_points", p.victory_points},
+           {"reserve", reserve_to_json(p.reserve)},
+           {"ruler", p.ruler},
+           {"vassals", p.vassals},
+           {"reorganization", reorganization_name(p.reorganization)}};
+  // [5.5] Only once he has rolled for the Doomsday Clock (most games never do).
+  if (p.doomsday_roll != 0) out["doomsday_roll"] = p.doomsday_roll;
+  return out;
 }
 
 json view_to_json(const GameView& v) {

@@ -139,6 +139,10 @@ void write_player(JsonWriter& w, const PlayerView& p) {
   w.value(p.conceded);
   w.key("doomsday_coin");
   w.value(p.doomsday_coin);
+  if (p.doomsday_roll != 0) {  // as player_view_to_json: only once he has rolled [5.5]
+    w.key("doomsday_roll");
+    w.value(p.doomsday_roll);
+  }
   w.key("eliminated");
   w.value(p.eliminated);
   w.key("holds_capital");

@@ -66,6 +66,14 @@ if ! (cd tests/notify/push-service && npm ci --no-audit --no-fund); then
   failed=$((failed + 1))
 fi
 
+# The rating test's fixture is checked against the openskill package from npm
+# (tests/rating-reference); install it before CTest runs that check.
+step "rating reference (tests/rating-reference)"
+if ! (cd tests/rating-reference && npm ci --no-audit --no-fund); then
+  fail_step "npm ci (tests/rating-reference)"
+  failed=$((failed + 1))
+fi
+
 # Runs CTest in a build tree and adds its counts to the summary: run_ctest NAME DIR [ARGS...]
 run_ctest() {
   local name=$1 dir=$2

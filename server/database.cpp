@@ -136,6 +136,15 @@ bool Statement::is_null(int column) const {
 
 std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
 
+double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+
+Statement& Statement::bind_real(int index, double value) {
+  if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK) {
+    throw DbError(std::string("bind failed: ") + sqlite3_errmsg(db_));
+  }
+  return *this;
+}
+
 std::string Statement::text(int column) const {
   const auto* p = sqlite3_column_text(stmt_, column);
   if (p == nullptr) return {};

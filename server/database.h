@@ -96,6 +96,7 @@ class Statement {
     return bind(index, std::string_view(value));
   }
   Statement& bind_null(int index);
+  Statement& bind_real(int index, double value);  // REAL columns (ratings)
 
   // Advances to the next row: true while there is one. Throws on error.
   bool step();
@@ -107,6 +108,7 @@ class Statement {
   std::string text(int column) const;
   std::optional<std::string> optional_text(int column) const;
   std::optional<std::int64_t> optional_int64(int column) const;
+  double real(int column) const;
 
  private:
   friend class Database;

@@ -6,7 +6,9 @@
 #include <ctime>
 
 #include "bot.h"
+#include "catalog.h"
 #include "game.h"
+#include "log_text.h"
 #include "seat_controllers.h"
 #include "standing_order_service.h"
 #include "view.h"
@@ -15,6 +17,7 @@ namespace viktory::server {
 namespace {
 
 using nlohmann::json;
+using text::operator""_key;
 
 constexpr std::size_t kLogKeep = 50;  // clock lines kept per game
 constexpr int kMaxSkipActions = 500;  // a skipped turn ends within this many actions
@@ -31,19 +34,33 @@ std::string utc_text(std::int64_t ms) {
   return text;
 }
 
-std::string colour(int seat) {
-  std::string c = seat_color(seat);
-  if (!c.empty()) c[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(c[0])));
-  return c;
+json message(text::Key key, json params) {
+  return json{{"key", std::string(key.name)}, {"params", std::move(params)}};
 }
 
 // "Bob (Yellow)": a seat's player as the game page names him everywhere (the name is public in
-// game.seats), the colour alone when the seat has no name.
-std::string who(const GameRoom& room, int seat) {
+// game.seats), the colour alone when the seat has no name; a message of the catalogs, so that
+// each reader reads the colour in his language (docs/protocol.md, "game.clock").
+json who_message(const GameRoom& room, int seat) {
   for (const SeatRecord& s : room.record().seats) {
-    if (s.seat == seat && !s.name.empty()) return s.name + " (" + colour(seat) + ")";
+    if (s.seat == seat && !s.name.empty()) {
+      return message("log.clock.named"_key, {{"name", s.name}, {"seat", seat_message(seat)}});
+    }
   }
-  return colour(seat);
+  return seat_message(seat);
+}
+
+std::string who(const GameRoom& room, int seat) { return english(who_message(room, seat)); }
+
+// duration_text's words as a message: "2 days", "3 hours", in the reader's language.
+json duration_message(std::int64_t ms) {
+  constexpr std::int64_t kSecond = 1000, kMinute = 60 * kSecond, kHour = 60 * kMinute;
+  if (ms >= kDayMs && ms % kDayMs == 0) {
+    return message("log.duration.days"_key, {{"count", ms / kDayMs}});
+  }
+  if (ms >= kHour) return message("log.duration.hours"_key, {{"count", ms / kHour}});
+  if (ms >= kMinute) return message("log.duration.minutes"_key, {{"count", ms / kMinute}});
+  return message("log.duration.seconds"_key, {{"count", ms / kSecond}});
 }
 
 bool in_game(const GameRoom& room, int seat) {
@@ -167,14 +184,14 @@ void GameClocks::on_room_changed(GameRoom& room) {
   int seat = SeatControllers::seat_to_act(room);
   // A computer has no clock: it decides within its own budget.
   if (seat >= 0 && SeatControllers::computer_level(room, seat)) seat = -1;
-  const std::vector<std::string> lines = end_vacations(room, *e);
+  const std::vector<json> lines = end_vacations(room, *e);
   if (!clock_on_change(e->options, e->state, seat, clock_.now_ms()) && lines.empty()) return;
   save(room.id(), *e);
   if (lines.empty()) {
     room.broadcast(make_message(
         json{{"type", "game.clock"}, {"game_id", room.id()}, {"clock", clock_json(room.id())}}));
   }
-  for (const std::string& line : lines) tell(room, line);
+  for (const json& line : lines) tell(room, english(line));
 }
 
 std::vector<std::int64_t> GameClocks::due_games() {
@@ -203,7 +220,7 @@ void GameClocks::sweep_game(std::int64_t game_id, GameRoom* room) {
   Entry* e = entry(game_id);
   if (e == nullptr) return;
   const std::int64_t now = clock_.now_ms();
-  std::vector<std::string> lines;
+  std::vector<json> lines;
   for (ClockDue step = clock_sweep(e->state, now); step != ClockDue::kNothing;
        step = clock_sweep(e->state, now)) {
     const int seat = e->state.seat;
@@ -222,19 +239,22 @@ void GameClocks::sweep_game(std::int64_t game_id, GameRoom* room) {
         change.time_left_ms = left;
         reminder_(std::move(change));
       }
-      lines.push_back("Reminder to " + (room != nullptr ? who(*room, seat) : colour(seat)) + ": " +
-                      duration_text(left) + " left to move.");
+      lines.push_back(
+          message("log.clock.reminder"_key,
+                  {{"player", room != nullptr ? who_message(*room, seat) : seat_message(seat)},
+                   {"left", duration_message(left)}}));
     } else {
-      lines.push_back((room != nullptr ? who(*room, seat) : colour(seat)) +
-                      " is over time: the other players may skip this turn.");
+      lines.push_back(
+          message("log.clock.overTime"_key,
+                  {{"player", room != nullptr ? who_message(*room, seat) : seat_message(seat)}}));
     }
   }
-  for (const std::string& line : lines) {
+  for (const json& line : lines) {
     add_line(*e, line, room != nullptr ? room->seq() : -1, e->state.seat);
   }
   save(game_id, *e);
   if (room != nullptr) {
-    for (const std::string& line : lines) tell(*room, line);
+    for (const json& line : lines) tell(*room, english(line));
   }
 }
 
@@ -292,17 +312,18 @@ Outcome GameClocks::skip_turn(GameRoom& room, std::int64_t player_id) {
   e = entry(room.id());
   SeatClock& c = e->state.seats[static_cast<std::size_t>(late)];
   ++c.skips;
-  std::string line = who(room, *me) + " skipped the turn of " + who(room, late) + ": ";
-  if (c.skips >= e->options.skips_before_expel) {
-    line += std::to_string(c.skips) + " skipped turn" + (c.skips == 1 ? "" : "s") +
-            ". The other players may now vote to expel " + who(room, late) + ".";
-  } else {
-    line += "skip " + std::to_string(c.skips) + " of " +
-            std::to_string(e->options.skips_before_expel) + " before a vote to expel.";
-  }
+  const json line =
+      c.skips >= e->options.skips_before_expel
+          ? message("log.clock.skippedVote"_key, {{"player", who_message(room, *me)},
+                                                  {"late", who_message(room, late)},
+                                                  {"count", c.skips}})
+          : message("log.clock.skipped"_key, {{"player", who_message(room, *me)},
+                                              {"late", who_message(room, late)},
+                                              {"skips", c.skips},
+                                              {"limit", e->options.skips_before_expel}});
   add_line(*e, line, room.seq(), late);
   save(room.id(), *e);
-  tell(room, line);
+  tell(room, english(line));
   return std::nullopt;
 }
 
@@ -343,21 +364,21 @@ Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat)
   for (int v : target.expel_votes) {
     if (in_game(room, v)) ++votes;
   }
-  std::vector<std::string> lines{who(room, *me) + " votes to expel " + who(room, seat) + ": " +
-                                 std::to_string(votes) + " of " + std::to_string(voters) +
-                                 " players so far."};
+  std::vector<json> lines{message("log.clock.vote"_key, {{"player", who_message(room, *me)},
+                                                         {"target", who_message(room, seat)},
+                                                         {"votes", votes},
+                                                         {"voters", voters}})};
   const bool expel = 2 * votes > voters;  // a majority of the other players
   if (expel) {
     target.expelled = true;
-    if (e->options.expel_to == ExpelTo::kComputer) {
-      lines.push_back(who(room, seat) + " is expelled: the computer takes the seat.");
-    } else {
-      lines.push_back(who(room, seat) + " is expelled and concedes [5.1].");
-    }
+    lines.push_back(message(e->options.expel_to == ExpelTo::kComputer
+                                ? "log.clock.expelledToComputer"_key
+                                : "log.clock.expelledConcedes"_key,
+                            {{"player", who_message(room, seat)}}));
   }
-  for (const std::string& line : lines) add_line(*e, line, room.seq(), seat);
+  for (const json& line : lines) add_line(*e, line, room.seq(), seat);
   save(room.id(), *e);
-  for (const std::string& line : lines) tell(room, line);
+  for (const json& line : lines) tell(room, english(line));
   if (!expel) return std::nullopt;
   if (e->options.expel_to == ExpelTo::kComputer) {
     std::int64_t seat_player = 0;
@@ -384,16 +405,17 @@ Outcome GameClocks::vote_expel(GameRoom& room, std::int64_t player_id, int seat)
   return act_for(room, seat, concede);
 }
 
-void GameClocks::add_line(Entry& e, const std::string& line, int seq, int seat) {
-  json entry{{"at", clock_.now_ms()}, {"text", line}, {"seat", seat}};
+void GameClocks::add_line(Entry& e, const json& line, int seq, int seat) {
+  // The English text and the message each reader's language words (docs/protocol.md).
+  json entry{{"at", clock_.now_ms()}, {"text", english(line)}, {"msg", line}, {"seat", seat}};
   // Where it goes in the game log: after the line of this seq (the game's, when it was said).
   if (seq >= 0) entry["seq"] = seq;
   e.log.push_back(std::move(entry));
   while (e.log.size() > kLogKeep) e.log.erase(e.log.begin());
 }
 
-std::vector<std::string> GameClocks::end_vacations(GameRoom& room, Entry& e) {
-  std::vector<std::string> lines;
+std::vector<json> GameClocks::end_vacations(GameRoom& room, Entry& e) {
+  std::vector<json> lines;
   const std::int64_t now = clock_.now_ms();
   const std::vector<ActionRecord>& log = room.actions();
   for (int seat = 0; seat < static_cast<int>(e.state.seats.size()); ++seat) {
@@ -405,8 +427,8 @@ std::vector<std::string> GameClocks::end_vacations(GameRoom& room, Entry& e) {
     const bool over = c.vacation_until <= now;
     if (!acted && !over) continue;
     clock_end_vacation(e.options, e.state, seat, now);
-    const std::string line = acted ? who(room, seat) + " is back from vacation."
-                                   : "The vacation of " + who(room, seat) + " is over.";
+    const json line = message(acted ? "log.clock.back"_key : "log.clock.vacationOver"_key,
+                              {{"player", who_message(room, seat)}});
     add_line(e, line, room.seq(), seat);
     lines.push_back(line);
   }
@@ -431,11 +453,13 @@ Outcome GameClocks::declare_vacation(GameRoom& room, std::int64_t player_id, int
     return fail("bad_vacation", *refused);
   }
   const std::int64_t until = e->state.seats[static_cast<std::size_t>(*me)].vacation_until;
-  const std::string line = who(room, *me) + " is on vacation for " + duration_text(days * kDayMs) +
-                           ", until " + utc_text(until) + ".";
+  const json line =
+      message("log.clock.vacation"_key, {{"player", who_message(room, *me)},
+                                         {"duration", duration_message(days * kDayMs)},
+                                         {"until", utc_text(until)}});
   add_line(*e, line, room.seq(), *me);
   save(room.id(), *e);
-  tell(room, line);
+  tell(room, english(line));
   return std::nullopt;
 }
 
@@ -463,7 +487,7 @@ Outcome GameClocks::take_back(GameRoom& room, std::int64_t player_id) {
         .bind(2, player_id)
         .run();
   }
-  const std::string line = who(room, *seat) + " takes the seat back from the computer.";
+  const json line = message("log.clock.takesBack"_key, {{"player", who_message(room, *seat)}});
   if (Entry* e = entry(room.id());
       e != nullptr && *seat < static_cast<int>(e->state.seats.size())) {
     SeatClock& c = e->state.seats[static_cast<std::size_t>(*seat)];
@@ -475,7 +499,7 @@ Outcome GameClocks::take_back(GameRoom& room, std::int64_t player_id) {
   }
   // The seat controllers cancel a pending decision; the clock starts if it is his to act.
   room.take_over_seat(*seat, "");
-  tell(room, line);
+  tell(room, english(line));
   return std::nullopt;
 }
 

@@ -85,18 +85,19 @@ class GameClocks : public RoomObserver {
   struct Entry {
     ClockOptions options;
     ClockState state;
-    // {"at", "text", "seq", "seat"}: the clock's lines of the game log, each with the seat it
-    // is about (the late, skipped, voted against, expelled seat; the one on vacation).
+    // {"at", "text", "msg", "seq", "seat"}: the clock's lines of the game log, each with the
+    // seat it is about (the late, skipped, voted against, expelled seat; the one on vacation);
+    // "msg" is the line as a message of the catalogs, "text" its English.
     std::vector<nlohmann::json> log;
   };
   Entry* entry(std::int64_t game_id);
   void save(std::int64_t game_id, const Entry& e);
   void tell(GameRoom& room, const std::string& line);
-  // A line of the clock's log about `seat`, said at the game's `seq` (-1: unknown); the last
-  // kLogKeep kept.
-  void add_line(Entry& e, const std::string& line, int seq, int seat);
+  // A line of the clock's log about `seat` (a message of the catalogs: log_text.h), said at the
+  // game's `seq` (-1: unknown); the last kLogKeep kept.
+  void add_line(Entry& e, const nlohmann::json& line, int seq, int seat);
   // Ends declared vacations that are over, or whose seat acted since: returns the log lines.
-  std::vector<std::string> end_vacations(GameRoom& room, Entry& e);
+  std::vector<nlohmann::json> end_vacations(GameRoom& room, Entry& e);
   Outcome act_for(GameRoom& room, int seat, const Action& action,
                   ActionSource source = ActionSource::kClock);
 

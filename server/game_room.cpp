@@ -9,6 +9,7 @@
 #include "json.h"
 #include "legal_text.h"
 #include "log_text.h"
+#include "player_records.h"
 #include "token.h"
 #include "view.h"
 #include "view_delta.h"
@@ -175,7 +176,9 @@ std::unique_ptr<GameRoom> GameRoom::load(Store& store, Metrics& metrics, std::in
     // The log ends the game but the row says running: a concession that left one player was
     // stored before the engine ended the game on it [5.1]. Settle the row as a commit would.
     const json result = result_json(state);
-    store.finish_game(game_id, result);
+    const SeatPlaces places = places_at_end(state);
+    store.finish_game(game_id, result, places);
+    room->record_.rated = counts_for_ratings(room->record_.rated, room->computer_played(), places);
     room->record_.result = result;
     room->record_.status = GameStatus::kFinished;
     spdlog::info("game_finished game={} seq={} on load (its row said running)", game_id, count);
@@ -183,6 +186,14 @@ std::unique_ptr<GameRoom> GameRoom::load(Store& store, Metrics& metrics, std::in
   room->state_ = std::move(state);
   room->rebuild_delayed();
   return room;
+}
+
+bool GameRoom::computer_played() const {
+  const bool computer_seat = std::any_of(record_.seats.begin(), record_.seats.end(),
+                                         [](const SeatRecord& s) { return !s.computer.empty(); });
+  return computer_seat || std::any_of(log_.begin(), log_.end(), [](const ActionRecord& a) {
+           return a.source == ActionSource::kComputer;
+         });
 }
 
 std::optional<int> GameRoom::seat_of(std::int64_t player_id) const {
@@ -671,7 +682,10 @@ Outcome GameRoom::prepare_action(std::int64_t player_id, int client_seq, Action 
     commit.snapshot = &pending.next;
   }
   pending.finished = pending.next.phase == Phase::kGameOver;
-  if (pending.finished) commit.finished = result_json(pending.next);
+  if (pending.finished) {
+    commit.finished = result_json(pending.next);
+    commit.places = places_at_end(pending.next);  // the records and ratings (player_records.h)
+  }
   return std::nullopt;
 }
 
@@ -695,6 +709,8 @@ void GameRoom::install(PendingAction& pending) {
                 pending.seat, to_string(record.action.kind), record.sealed);
   if (finished) {
     record_.result = commit.finished;
+    // As record_game_end decided in the commit (player_records.h), from what the room knows.
+    record_.rated = counts_for_ratings(record_.rated, computer_played(), commit.places);
     set_status(GameStatus::kFinished);
     delayed_.reset();
     spdlog::info("game_finished game={} seq={} result={}", record_.id, record.seq,
@@ -869,7 +885,8 @@ json GameRoom::summary_of(const GameRecord& record) {
               {"result", record.result ? *record.result : json(nullptr)},
               {"commitment", commitment_json(record)},
               {"clock", record.clock},
-              {"speed", speed_of(record)}};
+              {"speed", speed_of(record)},
+              {"rated", record.rated}};
 }
 
 const char* GameRoom::speed_of(const GameRecord& record) {

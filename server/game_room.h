@@ -228,6 +228,8 @@ class GameRoom {
   const GameState& spectator_state() const;
   int spectator_seq() const;
   bool spectators_delayed() const;
+  // Whether a computer holds a seat or ever decided for one (a takeover): the game is unrated.
+  bool computer_played() const;
   // Brings the delayed spectators' state up to `delay` turns behind the live one.
   void advance_delayed();
   void rebuild_delayed();

@@ -682,6 +682,8 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
     req.is_private = bool_field(msg, "private", false);
     req.seat = optional_small_int(msg, "seat").value_or(0);
     req.creator_plays = bool_field(msg, "play", true);
+    if (msg.contains("rated") && !msg["rated"].is_null())
+      req.rated = bool_field(msg, "rated", true);
     ClockOptions clock;
     int decision_grace = 0;  // standing_order_service.h
     try {

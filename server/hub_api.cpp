@@ -8,6 +8,7 @@
 #include "display_name.h"
 #include "hub.h"
 #include "json.h"
+#include "player_records.h"
 #include "running_games.h"
 #include "token.h"
 
@@ -221,6 +222,17 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
       spdlog::info("player_created player={}", player.id);
       return api_json(
           json{{"player_id", std::to_string(player.id)}, {"name", player.name}, {"token", token}});
+    }
+    if (is_player_records_path(path)) {
+      // Ladder, finished games, profiles (player_records.h): lists from the store's readers,
+      // charged like the lobby's list; a profile reads a few lists at once.
+      const bool is_profile = path.substr(0, 13) == "/api/players/";
+      if (!charge_address(address, is_profile ? 5 : 3)) {
+        metrics_.count_error("rate_limited");
+        return api_error(429, "rate_limited", "too many requests from this address; wait a second");
+      }
+      return handle_player_records_api(store_, method, path, query, body,
+                                       player_for_bearer(authorization));
     }
     if (method != "GET") return api_error(405, "method", "use GET");
     // The reads below cost as much as their WebSocket twins (lobby.subscribe and my_games 3,

@@ -128,6 +128,9 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
   if (!req.creator_plays && req.spectators == SpectatorMode::kNone) {
     return fail("bad_options", "a creator who does not play watches: spectators cannot be none");
   }
+  if (req.rated.value_or(false) && !req.computers.empty()) {
+    return fail("bad_options", "a game with computer seats cannot be rated");
+  }
   const bool delayed = req.spectators == SpectatorMode::kDelayed;
   if (delayed ? req.spectator_delay < 1 || req.spectator_delay > kMaxSpectatorDelay
               : req.spectator_delay != 0) {
@@ -183,6 +186,7 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
   g.is_private = req.is_private;
   g.spectators = req.spectators;
   g.spectator_delay = req.spectator_delay;
+  g.rated = req.rated.value_or(req.computers.empty());
   if (req.is_private) {
     const std::string code = new_invite_code();
     g.invite_hash = invite_hash(code);

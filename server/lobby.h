@@ -51,6 +51,9 @@ struct CreateRequest {
   bool creator_plays = true;
   nlohmann::json clock;  // clock_options_to_json, or null: no clock (shown in the summaries)
   std::string address;   // the creator's client address, for the cap per address ("": none)
+  // Rated (docs/server.md, "Ratings"): absent, rated when no seat is a computer's; refused
+  // with computer seats.
+  std::optional<bool> rated;
 };
 
 // The lobby's limits (flags in config.cpp; docs/server.md, "Limits and robustness").

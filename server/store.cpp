@@ -9,6 +9,7 @@
 
 #include "fair_play.h"
 #include "json.h"
+#include "player_records.h"
 #include "store_schema.h"
 #include "token.h"
 
@@ -38,7 +39,7 @@ void after_migration(Database& db, int version) {
 #define VIKTORY_GAME_FIELDS                                                             \
   "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, " \
   "g.invite_hash, g.result, g.current_seat, g.seq, g.last_move_at, g.spectators, "      \
-  "g.spectator_delay, g.commitment, c.options "
+  "g.spectator_delay, g.commitment, c.options, g.rated "
 // The clock's options come along (a game without a clock has no row in game_clocks).
 #define VIKTORY_GAME_JOINS \
   "JOIN players p ON p.id = g.creator LEFT JOIN game_clocks c ON c.game_id = g.id "
@@ -237,7 +238,7 @@ std::int64_t Store::create_game(GameRecord& game) {
   Transaction tx(db_);
   db_.prepare(
          "INSERT INTO games(options, status, created, creator, private, invite_hash, spectators, "
-         "spectator_delay, commitment) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+         "spectator_delay, commitment, rated) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .bind(1, protocol::options_to_json(game.options).dump())
       .bind(2, to_string(game.status))
       .bind(3, game.created)
@@ -247,6 +248,7 @@ std::int64_t Store::create_game(GameRecord& game) {
       .bind(7, to_string(game.spectators))
       .bind(8, game.spectator_delay)
       .bind(9, game.commitment)
+      .bind(10, game.rated ? 1 : 0)
       .run();
   game.id = db_.last_insert_id();
   store_fair_secrets(db_, game.id, secrets);
@@ -339,6 +341,7 @@ GameRecord Store::read_game_row(Statement& s) {
   g.spectators = *spectators;
   g.spectator_delay = static_cast<int>(s.int64(14));
   g.commitment = s.optional_text(15).value_or("");
+  g.rated = s.int64(17) != 0;
   if (auto clock = s.optional_text(16)) {
     try {
       g.clock = nlohmann::json::parse(*clock);
@@ -671,15 +674,21 @@ void Store::write_action(const ActionCommit& commit) {
     update.bind_null(5);
   }
   update.bind(6, commit.game_id).run();
+  // The players' records and ratings, in the transaction of the result (player_records.h).
+  if (commit.finished) record_game_end(db_, commit.game_id, commit.places, r.at);
 }
 
-void Store::finish_game(std::int64_t game_id, const nlohmann::json& result) {
+void Store::finish_game(std::int64_t game_id, const nlohmann::json& result,
+                        const SeatPlaces& places) {
   const auto guard = db_.lock();
+  Transaction tx(db_);
   db_.prepare(
          "UPDATE games SET status = 'finished', result = ? WHERE id = ? AND status = 'running'")
       .bind(1, result.dump())
       .bind(2, game_id)
       .run();
+  if (db_.changes() == 1) record_game_end(db_, game_id, places, now_ms());
+  tx.commit();
 }
 
 void Store::remove_last_action(std::int64_t game_id, int seq, int current_seat) {

@@ -84,6 +84,9 @@ struct GameRecord {
   // The creator's clock options (clock_options_to_json, game_clock.h; from the table
   // game_clocks), or null for a game without a clock. Shown in every list of games.
   nlohmann::json clock;
+  // Rated (docs/server.md, "Ratings"): chosen at creation; once the game is over, whether it
+  // counted for the ratings.
+  bool rated = false;
 };
 
 struct ActionRecord {
@@ -103,6 +106,13 @@ struct ChatRecord {
   std::string text;
 };
 
+// How the seats placed when a game ended (player_records.h: places_at_end), written with the
+// result in the same transaction: the players' records and the ratings.
+struct SeatPlaces {
+  std::vector<int> places;            // by seat: 1 = a winner, a lower number placed higher
+  bool first_round_complete = false;  // every seat's first Player Turn was over
+};
+
 // What one committed action changes, written in one transaction.
 struct ActionCommit {
   std::int64_t game_id = 0;
@@ -110,11 +120,12 @@ struct ActionCommit {
   int current_seat = -1;                   // the decider afterwards
   const GameState* snapshot = nullptr;     // the state after the action, to store as well
   std::optional<nlohmann::json> finished;  // result, when the action ended the game
+  SeatPlaces places;                       // with `finished`: the players' records and ratings
 };
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 11;
+  static constexpr int kSchemaVersion = 12;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
@@ -216,7 +227,8 @@ class Store {
   void remove_last_action(std::int64_t game_id, int seq, int current_seat);
   // Marks a running game finished with its result (a game whose stored log reaches the end
   // while its row still says running: stored before the concession fix, docs/rules-notes.md).
-  void finish_game(std::int64_t game_id, const nlohmann::json& result);
+  void finish_game(std::int64_t game_id, const nlohmann::json& result,
+                   const SeatPlaces& places = {});
   std::vector<ActionRecord> actions(std::int64_t game_id, int after_seq = 0);
   // The latest snapshot with seq <= max_seq.
   std::optional<std::pair<int, GameState>> latest_snapshot(std::int64_t game_id, int max_seq);
@@ -224,6 +236,13 @@ class Store {
   void add_chat(std::int64_t game_id, const ChatRecord& chat);
   // The latest `limit` lines of the players' chat (seat set) or of the spectators' (no seat).
   std::vector<ChatRecord> recent_chat(std::int64_t game_id, int limit, bool spectators = false);
+
+  // Runs `read` on a connection of the readers (see reading()), held until it returns: for
+  // the reads of other files (player_records.cpp). `read` must not call the Store's reads.
+  void with_reader(const std::function<void(Database&)>& read) {
+    const Reading reader = reading();
+    read(reader.db);
+  }
 
   // The connection that writes (and reads inside its own transactions).
   Database& db() { return db_; }

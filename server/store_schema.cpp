@@ -196,6 +196,83 @@ CREATE TABLE IF NOT EXISTS notify_preferences(
   digest INTEGER NOT NULL DEFAULT 0,
   last_digest TEXT);
 )sql",
+    // 11 (ratings, player_records.h): whether a game is rated (chosen at creation; after the
+    // end: whether it counted), the ratings per player and player count (the ladders, by the
+    // displayed rating), one history row per rated game and player, and the players' records
+    // written when a game ends: one row per finished seat, played and won per player count and
+    // victory condition, the public finished games under each filter combination (`facet`:
+    // players*100 + condition*10 + rated, 0 for "any"), and who may see a player's profile.
+    // Games finished before this migration get their records here (unrated, ranks from the
+    // winners alone); INSERT OR IGNORE and IF NOT EXISTS let the step run again.
+    R"sql(
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS ratings(
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  players INTEGER NOT NULL,
+  mu REAL NOT NULL,
+  sigma REAL NOT NULL,
+  rating REAL NOT NULL,
+  games INTEGER NOT NULL,
+  updated INTEGER NOT NULL,
+  PRIMARY KEY(player_id, players)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ratings_ladder ON ratings(players, rating DESC, player_id);
+CREATE TABLE IF NOT EXISTS rating_history(
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  players INTEGER NOT NULL,
+  place INTEGER NOT NULL,
+  mu_before REAL NOT NULL,
+  sigma_before REAL NOT NULL,
+  mu REAL NOT NULL,
+  sigma REAL NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY(player_id, game_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS finished_seats(
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  seat INTEGER NOT NULL,
+  players INTEGER NOT NULL,
+  ended_by TEXT NOT NULL,
+  rated INTEGER NOT NULL,
+  private INTEGER NOT NULL,
+  place INTEGER NOT NULL,
+  finished_at INTEGER NOT NULL,
+  PRIMARY KEY(player_id, game_id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS finished_seats_by_game ON finished_seats(game_id);
+CREATE TABLE IF NOT EXISTS player_tallies(
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  players INTEGER NOT NULL,
+  ended_by TEXT NOT NULL,
+  played INTEGER NOT NULL,
+  won INTEGER NOT NULL,
+  PRIMARY KEY(player_id, players, ended_by)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS finished_public(
+  facet INTEGER NOT NULL,
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  PRIMARY KEY(facet, game_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS profile_privacy(
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  visible_to TEXT NOT NULL);
+INSERT OR IGNORE INTO finished_seats(player_id, game_id, seat, players, ended_by, rated,
+                                     private, place, finished_at)
+  SELECT s.player_id, g.id, s.seat, json_extract(g.options, '$.players'),
+         COALESCE(json_extract(g.result, '$.ended_by'), 'standard'), 0, g.private,
+         CASE WHEN EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w
+                           WHERE w.value = s.seat) THEN 1 ELSE 2 END,
+         COALESCE(g.last_move_at, g.created)
+  FROM games g JOIN seats s ON s.game_id = g.id
+  WHERE g.status = 'finished' AND json_valid(g.result) AND json_valid(g.options);
+INSERT OR IGNORE INTO player_tallies(player_id, players, ended_by, played, won)
+  SELECT player_id, players, ended_by, COUNT(*), SUM(place = 1) FROM finished_seats
+  GROUP BY player_id, players, ended_by;
+INSERT OR IGNORE INTO finished_public(facet, game_id)
+  SELECT p.part * f.players + c.part * (1 + CASE f.ended_by WHEN 'standard' THEN 0
+           WHEN 'shorter' THEN 1 WHEN 'race' THEN 2 WHEN 'doomsday' THEN 3 ELSE 4 END) * 10
+           + r.part * 2, f.game_id
+  FROM (SELECT DISTINCT game_id, players, ended_by FROM finished_seats WHERE private = 0) f,
+       (SELECT 0 AS part UNION ALL SELECT 100) p, (SELECT 0 AS part UNION ALL SELECT 1) c,
+       (SELECT 0 AS part UNION ALL SELECT 1) r;
+)sql",
     // 12 (server texts): the language a player reads (a catalog's, web-client/i18n/<language>
     // .json), told by his browser; NULL: not known, English. His e-mails and pushes, and the
     // webhooks he set up, are written in it.

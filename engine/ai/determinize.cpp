@@ -254,6 +254,7 @@ GameState determinize(const GameView& v, const PublicHistory& history, std::uint
     ps.held_capital_at_turn_start = pv.holds_capital;
     // Before the Clock starts the view shows no coins; those out of the game hold one [5.5].
     ps.doomsday_coin = pv.doomsday_coin || pv.eliminated || pv.conceded;
+    ps.doomsday_roll = pv.doomsday_roll;
     ps.ruler = pv.ruler;  // alliances are public [15.61]
     ps.reorganization = pv.reorganization;
   }

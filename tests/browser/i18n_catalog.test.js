@@ -241,6 +241,16 @@ test('js/i18n.js: the language from the saved choice or the browser, the English
     assert.equal(de.formatNumber(1234.5), '1.234,5');
     assert.equal(de.languageName('de'), 'Deutsch');
     assert.equal(de.languageName('en'), 'English');
+    // A message whose key came as data (a log line's `msg`), its message parameters written
+    // first; the server's English text for a line without one or with a key no catalog has.
+    const moved = { key: 'log.unitMovedByRoad', params: { player: { key: 'seat.yellow' }, unit: { key: 'log.unit.cavalry' }, from: 'E5', to: 'F6' } };
+    assert.equal(de.translateMessage(moved), 'Gelb: Kavallerie zieht auf der Straße von E5 nach F6.');
+    assert.equal(de.logLineText({ text: "Yellow's Cavalry moves from E5 to F6 by road.", msg: moved }), 'Gelb: Kavallerie zieht auf der Straße von E5 nach F6.');
+    assert.equal(de.translateMessage({ key: 'log.diceAveraged', params: { player: { key: 'seat.red' }, count: 2, hex: 'F6' } }), 'Rot wirft auf F6 2 Würfelpaare nicht: 2 automatische Treffer.');
+    assert.equal(de.logLineText({ text: 'A newer line.', msg: { key: 'log.fromANewerServer' } }), 'A newer line.');
+    assert.equal(de.logLineText({ text: 'A newer part.', msg: { key: 'log.and', params: { first: { key: 'seat.red' }, second: { key: 'seat.purple' } } } }), 'A newer part.');
+    assert.equal(de.logLineText({ text: 'A stored clock line.' }), 'A stored clock line.');
+    assert.equal(de.translateMessage({ key: 'constructor' }), null);
 
     page({ languages: ['de-DE'], saved: 'en' });
     assert.equal((await load()).LANG, 'en', 'the saved choice wins over the browser');

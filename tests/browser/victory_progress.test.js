@@ -174,6 +174,13 @@ test('Race for Dominance + Doomsday Clock [5.4, 5.5]: the help names them; point
   }
   assert.equal(coinsOf(after.view), coinsOf(view) + 1, 'the scripted 1 put Bob\'s coin down');
   assert.match(await bob.page.textContent('#victory-progress .doomsday-roll'), /You rolled 1 \(a coin\)/);
+  // A page opened later (no roll seen live) shows each player's last roll from the view [5.5].
+  await carol.page.reload();
+  const rolls = carol.page.locator('#victory-progress .doomsday-rolls');
+  await rolls.waitFor();
+  assert.equal(await carol.page.locator('#victory-progress .doomsday-roll').count(), 0);
+  assert.equal(await rolls.locator('[data-seat="1"]').getAttribute('data-die'), '1');
+  assert.match(await rolls.textContent(), /^Last rolls: Bob 1/);
 
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.locator('#players').scrollIntoViewIfNeeded();

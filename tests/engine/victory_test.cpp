@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "fixture.h"
+#include "view.h"
 
 namespace viktory {
 namespace {
@@ -262,11 +263,18 @@ TEST(Victory, R5_5_DoomsdayClock) {
   };
   ASSERT_EQ(p.state.current, 1);
   EXPECT_EQ(p.state.phase, Phase::kBuild);
+  EXPECT_EQ(p.state.players[1].doomsday_roll, 4) << "player 1's roll as his turn began";
+  EXPECT_EQ(p.state.players[0].doomsday_roll, 0) << "player 0 has not rolled yet";
   roll(0, 3);
   EXPECT_FALSE(p.state.players[0].doomsday_coin);
+  // The last roll is public and stays in the state and every view (a page opened later shows it).
+  EXPECT_EQ(p.state.players[0].doomsday_roll, 3);
+  EXPECT_EQ(view_for(p.state, 1).players[0].doomsday_roll, 3);
+  EXPECT_EQ(view_for(p.state, kSpectator).players[0].doomsday_roll, 3);
   const auto coin = roll(0, 1);
   EXPECT_TRUE(p.state.players[0].doomsday_coin);
   EXPECT_EQ(count_of(coin, EventKind::kDoomsdayCoin), 1);
+  EXPECT_EQ(p.state.players[0].doomsday_roll, 1);
   EXPECT_EQ(p.state.phase, Phase::kBuild);
   // With his coin laid he rolls no more.
   const auto quiet = p.start_turn(0);

@@ -660,9 +660,9 @@ std::set<std::string> hexes_shown_to(Store& store, std::int64_t game_id, int vie
 // labels the recipient was shown in the game's events.
 void expect_nothing_hidden(const std::string& text, const std::set<std::string>& shown,
                            std::uint64_t seed) {
-  // English and German (the German rulebook's Gebirge, Wald, Wasser) terrain words.
-  for (const char* word : {"Plains", "Grassland", "Forest", "Mountain", "Water", "seed", "Ebene",
-                           "Grasland", "Wald", "Gebirge", "Wasser"}) {
+  // English and German terrain words (the catalogs' log.terrain.*).
+  for (const char* word : {"Plains", "Grassland", "Forest", "Mountain", "Water", "seed", "Steppe",
+                           "Weideland", "Wald", "Gebirge", "Wasser"}) {
     EXPECT_EQ(text.find(word), std::string::npos) << word << " in: " << text;
   }
   EXPECT_EQ(text.find(std::to_string(seed)), std::string::npos) << text;

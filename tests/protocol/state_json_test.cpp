@@ -151,7 +151,7 @@ GameState state_with_every_field_set() {
     s.units.push_back(reserve);
   }
 
-  s.players[1] = PlayerState{true, true, 20, true, true, kNoPlayer, Reorganization::kThisTurn};
+  s.players[1] = PlayerState{true, true, 20, true, true, 4, kNoPlayer, Reorganization::kThisTurn};
   // A Vassal and his Ruler are both in play [15.61]: player 0 serves player 2.
   s.players[0].ruler = 2;
   s.turn_order = {2, 0, 1};
@@ -375,7 +375,7 @@ TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
   EXPECT_EQ(sizeof(GameState), 664u);
   EXPECT_EQ(sizeof(Unit), 36u);
   EXPECT_EQ(sizeof(HexCell), 24u);
-  EXPECT_EQ(sizeof(PlayerState), 20u);
+  EXPECT_EQ(sizeof(PlayerState), 24u);
   EXPECT_EQ(sizeof(Battle), 128u);
   EXPECT_EQ(sizeof(PendingBalance), 40u);
   EXPECT_EQ(sizeof(PendingRelocation), 12u);

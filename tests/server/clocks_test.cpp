@@ -7,9 +7,11 @@
 #include <mutex>
 #include <thread>
 
+#include "catalog.h"
+#include "fake_clients.h"
 #include "game_clock.h"
 #include "hub.h"
-#include "fake_clients.h"
+#include "log_text.h"
 #include "test_support.h"
 
 namespace viktory::server {
@@ -330,6 +332,19 @@ TEST_F(Clocks, ARepeatedExpelVoteIsRefusedAndAddsNoLine) {
             std::string::npos)
       << skipped["line"];
   EXPECT_EQ(skipped["clock"]["log"].back()["seat"], late);
+  // The line as a message too, which each reader's language words (docs/protocol.md): its
+  // English is the text; in German the seats' colours are German as well.
+  const json said = skipped["clock"]["log"].back();
+  ASSERT_TRUE(said.contains("msg")) << said.dump();
+  EXPECT_EQ(said["msg"]["key"], "log.clock.skippedVote");
+  EXPECT_EQ(english(said["msg"]), said["text"]);
+  const char* german[] = {"Alice (Rot)", "Bob (Gelb)", "Dora (Blau)"};
+  EXPECT_EQ(
+      text::catalogs().text_of("de", said["msg"]["key"].get<std::string>(), said["msg"]["params"]),
+      std::string(german[voter]) + " hat den Zug von " + german[late] +
+          " übersprungen: 1 übersprungener Zug. Die anderen Spieler dürfen jetzt über "
+          "den Ausschluss von " +
+          german[late] + " abstimmen.");
 
   f.send(v, {{"type", "game.vote_expel"}, {"game_id", id}, {"seat", late}});
   ASSERT_TRUE(v.last("error").is_null()) << v.last("error").dump();

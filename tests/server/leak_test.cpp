@@ -6,17 +6,20 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <chrono>
 #include <iomanip>
 #include <map>
 #include <random>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <unordered_set>
 
 #include "fair_play.h"
 #include "game.h"
 #include "json.h"
+#include "log_text.h"
 #include "store.h"
 #include "support/play.h"
 #include "support/server_process.h"
@@ -189,6 +192,7 @@ class LeakCheck {
   int checked_hexes() const { return checked_hexes_; }
   int checked_views() const { return checked_views_; }
   int checked_deltas() const { return checked_deltas_; }
+  int checked_messages() const { return checked_messages_; }
   std::map<std::string, int> event_counts;  // by kind; "tile_revealed/hidden" for filtered ones
   int fair_secrets_checked = 0;             // 1 when the game's secret and salt are looked for
   int checked_catch_ups = 0;                // game.since replies looked at
@@ -323,7 +327,33 @@ class LeakCheck {
           EXPECT_TRUE(hex >= 0 && viewer_knows(at, viewer, hex))
               << "log line names unknown terrain: " << text;
         }
+        // The line's message (each reader's language words it) holds what the text says and
+        // nothing more: it is the text, written in English, and each of its parameters shows
+        // in it; so the checks of the text above cover the message too.
+        ASSERT_TRUE(line.contains("msg")) << line.dump();
+        ++checked_messages_;
+        EXPECT_EQ(english(line["msg"]), text) << line.dump();
+        check_message(line["msg"], line.dump());
       }
+    }
+  }
+
+  // Each parameter of a message (and of the messages among them) is written in its English
+  // text: replaced by a marker, the marker shows. Only {count}, the number a plural form is
+  // chosen by, may be left unwritten ("Game over: Red and Blue win.").
+  void check_message(const json& msg, const std::string& line) {
+    ASSERT_TRUE(msg.is_object() && msg.contains("key") && msg["key"].is_string()) << line;
+    const json params = msg.value("params", json::object());
+    for (const auto& [name, value] : params.items()) {
+      if (value.is_object()) check_message(value, line);
+      if (name == "count") {
+        EXPECT_TRUE(value.is_number_integer()) << line;
+        continue;
+      }
+      json marked = msg;
+      marked["params"][name] = "\x01";
+      EXPECT_NE(english(marked).find('\x01'), std::string::npos)
+          << "a parameter the text does not show: " << name << " in " << line;
     }
   }
 
@@ -335,6 +365,7 @@ class LeakCheck {
   int checked_hexes_ = 0;
   int checked_views_ = 0;
   int checked_deltas_ = 0;
+  int checked_messages_ = 0;
   int checked_boards_ = 0;
   int boards_in_history_ = 0;
   int views_in_history_ = 0;
@@ -403,13 +434,35 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     }
     played.push_back(Played{id, indexes});
   }
+  // The players' records (player_records.h): profiles (with the games under way), the lists
+  // of finished games and the ladders, as each player and as a stranger; scanned below.
+  std::vector<std::pair<std::string, std::string>> record_answers;
+  const auto records_get = [&](const std::string& target, const std::string& token) {
+    HttpReply reply;
+    for (int attempt = 0; attempt < 100; ++attempt) {  // a 429 is asked again a little later
+      reply = http_request(server->port(), "GET", target, "", token);
+      if (reply.status != 429) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(reply.status, 200) << target << ": " << reply.body;
+    record_answers.emplace_back(target, reply.body);
+  };
+  for (const Client& asker : everyone) {
+    for (const Client& owner : everyone) {
+      records_get("/api/players/" + owner.account.player_id, asker.account.token);
+      records_get("/api/finished?player=" + owner.account.player_id, asker.account.token);
+    }
+  }
+  for (const char* target : {"/api/finished", "/api/ladder?players=2", "/api/ladder?players=3"}) {
+    records_get(target, "");
+  }
   for (Client& c : everyone) c.ws->close();
   spectator.ws->close();
   ASSERT_EQ(server->terminate(), 0);
   const std::string server_log = server->log();
 
   Store store(db);
-  int messages = 0, hexes = 0, fair_games = 0, views = 0, deltas = 0, boards = 0;
+  int messages = 0, hexes = 0, fair_games = 0, views = 0, deltas = 0, boards = 0, log_msgs = 0;
   std::map<std::string, int> events;
   std::set<std::string> all_secrets;
   for (const Played& game : played) {
@@ -438,6 +491,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     fair_games += check.fair_secrets_checked;
     views += check.checked_views();
     deltas += check.checked_deltas();
+    log_msgs += check.checked_messages();
     for (auto& [kind, n] : check.event_counts) events[kind] += n;
     EXPECT_GT(store.game(game.id)->seq, 10) << "game " << game.id << " barely moved";
   }
@@ -446,6 +500,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   // Live updates travel as deltas; whole views only in the full states.
   EXPECT_GT(deltas, 1000) << "the deltas were not checked";
   EXPECT_GT(views, 10) << "the full states were not checked";
+  EXPECT_GT(log_msgs, 1000) << "too few log lines' messages checked";
   // The filter was exercised both ways: reveals with terrain for those who know the hex, and
   // reveals without it for those who do not (independent exploration).
   EXPECT_GT(events["tile_revealed"], 0);
@@ -487,6 +542,11 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     for (const std::string& raw : c->history()) {
       ASSERT_FALSE(spells_a_secret(raw)) << "a secret reached a client";
     }
+  }
+  // The players' records fetched above (profiles with the games under way, lists of
+  // finished games, ladders) spell no secret either.
+  for (const auto& [target, body] : record_answers) {
+    ASSERT_FALSE(spells_a_secret(body)) << "a secret reached " << target;
   }
   for (const std::string& secret : all_secrets) {
     EXPECT_EQ(server_log.find(secret), std::string::npos) << "a secret reached the log";

@@ -10,9 +10,10 @@
 
 import { Board } from './board.js';
 import { DecisionCard, confirmDialog, choiceDialog, modal } from './dialogs.js';
+import { t, formatNumber } from './i18n.js';
 import { h, seatStyle, toast, touchScreen, PHASE_NAME, TERRAIN_NAME, scrollBehavior } from './util.js';
 import { classifyLegal } from './game/legal.js';
-import { describeAction, resultText } from './game/text.js';
+import { describeAction, joinAnd, resultText } from './game/text.js';
 import { renderPrompt } from './game/prompt.js';
 import { renderActions, landingFrigates } from './game/actions.js';
 import { renderPlayers } from './game/players.js';
@@ -110,11 +111,11 @@ class GamePage {
       const code = e.detail.code;
       const fatal = {
         // A private game without its invitation answers like a game that does not exist.
-        not_found: 'There is no such game. (A private game needs its invitation link.)',
-        forbidden: 'This game is private: you need its invitation link to see it.',
-        no_spectators: 'The creator of this game allows no spectators while it runs. Come back for the replay when it is over.',
-        game_damaged: "This game's stored data is damaged, so the server cannot open it.",
-        game_unavailable: "The server's storage failed; this game is unavailable for now. Try again later.",
+        not_found: t('gamePage.notFound'),
+        forbidden: t('gamePage.forbidden'),
+        no_spectators: t('gamePage.noSpectators'),
+        game_damaged: t('gamePage.damaged'),
+        game_unavailable: t('gamePage.unavailable'),
       }[code];
       if (fatal && (!this.state || code === 'no_spectators')) {
         this.fatal = fatal;
@@ -159,10 +160,10 @@ class GamePage {
     e.zoom = h(
       'div',
       { class: 'zoom-controls' },
-      h('button', { type: 'button', class: 'btn btn-small', title: 'Zoom in (+)', 'aria-label': 'Zoom in', onclick: () => this.board.setZoom(this.board.zoom * 1.4) }, '+'),
-      h('button', { type: 'button', class: 'btn btn-small', title: 'Zoom out (−)', 'aria-label': 'Zoom out', onclick: () => this.board.setZoom(this.board.zoom / 1.4) }, '−'),
-      h('button', { type: 'button', class: 'btn btn-small', title: 'Whole map', onclick: () => this.board.setZoom(1) }, 'Fit'),
-      h('label', { class: 'coords-toggle', for: 'labels-toggle' }, e.labelsToggle, ' labels'),
+      h('button', { type: 'button', class: 'btn btn-small', title: t('gamePage.zoomInTitle'), 'aria-label': t('gamePage.zoomIn'), onclick: () => this.board.setZoom(this.board.zoom * 1.4) }, '+'),
+      h('button', { type: 'button', class: 'btn btn-small', title: t('gamePage.zoomOutTitle'), 'aria-label': t('gamePage.zoomOut'), onclick: () => this.board.setZoom(this.board.zoom / 1.4) }, '−'),
+      h('button', { type: 'button', class: 'btn btn-small', title: t('gamePage.wholeMap'), onclick: () => this.board.setZoom(1) }, t('gamePage.fit')),
+      h('label', { class: 'coords-toggle', for: 'labels-toggle' }, e.labelsToggle, ' ', t('gamePage.labels')),
     );
     e.cardHost = h('div', { class: 'card-host' });
     // Under the map, never over it: what the pointer or the keyboard is on, and the other
@@ -171,8 +172,8 @@ class GamePage {
     e.lastMoves = h('div', { class: 'last-moves', id: 'last-moves' });
     e.catchUpLine = h('div', { class: 'catch-up-line-under-map', id: 'catch-up-under-map' });
     e.mapStatus = h('div', { class: 'map-status' }, e.hover, e.catchUpLine, e.lastMoves);
-    e.keyHelp = h('p', { class: 'visually-hidden', id: 'map-keys' }, 'Arrow keys move between hexes, Enter or Space acts on a hex, Escape clears the selection, plus and minus zoom.');
-    e.mapPane = h('section', { class: 'map-pane' }, h('h1', { class: 'visually-hidden' }, `Game ${this.gameId}`), e.prompt, e.actions, h('div', { class: 'map-frame' }, e.mapWrap, e.zoom, e.cardHost), e.mapStatus, e.keyHelp);
+    e.keyHelp = h('p', { class: 'visually-hidden', id: 'map-keys' }, t('gamePage.mapKeys'));
+    e.mapPane = h('section', { class: 'map-pane' }, h('h1', { class: 'visually-hidden' }, t('title.game', { id: this.gameId })), e.prompt, e.actions, h('div', { class: 'map-frame' }, e.mapWrap, e.zoom, e.cardHost), e.mapStatus, e.keyHelp);
     e.players = h('div', { class: 'panel players-panel', id: 'players' });
     e.selection = h('div', { class: 'panel selection-panel', id: 'selection' });
     e.battle = h('div', { class: 'panel battle-panel', id: 'battle' });
@@ -181,7 +182,7 @@ class GamePage {
     e.standingOrders = buildStandingOrdersPanel(this);
     e.log = h('ol', { class: 'log-list', id: 'log' });
     e.chatList = h('ol', { class: 'chat-list', id: 'chat' });
-    e.chatInput = h('input', { type: 'text', maxlength: 500, placeholder: 'Say something…', 'aria-label': 'Chat message', id: 'chat-input' });
+    e.chatInput = h('input', { type: 'text', maxlength: 500, placeholder: t('gamePage.chatPlaceholder'), 'aria-label': t('gamePage.chatLabel'), id: 'chat-input' });
     e.chatForm = h(
       'form',
       {
@@ -192,7 +193,7 @@ class GamePage {
         },
       },
       e.chatInput,
-      h('button', { type: 'submit', class: 'btn btn-small' }, 'Send'),
+      h('button', { type: 'submit', class: 'btn btn-small' }, t('gamePage.send')),
     );
     e.meta = h('div', { class: 'panel meta-panel', id: 'meta' });
     // "Since your last turn" (game/catch_up.js), first in the side panels until dismissed.
@@ -206,8 +207,8 @@ class GamePage {
       e.players,
       e.selection,
       e.battle,
-      h('details', { class: 'panel log-panel', open: true }, h('summary', {}, 'Game log'), e.log),
-      h('details', { class: 'panel chat-panel', open: true }, (e.chatTitle = h('summary', { id: 'chat-title' }, 'Chat')), e.chatList, e.chatForm),
+      h('details', { class: 'panel log-panel', open: true }, h('summary', {}, t('gamePage.log')), e.log),
+      h('details', { class: 'panel chat-panel', open: true }, (e.chatTitle = h('summary', { id: 'chat-title' }, t('gamePage.chat'))), e.chatList, e.chatForm),
       e.help,
       e.settings,
       e.standingOrders,
@@ -317,7 +318,7 @@ class GamePage {
   // A name with its colour swatch and colour word (never colour alone).
   who(seat) {
     const st = seatStyle(seat);
-    const you = seat === this.mySeat ? ' (you)' : '';
+    const you = seat === this.mySeat ? ` ${t('gamePage.youTag')}` : '';
     return h(
       'span',
       { class: 'who' },
@@ -328,7 +329,7 @@ class GamePage {
   }
 
   whoText(seat) {
-    return seat === this.mySeat ? 'You' : `${this.playerName(seat)} (${seatStyle(seat).name})`;
+    return seat === this.mySeat ? t('gamePage.you') : `${this.playerName(seat)} (${seatStyle(seat).name})`;
   }
 
   unitsById() {
@@ -372,7 +373,7 @@ class GamePage {
     this.els.pageGrid.hidden = !started;
     if (!started) {
       renderWaitingRoom(this, status);
-      document.title = `Game ${this.gameId} · VIKTORY II`;
+      document.title = `${t('title.game', { id: this.gameId })} · VIKTORY II`;
       return;
     }
     const c = classifyLegal(this.state.legal);
@@ -394,7 +395,7 @@ class GamePage {
     this.renderLastMoves();
     restoreFocus(this, focus);
     this.renderGameOver();
-    document.title = `${this.isMyMove(c) ? '▶ Your move · ' : ''}VIKTORY II · Game ${this.gameId}`;
+    document.title = this.isMyMove(c) ? t('gamePage.titleYourMove', { id: this.gameId }) : t('gamePage.title', { id: this.gameId });
   }
 
   isMyMove(c) {
@@ -406,7 +407,7 @@ class GamePage {
     if (mine && !this.wasMyMove && !first) playSound('turn');
     if (mine && !this.wasMyMove && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
       try {
-        const n = new Notification('VIKTORY II: your move', { body: `Game ${this.gameId}: ${PHASE_NAME[this.view.phase] || ''}`, tag: `viktory-${this.gameId}` });
+        const n = new Notification(t('gamePage.notifyTitle'), { body: t('gamePage.notifyBody', { id: this.gameId, phase: PHASE_NAME[this.view.phase] || '' }), tag: `viktory-${this.gameId}` });
         n.onclick = () => window.focus();
       } catch {
         // Some browsers only allow notifications from a service worker; the title still shows it.
@@ -522,7 +523,7 @@ class GamePage {
     const hex = this.ui.hoverHex !== null && this.ui.hoverHex !== undefined ? this.ui.hoverHex : this.ui.focusHex;
     if (!this.view || hex === null || hex === undefined || !this.hexInfo(hex)) {
       // A touch screen has no pointer to point with, nor a Tab key.
-      box.textContent = !this.view ? '' : touchScreen() ? 'Tap a hex to see what is there.' : 'Point at or click a hex to see what is there. Keyboard: Tab to the map, then the arrow keys.';
+      box.textContent = !this.view ? '' : touchScreen() ? t('gamePage.hoverTouch') : t('gamePage.hoverPointer');
       box.classList.add('subtle');
       return;
     }
@@ -557,11 +558,11 @@ class GamePage {
     const who = [...this.lastMoves.keys()].map((seat) => this.whoText(seat));
     const count = [...this.lastMoves.values()].reduce((n, m) => n + m.length, 0);
     box.append(
-      h('span', {}, `Last moves of ${who.join(', ')} (${count}) drawn on the map`),
+      h('span', {}, t('gamePage.lastMoves', { who: joinAnd(who), n: formatNumber(count) })),
       h('button', { type: 'button', class: 'btn btn-small', id: 'dismiss-last-moves', dataset: { focusKey: 'dismiss-last-moves' }, onclick: () => {
         dismissLastMoves(this);
         this.render();
-      } }, 'Hide'),
+      } }, t('dialog.hide')),
     );
   }
 
@@ -570,12 +571,12 @@ class GamePage {
     this.gameOverShown = true;
     const mine = (this.view.winners || []).includes(this.mySeat);
     modal({
-      title: mine ? 'Victory!' : 'Game over',
+      title: mine ? t('gamePage.victory') : t('gamePage.gameOver'),
       body: [h('p', {}, resultText(this))],
       buttons: [
-        { label: 'Close', value: 'close', kind: 'plain' },
-        this.mySeat !== null ? { label: 'Rematch', value: 'rematch', kind: 'plain' } : null,
-        { label: 'Watch the replay', value: 'replay', kind: 'primary' },
+        { label: t('gamePage.close'), value: 'close', kind: 'plain' },
+        this.mySeat !== null ? { label: t('gamePage.rematch'), value: 'rematch', kind: 'plain' } : null,
+        { label: t('gamePage.watchReplay'), value: 'replay', kind: 'primary' },
       ].filter(Boolean),
       className: 'game-over',
     }).then((v) => {
@@ -608,8 +609,8 @@ class GamePage {
     if (hexActs.length) {
       if (!this.hasOwnActingUnits(hex, c)) return this.chooseAndSend(hexActs, hex);
       const options = hexActs.map((a) => ({ label: describeAction(this, a, units), value: a }));
-      options.push({ label: 'Select one of your units here', value: 'select' });
-      return choiceDialog(`What to do at ${this.label(hex)}?`, '', options).then((picked) => {
+      options.push({ label: t('gamePage.selectUnitHere'), value: 'select' });
+      return choiceDialog(t('gamePage.whatToDoAt', { hex: this.label(hex) }), '', options).then((picked) => {
         if (picked === 'select') this.selectUnitAt(hex, c, mode);
         else if (picked) this.send(picked);
       });
@@ -647,7 +648,8 @@ class GamePage {
       const a = actions[0];
       if (a.kind === 'place_capital') {
         const hx = this.hexInfo(hex);
-        const ok = await confirmDialog('Place your Capital here?', `Your Capital and its first Town go on ${hx.label}${hx.terrain ? ` (${TERRAIN_NAME[hx.terrain]})` : ''}. This cannot be changed later.`, { ok: 'Place Capital' });
+        const text = hx.terrain ? t('gamePage.capitalTextTerrain', { hex: hx.label, terrain: TERRAIN_NAME[hx.terrain] }) : t('gamePage.capitalText', { hex: hx.label });
+        const ok = await confirmDialog(t('gamePage.capitalTitle'), text, { ok: t('gamePage.capitalOk') });
         if (!ok) return;
       }
       return this.send(a);
@@ -661,7 +663,7 @@ class GamePage {
     }
     if (byLabel.size === 1) return this.send(actions[0]);
     const options = [...byLabel].map(([label, a]) => ({ label, value: a }));
-    const picked = await choiceDialog(`What to do at ${this.label(hex)}?`, '', options);
+    const picked = await choiceDialog(t('gamePage.whatToDoAt', { hex: this.label(hex) }), '', options);
     if (picked) this.send(picked);
   }
 
@@ -700,7 +702,7 @@ class GamePage {
   }
 
   async concede(action) {
-    const ok = await confirmDialog('Concede the game?', 'You leave the game for good: your pieces stop counting as a player. This cannot be undone.', { ok: 'Concede', danger: true });
+    const ok = await confirmDialog(t('gamePage.concedeTitle'), t('gamePage.concedeText'), { ok: t('gamePage.concedeOk'), danger: true });
     if (ok) this.send(action);
   }
 
@@ -744,12 +746,12 @@ class GamePage {
   // A private game's creator makes a new invitation code (game.invite); the old link stops
   // working. The server keeps only its hash, so this browser remembers the code.
   async newInvite() {
-    if (this.invite && !(await confirmDialog('Make a new invitation link?', 'The link you shared so far stops working.', { ok: 'New link' }))) return;
+    if (this.invite && !(await confirmDialog(t('gamePage.newInviteTitle'), t('gamePage.newInviteText'), { ok: t('gamePage.newInviteOk') }))) return;
     try {
       this.invite = await this.channel.newInvite();
       saveInvite(this.gameId, this.invite);
       this.render();
-      toast('A new invitation link is ready.');
+      toast(t('gamePage.newInviteReady'));
     } catch (err) {
       toast(err.message || String(err), 'error');
     }

@@ -120,6 +120,34 @@ export function t(key, params) {
   });
 }
 
+// t() for a key that came as data (the catalog test reads the keys of t('...') calls).
+const textOfKey = t;
+
+// A message whose key came as data, from the server: {"key": "log.unitMoved", "params": {...}}
+// (docs/protocol.md, "log line"). A parameter that is itself a message ({"key": "seat.red"}) is
+// written in the same language first. null when a key is in no catalog (a newer server than
+// this page's catalogs): the caller then shows the server's English text.
+export function translateMessage(msg) {
+  if (!msg || typeof msg.key !== 'string' || !(Object.hasOwn(catalog, msg.key) || Object.hasOwn(english, msg.key))) return null;
+  const params = {};
+  for (const [name, value] of Object.entries(msg.params || {})) {
+    if (value && typeof value === 'object') {
+      const nested = translateMessage(value);
+      if (nested === null) return null;
+      params[name] = nested;
+    } else {
+      params[name] = value;
+    }
+  }
+  return textOfKey(msg.key, params);
+}
+
+// A line of the game log (or of the clock) in the reader's language: its message, else (a line
+// kept from an older server) its English text.
+export function logLineText(line) {
+  return (line && translateMessage(line.msg)) ?? (line && line.text) ?? '';
+}
+
 // The plural category of n in the current language ('one', 'other', 'few', ...).
 export function pluralCategory(n) {
   return pluralRules.select(n);

@@ -7,44 +7,22 @@
 
 import { durationText, timeLeft, timeLeftParts, timeLeftPartsText, localTime } from '../clock_options.js';
 import { confirmDialog } from '../dialogs.js';
+import { logLineText, t } from '../i18n.js';
 import { computerLevel } from '../seat_kinds.js';
-import { count, h, toast } from '../util.js';
+import { h, toast } from '../util.js';
 
-// The box's words, in one place (a catalog per language comes later).
-export const CLOCK_TEXT = {
-  overTime: (name, you) => `${name} ${you ? 'are' : 'is'} over time`,
-  left: (name, time) => `${name}: ${time} left`,
-  stopped: 'Clock stopped',
-  skipButton: (name) => `Skip the turn of ${name}`,
-  skipTitle: (name) => `Skip the turn of ${name}?`,
+// The longer texts of the box, from the message catalogs; `expel` is the game's clock option
+// ("concede" or "computer").
+const CLOCK_SENTENCES = {
   skipText: (name, skip, needed) =>
-    `${name}'s turn ends now with nothing done: each phase ends, and a decision the rules need from ${name} (casualties, a retreat, the Capital) is made by the computer. ` +
-    (skip >= needed
-      ? `This is skipped turn ${skip}: after it the other players may vote to expel ${name}.`
-      : `This is skipped turn ${skip} of the ${count(needed, { one: 'skip', other: 'skips' })} before the other players may vote to expel ${name}.`),
-  skipOk: 'Skip the turn',
-  voteButton: (name) => `Vote to expel ${name}`,
-  voted: (name) => `You voted to expel ${name}`,
-  voteTitle: (name) => `Vote to expel ${name}?`,
-  // `expel`: the game's clock option ("concede" or "computer").
-  consequence: (name, expel) =>
-    expel === 'computer'
-      ? `Expelled, ${name} stays in the game but the computer takes the seat and plays it, until ${name} comes back and takes it back.`
-      : `Expelled, ${name} concedes: out of the game for good, the pieces stop counting as a player [5.1].`,
+    `${t('gameClock.skipText', { name })} ${skip >= needed ? t('gameClock.skipThenVote', { name, skip }) : t('gameClock.skipOf', { name, skip, count: needed })}`,
+  consequence: (name, expel) => (expel === 'computer' ? t('gameClock.expelComputer', { name }) : t('gameClock.expelConcede', { name })),
   votesNeeded: (votes, needed, voters) =>
     votes + 1 >= needed
-      ? `Your vote makes the majority of the ${count(voters, { one: 'other player', other: 'other players' })}: the expulsion happens at once.`
-      : `A majority of the ${count(voters, { one: 'other player', other: 'other players' })} expels: ${count(votes + 1, { one: 'vote', other: 'votes' })} of ${needed} with yours.`,
-  voteOk: 'Vote to expel',
-  rules: (needed, expel) =>
-    `Over time, a player's turn may be skipped; after ${count(needed, { one: 'skipped turn', other: 'skipped turns' })} the others may vote to expel him (${expel === 'computer' ? 'the computer then plays his seat' : 'he then concedes'}).`,
-  skips: (name, skips, needed) => `${name}: ${skips} of ${count(needed, { one: 'skip', other: 'skips' })} before a vote`,
-  takeBack: 'Take my seat back from the computer',
-  vacationDays: (n) => count(n, { one: 'day', other: 'days' }),
-  vacationButton: (left) => `Go on vacation (${count(left, { one: 'day', other: 'days' })} left)`,
-  onVacation: (until) => `You are on vacation until ${until}; it ends when you play.`,
-  vacationNote: (until) => `on vacation until ${until}`,
-  nextMove: (time) => `next move: ${time}`,
+      ? t('gameClock.voteDecides', { count: voters })
+      : `${t('gameClock.majorityOf', { count: voters })} ${t('gameClock.votesWithYours', { count: votes + 1, needed })}`,
+  rules: (needed, expel) => (expel === 'computer' ? t('gameClock.rulesComputer', { count: needed }) : t('gameClock.rulesConcede', { count: needed })),
+  left: (name, time) => t('gameClock.left', { name, time }),
 };
 
 // "Bob (Yellow)", or "You".
@@ -65,7 +43,8 @@ export function renderClock(page, panel) {
   const seat = clock.seat;
   if (seat !== null && seat !== undefined) {
     const left = timeLeft(clock);
-    const text = clock.stage === 'overdue' ? CLOCK_TEXT.overTime(nameOf(page, seat), seat === mySeat) : CLOCK_TEXT.left(nameOf(page, seat), durationText(left));
+    const overTime = seat === mySeat ? t('gameClock.overTimeYou') : t('gameClock.overTime', { name: nameOf(page, seat) });
+    const text = clock.stage === 'overdue' ? overTime : CLOCK_SENTENCES.left(nameOf(page, seat), durationText(left));
     box.append(h('p', { class: `clock-line clock-${clock.stage}`, id: 'clock-left' }, text));
     // Where that time comes from (this move's, the bank, vacation days: used in that order)
     // and the deadline in the reader's own time zone.
@@ -73,24 +52,24 @@ export function renderClock(page, panel) {
       const parts = timeLeftParts(clock);
       if (parts) box.append(h('p', { class: 'subtle clock-parts', id: 'clock-parts' }, timeLeftPartsText(parts)));
     }
-    if (clock.deadline) box.append(h('p', { class: 'subtle', id: 'clock-deadline' }, `Deadline: ${localTime(clock.deadline)}`));
+    if (clock.deadline) box.append(h('p', { class: 'subtle', id: 'clock-deadline' }, t('gameClock.deadline', { time: localTime(clock.deadline) })));
   } else {
-    box.append(h('p', { class: 'clock-line subtle' }, CLOCK_TEXT.stopped));
+    box.append(h('p', { class: 'clock-line subtle' }, t('gameClock.stopped')));
   }
   const options = clock.options || {};
   const needed = options.skips_before_expel || 0;
   // The game's rule for absent players, chosen at creation.
-  if (needed) box.append(h('p', { class: 'subtle clock-rules', id: 'clock-rules' }, CLOCK_TEXT.rules(needed, options.expel)));
+  if (needed) box.append(h('p', { class: 'subtle clock-rules', id: 'clock-rules' }, CLOCK_SENTENCES.rules(needed, options.expel)));
   (clock.seats || []).forEach((c, s) => {
-    if (c.skips > 0 && !c.expelled) box.append(h('p', { class: 'subtle clock-skips', dataset: { seat: s } }, CLOCK_TEXT.skips(nameOf(page, s), c.skips, needed)));
+    if (c.skips > 0 && !c.expelled) box.append(h('p', { class: 'subtle clock-skips', dataset: { seat: s } }, t('gameClock.skips', { name: nameOf(page, s), skips: c.skips, count: needed })));
   });
   const seated = mySeat !== null && mySeat !== undefined;
   if (seated && clock.may_skip && seat !== mySeat) {
-    box.append(h('button', { class: 'btn', id: 'skip-turn', onclick: () => confirmSkip(page, seat) }, CLOCK_TEXT.skipButton(nameOf(page, seat))));
+    box.append(h('button', { class: 'btn', id: 'skip-turn', onclick: () => confirmSkip(page, seat) }, t('gameClock.skipButton', { name: nameOf(page, seat) })));
   }
   // A seat the computer took over after an expel vote: its owner may play it again.
   if (seated && clock.seats && clock.seats[mySeat] && clock.seats[mySeat].expelled && computerLevel(page.seats, mySeat)) {
-    box.append(h('button', { class: 'btn btn-primary', id: 'take-back', onclick: () => send(page, 'game.take_back', {}) }, CLOCK_TEXT.takeBack));
+    box.append(h('button', { class: 'btn btn-primary', id: 'take-back', onclick: () => send(page, 'game.take_back', {}) }, t('gameClock.takeBack')));
   }
   if (seated && !computerLevel(page.seats, mySeat)) {
     const vacation = vacationControl(page, clock, mySeat);
@@ -99,10 +78,10 @@ export function renderClock(page, panel) {
   (clock.seats || []).forEach((c, s) => {
     if (!seated || s === mySeat || c.expelled || c.skips < needed) return;
     const voted = (c.expel_votes || []).includes(mySeat);
-    box.append(h('button', { class: 'btn btn-danger vote-expel', dataset: { seat: s }, disabled: voted, onclick: () => confirmExpel(page, s) }, voted ? CLOCK_TEXT.voted(nameOf(page, s)) : CLOCK_TEXT.voteButton(nameOf(page, s))));
+    box.append(h('button', { class: 'btn btn-danger vote-expel', dataset: { seat: s }, disabled: voted, onclick: () => confirmExpel(page, s) }, voted ? t('gameClock.voted', { name: nameOf(page, s) }) : t('gameClock.voteButton', { name: nameOf(page, s) })));
   });
   if ((clock.log || []).length) {
-    box.append(h('ol', { class: 'clock-log' }, clock.log.slice(-5).map((l) => h('li', {}, l.text))));
+    box.append(h('ol', { class: 'clock-log' }, clock.log.slice(-5).map((l) => h('li', {}, logLineText(l)))));
   }
   panel.append(box);
 }
@@ -113,7 +92,7 @@ async function confirmSkip(page, seat) {
   const c = (clock.seats || [])[seat] || {};
   const needed = (clock.options || {}).skips_before_expel || 0;
   const name = nameOf(page, seat);
-  const ok = await confirmDialog(CLOCK_TEXT.skipTitle(name), CLOCK_TEXT.skipText(name, (c.skips || 0) + 1, needed), { ok: CLOCK_TEXT.skipOk, danger: true });
+  const ok = await confirmDialog(t('gameClock.skipTitle', { name }), CLOCK_SENTENCES.skipText(name, (c.skips || 0) + 1, needed), { ok: t('gameClock.skipOk'), danger: true });
   if (ok) send(page, 'game.skip_turn', {});
 }
 
@@ -127,7 +106,7 @@ async function confirmExpel(page, seat) {
   const votes = (c.expel_votes || []).filter((s) => s !== page.mySeat && inGame(page, s)).length;
   const needed = Math.floor(voters / 2) + 1;
   const name = nameOf(page, seat);
-  const ok = await confirmDialog(CLOCK_TEXT.voteTitle(name), `${CLOCK_TEXT.consequence(name, (clock.options || {}).expel)} ${CLOCK_TEXT.votesNeeded(votes, needed, voters)}`, { ok: CLOCK_TEXT.voteOk, danger: true });
+  const ok = await confirmDialog(t('gameClock.voteTitle', { name }), `${CLOCK_SENTENCES.consequence(name, (clock.options || {}).expel)} ${CLOCK_SENTENCES.votesNeeded(votes, needed, voters)}`, { ok: t('gameClock.voteOk'), danger: true });
   if (ok) send(page, 'game.vote_expel', { seat });
 }
 
@@ -142,15 +121,15 @@ export function seatClock(page, seat) {
   const c = clock.seats[seat];
   const untilNote = vacationNote(clock, seat);
   if (clock.seat === seat) {
-    if (clock.stage === 'overdue') return h('span', { class: 'tag tag-warn seat-clock', dataset: { seat } }, 'over time');
+    if (clock.stage === 'overdue') return h('span', { class: 'tag tag-warn seat-clock', dataset: { seat } }, t('clock.overTime'));
     const urgent = clock.stage === 'reminded';
-    return [h('span', { class: `tag seat-clock${urgent ? ' tag-warn' : ''}`, dataset: { seat, running: 'true' }, title: 'Time left for this move' }, `${durationText(timeLeft(clock))} left`), untilNote];
+    return [h('span', { class: `tag seat-clock${urgent ? ' tag-warn' : ''}`, dataset: { seat, running: 'true' }, title: t('gameClock.timeLeftTitle') }, t('clock.left', { time: durationText(timeLeft(clock)) })), untilNote];
   }
   const next = clock.options.per_move_seconds * 1000 + (c.bank_ms || 0) + (c.vacation_ms || 0);
-  const parts = [`${durationText(clock.options.per_move_seconds * 1000)} per move`];
-  if (c.bank_ms) parts.push(`${durationText(c.bank_ms)} of bank`);
-  if (c.vacation_ms) parts.push(`${durationText(c.vacation_ms)} of vacation`);
-  return [h('span', { class: 'tag seat-clock subtle', dataset: { seat }, title: `Time for the next move: ${parts.join(' + ')}` }, CLOCK_TEXT.nextMove(durationText(next))), untilNote];
+  const parts = [t('clock.perMove', { length: durationText(clock.options.per_move_seconds * 1000) })];
+  if (c.bank_ms) parts.push(t('clock.ofBank', { time: durationText(c.bank_ms) }));
+  if (c.vacation_ms) parts.push(t('clock.ofVacation', { time: durationText(c.vacation_ms) }));
+  return [h('span', { class: 'tag seat-clock subtle', dataset: { seat }, title: t('gameClock.nextMoveTitle', { parts: parts.join(' + ') }) }, t('gameClock.nextMove', { time: durationText(next) })), untilNote];
 }
 
 // Declaring vacation ahead (game.vacation): a number of whole days from what is left; while it
@@ -160,23 +139,23 @@ function vacationControl(page, clock, seat) {
   const c = clock.seats && clock.seats[seat];
   if (!c) return null;
   if (c.vacation_until && c.vacation_until > (clock.now || 0)) {
-    return h('p', { class: 'subtle', id: 'my-vacation' }, CLOCK_TEXT.onVacation(localTime(c.vacation_until)));
+    return h('p', { class: 'subtle', id: 'my-vacation' }, t('gameClock.onVacation', { until: localTime(c.vacation_until) }));
   }
   const days = Math.floor((c.vacation_ms || 0) / 86400000);
   if (days < 1 || (clock.seat === seat && clock.stage === 'overdue')) return null;
-  const choice = h('select', { id: 'vacation-days', 'aria-label': 'Days of vacation' }, Array.from({ length: days }, (_, i) => h('option', { value: String(i + 1) }, CLOCK_TEXT.vacationDays(i + 1))));
+  const choice = h('select', { id: 'vacation-days', 'aria-label': t('vacation.daysLabel') }, Array.from({ length: days }, (_, i) => h('option', { value: String(i + 1) }, t('length.days', { count: i + 1 }))));
   return h(
     'div',
     { class: 'vacation-form' },
     choice,
-    h('button', { class: 'btn', id: 'declare-vacation', onclick: () => send(page, 'game.vacation', { days: Number(choice.value) }) }, CLOCK_TEXT.vacationButton(days)),
+    h('button', { class: 'btn', id: 'declare-vacation', onclick: () => send(page, 'game.vacation', { days: Number(choice.value) }) }, t('gameClock.vacationButton', { count: days })),
   );
 }
 
 function vacationNote(clock, seat) {
   const until = clock.seats[seat] && clock.seats[seat].vacation_until;
   if (!until || until <= (clock.now || 0)) return null;
-  return h('span', { class: 'tag vacation-note', dataset: { seat } }, CLOCK_TEXT.vacationNote(localTime(until)));
+  return h('span', { class: 'tag vacation-note', dataset: { seat } }, t('gameClock.vacationNote', { until: localTime(until) }));
 }
 
 async function send(page, type, fields) {
@@ -193,9 +172,9 @@ export function tickClock(page) {
   if (!clock || clock.stage === 'overdue' || clock.seat === null || clock.seat === undefined) return;
   const text = durationText(timeLeft(clock));
   const line = page.root.querySelector('#clock-left');
-  if (line) line.textContent = CLOCK_TEXT.left(nameOf(page, clock.seat), text);
+  if (line) line.textContent = CLOCK_SENTENCES.left(nameOf(page, clock.seat), text);
   const parts = page.root.querySelector('#clock-parts');
   if (parts) parts.textContent = timeLeftPartsText(timeLeftParts(clock));
   const running = page.root.querySelector('.seat-clock[data-running="true"]');
-  if (running && running.firstChild) running.firstChild.textContent = `${text} left`;
+  if (running && running.firstChild) running.firstChild.textContent = t('clock.left', { time: text });
 }

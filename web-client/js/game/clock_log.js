@@ -2,8 +2,10 @@
 // or taken back: game.clock's `log`) in the game log, each after the game's line of the seq at
 // which it was said. Lines without a seq (said while the game could not be opened) go last.
 
+import { logLineText, t } from '../i18n.js';
+
 export function withClockLines(log, clock) {
-  const extra = ((clock && clock.log) || []).map((l) => ({ seq: typeof l.seq === 'number' ? l.seq : Infinity, text: `Clock: ${l.text}`, clock: true }));
+  const extra = ((clock && clock.log) || []).map((l) => ({ seq: typeof l.seq === 'number' ? l.seq : Infinity, text: t('gameClock.logLine', { text: logLineText(l) }), clock: true }));
   if (!extra.length) return log;
   const out = [];
   let k = 0;

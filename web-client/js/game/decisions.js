@@ -4,10 +4,15 @@
 // rebuild a relocated Town [15.5], the units leaving a returned Capital [15.62].
 
 import { diceRow } from '../board.js';
+import { t } from '../i18n.js';
 import { h, seatStyle, UNIT_NAME, TERRAIN_NAME } from '../util.js';
 import { classifyLegal, groupUnits } from './legal.js';
 import { lostSettlementText } from './text.js';
-import { FIRE_TEXT } from './fire.js';
+
+// "Attacker: ⚀ ⚂": a line of dice with its label.
+function diceLine(label, dice) {
+  return h('div', { class: 'dice-line' }, h('span', {}, `${label} `), diceRow(dice));
+}
 
 export function renderDecision(page, c) {
   const view = page.view;
@@ -23,27 +28,27 @@ export function renderDecision(page, c) {
     const ownLosses = owners.size === 1 && owners.has(page.mySeat);
     const picks = view.battle ? view.battle : view.bombard;
     const lines = [];
-    if (ownLosses) lines.push(`Your units were hit. Choose which unit is lost${picks ? ` (${picks.picks_by_target} to choose)` : ''}.`);
-    else lines.push(`A roll of 1 is a tactical victory: you choose which enemy unit is lost${picks ? ` (${picks.picks_by_firer} to choose)` : ''}.`);
+    if (ownLosses) lines.push(picks ? t('decision.ownHitPicks', { count: picks.picks_by_target }) : t('decision.ownHit'));
+    else lines.push(picks ? t('decision.tacticalHitPicks', { count: picks.picks_by_firer }) : t('decision.tacticalHit'));
     if (view.battle) {
       const diceBox = h('div', { class: 'dice-lines' });
-      if ((view.battle.attacker_dice || []).length) diceBox.append(h('div', { class: 'dice-line' }, h('span', {}, 'Attacker: '), diceRow(view.battle.attacker_dice)));
-      if ((view.battle.defender_dice || []).length) diceBox.append(h('div', { class: 'dice-line' }, h('span', {}, 'Defender: '), diceRow(view.battle.defender_dice)));
+      if ((view.battle.attacker_dice || []).length) diceBox.append(diceLine(t('decision.attacker'), view.battle.attacker_dice));
+      if ((view.battle.defender_dice || []).length) diceBox.append(diceLine(t('decision.defender'), view.battle.defender_dice));
       lines.push(diceBox);
     } else if (page.lastRoll) {
-      lines.push(h('div', { class: 'dice-line' }, h('span', {}, 'Roll: '), diceRow(page.lastRoll.dice)));
+      lines.push(diceLine(t('decision.roll'), page.lastRoll.dice));
     }
     const groups = groupUnits(c.casualty, units, (u) => `${u.owner}|${u.type}|${u.hex}|${u.carrier >= 0 ? 'c' : ''}`);
     page.card.show({
       key: `casualty-${page.state.seq}`,
       kind: 'choose_casualty',
-      title: `${view.battle ? 'Battle' : 'Bombardment'} at ${where}: choose a casualty`,
+      title: view.battle ? t('decision.casualtyBattleTitle', { hex: where }) : t('decision.casualtyBombardTitle', { hex: where }),
       lines,
       groups: [
         {
           options: groups.map((g) => ({
-            label: `${seatStyle(g.unit.owner).name} ${UNIT_NAME[g.unit.type]}${g.unit.carrier >= 0 ? ' (aboard)' : ''}`,
-            detail: g.actions.length > 1 ? `${g.actions.length} of them` : '',
+            label: g.unit.carrier >= 0 ? t('decision.unitOfColourAboard', { colour: seatStyle(g.unit.owner).name, unit: UNIT_NAME[g.unit.type] }) : t('decision.unitOfColour', { colour: seatStyle(g.unit.owner).name, unit: UNIT_NAME[g.unit.type] }),
+            detail: g.actions.length > 1 ? t('decision.ofThem', { count: g.actions.length }) : '',
             onClick: () => page.send(g.actions[0]),
             onHover: preview(g.unit.hex),
             data: { unitType: g.unit.type, owner: g.unit.owner },
@@ -57,33 +62,33 @@ export function renderDecision(page, c) {
     const b = view.battle;
     const lines = [];
     if (b) {
-      lines.push(`Battle at ${page.label(b.hex)}, round ${b.round}. Both sides still have units.`);
+      lines.push(t('decision.battleRound', { hex: page.label(b.hex), round: b.round }));
       if ((b.attacker_dice || []).length || (b.defender_dice || []).length) {
         lines.push(
           h('div', { class: 'dice-lines' },
-            (b.attacker_dice || []).length ? h('div', { class: 'dice-line' }, h('span', {}, 'You rolled: '), diceRow(b.attacker_dice)) : null,
-            (b.defender_dice || []).length ? h('div', { class: 'dice-line' }, h('span', {}, 'Defender rolled: '), diceRow(b.defender_dice)) : null),
+            (b.attacker_dice || []).length ? diceLine(t('decision.youRolled'), b.attacker_dice) : null,
+            (b.defender_dice || []).length ? diceLine(t('decision.defenderRolled'), b.defender_dice) : null),
         );
       }
     }
     const groups = [];
     if (c.continueBattle) {
-      groups.push({ options: [{ label: '⚔ Fight another round', kind: 'danger', onClick: () => page.send(c.continueBattle), data: { choice: 'continue' } }] });
+      groups.push({ options: [{ label: t('decision.fightOn'), kind: 'danger', onClick: () => page.send(c.continueBattle), data: { choice: 'continue' } }] });
     }
     if (c.retreat.length) {
       const byTypeHex = groupUnits(c.retreat, units, (u, a) => `${u.type}|${a.hex}`);
       groups.push({
-        heading: c.continueBattle ? 'Or retreat, unit by unit:' : 'Retreat your units, one by one:',
+        heading: c.continueBattle ? t('decision.orRetreat') : t('decision.retreatOneByOne'),
         options: byTypeHex.map((g) => ({
           label: `${UNIT_NAME[g.unit.type]} → ${page.label(g.actions[0].hex)}`,
-          detail: g.actions.length > 1 ? `${g.actions.length} can go` : '',
+          detail: g.actions.length > 1 ? t('decision.canGo', { count: g.actions.length }) : '',
           onClick: () => page.send(g.actions[0]),
           onHover: preview(g.actions[0].hex),
           data: { choice: 'retreat' },
         })),
       });
     }
-    page.card.show({ key: `retreat-${b ? b.hex : ''}-${b ? b.round : ''}`, kind: 'retreat', title: c.continueBattle ? 'Retreat or fight on?' : 'Retreat', lines, groups });
+    page.card.show({ key: `retreat-${b ? b.hex : ''}-${b ? b.round : ''}`, kind: 'retreat', title: c.continueBattle ? t('decision.retreatOrFight') : t('decision.retreat'), lines, groups });
     return;
   }
   if (c.eliminate.length) {
@@ -92,13 +97,13 @@ export function renderDecision(page, c) {
     page.card.show({
       key: 'eliminate',
       kind: 'eliminate_unit',
-      title: view.relocation && view.relocation.player === page.mySeat ? `Relocating your ${view.relocation.city ? 'City' : 'Town'} [15.5]: return the units it supported to stock` : `You lost ${lostSettlementText(page, page.mySeat)}: return units to stock`,
-      lines: [`Still owed: ${owed.map((t) => UNIT_NAME[t]).join(', ') || '—'}. Units in your Reserve go first if you like; units on the map can be chosen too.`],
+      title: eliminateTitle(page),
+      lines: [t('decision.stillOwed', { units: owed.map((type) => UNIT_NAME[type]).join(', ') || '—' })],
       groups: [
         {
           options: groups.map((g) => ({
-            label: `${UNIT_NAME[g.unit.type]} ${g.unit.place === 'reserve' ? 'from your Reserve' : `at ${page.label(g.unit.hex)}`}`,
-            detail: g.actions.length > 1 ? `${g.actions.length} there` : '',
+            label: g.unit.place === 'reserve' ? t('decision.fromReserve', { unit: UNIT_NAME[g.unit.type] }) : t('decision.unitAt', { unit: UNIT_NAME[g.unit.type], hex: page.label(g.unit.hex) }),
+            detail: g.actions.length > 1 ? t('decision.there', { count: g.actions.length }) : '',
             onClick: () => page.send(g.actions[0]),
             onHover: g.unit.place === 'map' ? preview(g.unit.hex) : undefined,
             data: { unitType: g.unit.type },
@@ -112,6 +117,12 @@ export function renderDecision(page, c) {
   page.card.hide();
 }
 
+function eliminateTitle(page) {
+  const reloc = page.view.relocation;
+  if (reloc && reloc.player === page.mySeat) return reloc.city ? t('decision.relocatingCity') : t('decision.relocatingTown');
+  return t('decision.lostReturn', { lost: lostSettlementText(page, page.mySeat) });
+}
+
 // The decisions the optional rules add. Returns whether a card is shown.
 function renderOptionalRuleDecision(page, c, units, preview) {
   const view = page.view;
@@ -123,8 +134,8 @@ function renderOptionalRuleDecision(page, c, units, preview) {
       .slice()
       .sort((x, y) => x.pairs - y.pairs)
       .map((a) => ({
-        label: a.pairs ? `Average ${a.pairs} pair${a.pairs > 1 ? 's' : ''}: ${a.pairs} sure hit${a.pairs > 1 ? 's' : ''}` : 'Roll every die',
-        detail: due !== undefined ? `${FIRE_TEXT.dice(due - 2 * a.pairs)} rolled` : '',
+        label: a.pairs ? t('decision.averagePairs', { count: a.pairs }) : t('gameText.rollEveryDie'),
+        detail: due !== undefined ? t('decision.diceRolled', { count: due - 2 * a.pairs }) : '',
         kind: a.pairs ? undefined : 'primary',
         onClick: () => page.send(a),
         data: { pairs: a.pairs },
@@ -132,42 +143,45 @@ function renderOptionalRuleDecision(page, c, units, preview) {
     page.card.show({
       key: `average-${b ? `${b.hex}-${b.round}-${b.stage}` : page.state.seq}`,
       kind: 'average_dice',
-      title: `Luck Averaging [15.4]: your fire as the ${firer}${b ? ` at ${page.label(b.hex)}` : ''}`,
-      lines: [`You may fire ${due !== undefined ? FIRE_TEXT.dice(due) : 'your dice'}. Each pair you average is not rolled and counts as one hit, your opponent choosing the unit (like a 3 and a 4); an odd die is always rolled.`],
+      title: averageTitle(firer, b ? page.label(b.hex) : null),
+      lines: [due !== undefined ? t('decision.averageText', { count: due }) : t('decision.averageTextYourDice')],
       groups: [{ options }],
     });
     return true;
   }
   if (c.replaceWater.length || c.keepWater) {
     const choice = view.exploration_choice || {};
-    const land = TERRAIN_NAME[choice.land] || choice.land || 'land';
+    const land = TERRAIN_NAME[choice.land] || choice.land || t('decision.land');
     page.card.show({
       key: `balance-${page.state.seq}`,
       kind: 'exploration_choice',
-      title: 'Exploration Balancing [15.3]: water or land?',
-      lines: [`What you just did turned up ${(choice.water || c.replaceWater).length} water tiles. A ${land} tile was drawn: lay it on one of them, or keep the water.`],
+      title: t('decision.waterTitle', { rule: t('rule.explorationBalancing') }),
+      lines: [t('decision.waterText', { count: (choice.water || c.replaceWater).length, land })],
       groups: [
         {
           options: c.replaceWater.map((a) => ({
-            label: `${land} at ${page.label(a.hex)}`,
+            label: t('decision.landAt', { land, hex: page.label(a.hex) }),
             onClick: () => page.send(a),
             onHover: preview(a.hex),
             data: { replaceHex: a.hex },
           })),
         },
-        c.keepWater ? { options: [{ label: 'Keep the water', onClick: () => page.send(c.keepWater), data: { choice: 'keep_water' } }] } : null,
+        c.keepWater ? { options: [{ label: t('decision.keepWater'), onClick: () => page.send(c.keepWater), data: { choice: 'keep_water' } }] } : null,
       ].filter(Boolean),
     });
     return true;
   }
   if (c.rebuild.length) {
     const reloc = view.relocation || {};
-    const what = reloc.city ? 'City' : 'Town';
+    const from = reloc.from_hex >= 0 ? page.label(reloc.from_hex) : null;
+    let text;
+    if (reloc.city) text = from ? t('decision.rebuildCityText', { hex: from }) : t('decision.rebuildCityTextNoHex');
+    else text = from ? t('decision.rebuildTownText', { hex: from }) : t('decision.rebuildTownTextNoHex');
     page.card.show({
       key: `rebuild-${reloc.from_hex}`,
       kind: 'rebuild_town',
-      title: `Rebuild your ${what} [15.5]`,
-      lines: [`Your ${what} left ${reloc.from_hex >= 0 ? page.label(reloc.from_hex) : 'its hex'}: choose the hex next to it where it is rebuilt (also lit on the map).`],
+      title: reloc.city ? t('decision.rebuildCityTitle') : t('decision.rebuildTownTitle'),
+      lines: [text],
       groups: [{ options: c.rebuild.map((a) => ({ label: page.label(a.hex), onClick: () => page.send(a), onHover: preview(a.hex), data: { rebuildHex: a.hex } })) }],
     });
     return true;
@@ -178,13 +192,13 @@ function renderOptionalRuleDecision(page, c, units, preview) {
     page.card.show({
       key: `withdraw-${page.state.seq}`,
       kind: 'withdraw',
-      title: `Return the Capital${ret.hex >= 0 ? ` at ${page.label(ret.hex)}` : ''} [15.62]`,
-      lines: [`${ret.vassal >= 0 ? `${page.whoText(ret.vassal)} becomes your Vassal and` : 'Its owner'} keeps the Capital: withdraw your units from it one by one, to a hex next to it or aboard your Frigate there. Among other players' pieces a withdrawal is an attack.`],
+      title: ret.hex >= 0 ? t('decision.withdrawTitle', { hex: page.label(ret.hex) }) : t('prompt.withdrawTitle'),
+      lines: [ret.vassal >= 0 ? t('decision.withdrawVassal', { who: page.whoText(ret.vassal) }) : t('decision.withdrawOwner')],
       groups: [
         {
           options: groups.map((g) => ({
             label: `${UNIT_NAME[g.unit.type]} → ${page.label(g.actions[0].hex)}`,
-            detail: g.actions.length > 1 ? `${g.actions.length} can go` : '',
+            detail: g.actions.length > 1 ? t('decision.canGo', { count: g.actions.length }) : '',
             onClick: () => page.send(g.actions[0]),
             onHover: preview(g.actions[0].hex),
             data: { choice: 'withdraw' },
@@ -195,4 +209,11 @@ function renderOptionalRuleDecision(page, c, units, preview) {
     return true;
   }
   return false;
+}
+
+// "Luck Averaging [15.4]: your fire as the attacker at E5".
+function averageTitle(firer, hex) {
+  const rule = t('rule.luckAveraging');
+  if (firer === 'defender') return hex ? t('decision.averageTitleDefenderAt', { rule, hex }) : t('decision.averageTitleDefender', { rule });
+  return hex ? t('decision.averageTitleAttackerAt', { rule, hex }) : t('decision.averageTitleAttacker', { rule });
 }

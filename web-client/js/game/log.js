@@ -3,6 +3,7 @@
 import { h, seatStyle, timeAgo } from '../util.js';
 import { chatInviteButton } from './rematch.js';
 import { withClockLines } from './clock_log.js';
+import { logLineText } from '../i18n.js';
 
 // The hexes a log line names ("Red's Infantry moves from C3 to C4."): its labels that are
 // labels of this map.
@@ -17,7 +18,9 @@ function hexesOfLine(page, text) {
 
 export function renderLog(page) {
   const list = page.els.log;
-  const log = withClockLines(page.state.log || [], page.clock);
+  // Each line in the reader's language (its `msg`), the clock's lines too.
+  const clock = page.clock && page.clock.log ? { ...page.clock, log: page.clock.log.map((l) => ({ ...l, text: logLineText(l) })) } : page.clock;
+  const log = withClockLines(page.state.log || [], clock);
   if (!page.hexByLabel || page.hexByLabel.size !== page.view.hexes.length) {
     page.hexByLabel = new Map(page.view.hexes.map((hx) => [hx.label, hx.hex]));
   }
@@ -31,7 +34,7 @@ export function renderLog(page) {
       // on the action's first line, the decision itself (the others are what came of it).
       const first = i === 0 || log[i - 1].seq !== line.seq;
       const by = line.by === 'standing_order' && first ? h('span', { class: 'log-by' }, ' (standing order)') : null;
-      return h('li', { id: `log-${line.seq}-${i}`, class: `${hexes.length ? 'has-hexes' : ''}${line.clock ? ' log-clock' : ''}`.trim(), dataset: { seq: line.seq, hexes: hexes.join(',') } }, line.text, by);
+      return h('li', { id: `log-${line.seq}-${i}`, class: `${hexes.length ? 'has-hexes' : ''}${line.clock ? ' log-clock' : ''}`.trim(), dataset: { seq: line.seq, hexes: hexes.join(',') } }, logLineText(line), by);
     }),
   );
   const activeLine = active ? document.getElementById(active) : null;

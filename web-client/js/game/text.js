@@ -1,22 +1,46 @@
 // Words for what the view and the events say: battle stages, roll purposes, rounds, actions.
+// Every text comes from the message catalogs (docs/client.md, "Languages").
 
 import { HIGHLIGHT_STYLE } from '../board.js';
+import { LANG, t } from '../i18n.js';
 import { UNIT_NAME, VICTORY_NAME } from '../util.js';
 
+// Lists the language's way: "Alice (Red) and Bob (Yellow)", "Alice (Rot) und Bob (Gelb)";
+// "build a Town or upgrade a Town to a City".
+const andList = typeof Intl.ListFormat === 'function' ? new Intl.ListFormat(LANG, { type: 'conjunction' }) : null;
+const orList = typeof Intl.ListFormat === 'function' ? new Intl.ListFormat(LANG, { type: 'disjunction' }) : null;
+export function joinAnd(items) {
+  return andList ? andList.format(items) : items.join(', ');
+}
+export function joinOr(items) {
+  return orList ? orList.format(items) : items.join(', ');
+}
+
+// Written out once: each key is a literal for the catalog check.
+const STAGE_TEXT = {
+  assign_pre_fire: t('gameText.stagePreFire'),
+  assign_attacker_fire: t('gameText.stageAttackerFire'),
+  assign_defender_fire: t('gameText.stageDefenderFire'),
+  retreat_option: t('gameText.stageRetreatOption'),
+  retreating: t('gameText.stageRetreating'),
+  average_attacker_fire: t('gameText.stageAverageAttacker'),
+  average_defender_fire: t('gameText.stageAverageDefender'),
+};
+
+const ROLL_PURPOSE = {
+  bombard: t('gameText.rollBombard'),
+  pre_battle_fire: t('gameText.rollPreBattleFire'),
+  attacker_fire: t('gameText.rollAttackerFire'),
+  defender_fire: t('gameText.rollDefenderFire'),
+  doomsday: t('gameText.rollDoomsday'),
+};
+
 export function stageText(stage) {
-  return {
-    assign_pre_fire: 'pre-battle Artillery fire — hits are being assigned',
-    assign_attacker_fire: "attacker's fire — hits are being assigned",
-    assign_defender_fire: "defender's fire — hits are being assigned",
-    retreat_option: 'the attacker chooses: retreat or fight another round',
-    retreating: 'the attacker is retreating',
-    average_attacker_fire: 'the attacker chooses how many pairs of dice to average [15.4]',
-    average_defender_fire: 'the defender chooses how many pairs of dice to average [15.4]',
-  }[stage] || stage;
+  return STAGE_TEXT[stage] || stage;
 }
 
 export function rollPurpose(p) {
-  return { bombard: 'bombardment', pre_battle_fire: 'pre-battle fire', attacker_fire: 'attacker fire', defender_fire: 'defender fire', doomsday: 'Doomsday Clock' }[p] || p || 'roll';
+  return ROLL_PURPOSE[p] || p || t('gameText.roll');
 }
 
 function inGame(p) {
@@ -50,33 +74,33 @@ export function roundInfo(view) {
 
 export function roundText(view) {
   const r = roundInfo(view);
-  if (!r) return view && view.phase === 'setup' ? 'Setup' : '';
+  if (!r) return view && view.phase === 'setup' ? t('gameText.setup') : '';
   // The turn number first, as the game log counts ("Turn 4: Yellow to play."), then the round.
-  if (r.round !== undefined) return `Turn ${view.turn} · round ${r.round} (${r.position} of ${r.players})`;
-  return r.position ? `Turn ${r.turn} · ${r.position} of ${r.players} still playing` : `Turn ${r.turn}`;
+  if (r.round !== undefined) return t('gameText.turnRound', { turn: view.turn, round: r.round, position: r.position, players: r.players });
+  return r.position ? t('gameText.turnStillPlaying', { turn: r.turn, position: r.position, players: r.players }) : t('gameText.turn', { turn: r.turn });
 }
 
 export function describeAction(page, a, units) {
   const u = a.unit !== undefined ? units.get(a.unit) : null;
-  const name = u ? UNIT_NAME[u.type] : '';
-  const label = (hex) => page.label(hex);
+  const unit = u ? UNIT_NAME[u.type] : '';
+  const hex = page.label(a.hex);
   switch (a.kind) {
-    case 'move': return page.enemyAt(a.hex) ? `${name}: move in and fight at ${label(a.hex)}` : `${name}: move to ${label(a.hex)}`;
-    case 'embark': return `${name}: board the Frigate at ${label(page.targetHex(a, units))}`;
-    case 'disembark': return `${name}: land at ${label(a.hex)}`;
-    case 'bombard': return `${name}: bombard ${label(a.hex)}`;
-    case 'retreat': return `${name}: retreat to ${label(a.hex)}`;
-    case 'build_town': return `Build a Town at ${label(a.hex)}`;
-    case 'upgrade_city': return `Upgrade the Town at ${label(a.hex)} to a City`;
-    case 'start_battle': return `Start the battle at ${label(a.hex)}`;
-    case 'place_capital': return `Place your Capital at ${label(a.hex)}`;
-    case 'place_reserve': return `Place ${UNIT_NAME[a.unit_type]} at ${label(a.hex)}`;
-    case 'withdraw': return `${name}: withdraw to ${label(a.hex)}`;
-    case 'remove_town': return `Relocate the ${page.hexInfo(a.hex) && page.hexInfo(a.hex).city ? 'City' : 'Town'} at ${label(a.hex)} (remove it, then rebuild it next door) [15.5]`;
-    case 'rebuild_town': return `Rebuild it at ${label(a.hex)} [15.5]`;
-    case 'replace_water': return `Lay the land tile at ${label(a.hex)} [15.3]`;
-    case 'keep_water': return 'Keep the water [15.3]';
-    case 'average_dice': return a.pairs ? `Average ${a.pairs} pair${a.pairs > 1 ? 's' : ''} [15.4]` : 'Roll every die';
+    case 'move': return page.enemyAt(a.hex) ? t('gameText.moveAndFight', { unit, hex }) : t('gameText.move', { unit, hex });
+    case 'embark': return t('gameText.embark', { unit, hex: page.label(page.targetHex(a, units)) });
+    case 'disembark': return t('gameText.disembark', { unit, hex });
+    case 'bombard': return t('gameText.bombard', { unit, hex });
+    case 'retreat': return t('gameText.retreat', { unit, hex });
+    case 'build_town': return t('gameText.buildTown', { hex });
+    case 'upgrade_city': return t('gameText.upgradeCity', { hex });
+    case 'start_battle': return t('gameText.startBattle', { hex });
+    case 'place_capital': return t('gameText.placeCapital', { hex });
+    case 'place_reserve': return t('gameText.placeReserve', { unit: UNIT_NAME[a.unit_type], hex });
+    case 'withdraw': return t('gameText.withdraw', { unit, hex });
+    case 'remove_town': return page.hexInfo(a.hex) && page.hexInfo(a.hex).city ? t('gameText.relocateCity', { hex }) : t('gameText.relocateTown', { hex });
+    case 'rebuild_town': return t('gameText.rebuildTown', { hex });
+    case 'replace_water': return t('gameText.replaceWater', { hex });
+    case 'keep_water': return t('gameText.keepWater');
+    case 'average_dice': return a.pairs ? t('gameText.averagePairs', { count: a.pairs }) : t('gameText.rollEveryDie');
     default: return HIGHLIGHT_STYLE[a.kind] ? HIGHLIGHT_STYLE[a.kind].text : a.kind;
   }
 }
@@ -85,24 +109,26 @@ export function resultText(page) {
   const view = page.view;
   const w = view.winners || [];
   const how = VICTORY_NAME[view.ended_by] || view.ended_by;
-  if (w.length === 0) return `Game over (${how}).`;
-  const names = w.map((s) => page.whoText(s));
-  const verb = w.length === 1 && w[0] === page.mySeat ? 'win' : w.length === 1 ? 'wins' : 'win';
-  return `${names.join(' and ')} ${verb} — ${how}.`;
+  if (w.length === 0) return t('gameText.gameOverHow', { how });
+  if (w.length === 1) return w[0] === page.mySeat ? t('gameText.youWin', { how }) : t('gameText.oneWins', { name: page.whoText(w[0]), how });
+  return t('gameText.winTogether', { names: joinAnd(w.map((s) => page.whoText(s))), how });
 }
 
 // What a player lost when he must return units to stock [10.2]: the capture event of this
 // page says Town or City; after a reload only the owed units are known, and two of them
-// can only be a City's [8.2].
-export function lostSettlementName(page, player) {
+// can only be a City's [8.2]. Returns 'city', 'town' or 'either'.
+export function lostSettlementKind(page, player) {
   const lost = page.lostSettlement.get(player);
-  if (lost) return lost.city ? 'City' : 'Town';
+  if (lost) return lost.city ? 'city' : 'town';
   const owed = page.view.elimination ? page.view.elimination.owed || [] : [];
-  return owed.length >= 2 ? 'City' : 'Town or City';
+  return owed.length >= 2 ? 'city' : 'either';
 }
 
+// "the City at E7", "a Town or City": the object of "You lost ..." (the same word in the
+// nominative and the accusative in German: die Stadt, das Dorf, eine Stadt, ein Dorf).
 export function lostSettlementText(page, player) {
   const lost = page.lostSettlement.get(player);
-  const name = lostSettlementName(page, player);
-  return lost ? `the ${name} at ${page.label(lost.hex)}` : `a ${name}`;
+  const kind = lostSettlementKind(page, player);
+  if (lost) return kind === 'city' ? t('gameText.lostTheCityAt', { hex: page.label(lost.hex) }) : t('gameText.lostTheTownAt', { hex: page.label(lost.hex) });
+  return kind === 'city' ? t('gameText.lostACity') : t('gameText.lostATownOrCity');
 }
