@@ -4,6 +4,7 @@
 
 #include <cctype>
 
+#include "catalog.h"
 #include "deliveries.h"
 #include "standing_order_service.h"
 #include "token.h"
@@ -12,6 +13,7 @@ namespace viktory::server {
 namespace {
 
 using nlohmann::json;
+using text::operator""_key;
 
 constexpr std::size_t kCodeDigits = 32;  // 128 bits
 constexpr int kMaxPendingLinks = 10;     // sign-in links of one player not used yet
@@ -42,7 +44,24 @@ std::string lower(std::string_view text) {
   return out;
 }
 
+constexpr std::size_t kMaxLanguageTagLength = 35;  // BCP 47's longest tags in practice
+
 }  // namespace
+
+std::optional<std::string> Accounts::offered_language(const json& field) {
+  if (!field.is_string()) return std::nullopt;
+  const std::string tag = lower(field.get<std::string>());
+  if (tag.empty() || tag.size() > kMaxLanguageTagLength) return std::nullopt;
+  for (const char c : tag) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return std::nullopt;
+  }
+  // choose() falls back to English for a language it lacks: only a tag whose base is the chosen
+  // catalog's language (or the catalog's own tag) is one on offer.
+  const std::string chosen = text::catalogs().choose(tag);
+  const std::string base = tag.substr(0, tag.find('-'));
+  if (lower(chosen) != tag && lower(chosen) != base) return std::nullopt;
+  return chosen;
+}
 
 std::function<bool(const notify::EmailMessage&)> account_mailer(
     notify::Notifier& notifier, std::shared_ptr<const notify::SmtpSettings> smtp) {
@@ -117,7 +136,11 @@ json Accounts::account_of(const Player& player) {
       {"name", player.name},
       {"email", nullptr},
       {"email_available", static_cast<bool>(options_.send_mail) && !options_.public_url.empty()},
-      {"recovery_code_created", nullptr}};
+      {"recovery_code_created", nullptr},
+      {"language", nullptr}};
+  if (std::string language = stored_language(player.id); !language.empty()) {
+    out["language"] = std::move(language);
+  }
   {
     Statement s = db_.prepare("SELECT address, verified FROM player_emails WHERE player_id = ?");
     s.bind(1, player.id);
@@ -165,7 +188,7 @@ std::string Accounts::new_code(std::int64_t player_id, std::string_view kind,
 
 ApiResponse Accounts::handle_api(std::string_view method, std::string_view path,
                                  std::string_view body, std::string_view authorization,
-                                 std::string_view address) {
+                                 std::string_view address, std::string_view accept_language) {
   std::lock_guard lock(mutex_);
   try {
     const bool orders_path = path == "/api/account/standing-orders";  // also PUT
@@ -185,7 +208,7 @@ ApiResponse Accounts::handle_api(std::string_view method, std::string_view path,
     }
     if (path == "/api/session/email-link") {
       if (method != "POST") return api_error(405, "method", "use POST");
-      return mail_link(*j, address);
+      return mail_link(*j, address, accept_language);
     }
     if (path == "/api/account/email/verify") {
       if (method != "POST") return api_error(405, "method", "use POST");
@@ -243,7 +266,11 @@ ApiResponse Accounts::handle_api(std::string_view method, std::string_view path,
     }
     if (path == "/api/account/email") {
       if (method != "POST") return api_error(405, "method", "use POST");
-      return set_email(*player, *j, address);
+      return set_email(*player, *j, address, accept_language);
+    }
+    if (path == "/api/account/language") {
+      if (method != "POST") return api_error(405, "method", "use POST");
+      return set_language(*player, *j);
     }
     if (orders_path) {  // standing_order_service.h
       if (method == "PUT" && !orders_buckets_.take(std::to_string(player->id))) {
@@ -322,7 +349,36 @@ ApiResponse Accounts::sign_out_others(const Player& player) {
                  {"recovery_code_revoked", recovery_revoked}});
 }
 
-ApiResponse Accounts::set_email(const Player& player, const json& body, std::string_view client) {
+std::string Accounts::stored_language(std::int64_t player_id) {
+  Statement s = db_.prepare("SELECT language FROM players WHERE id = ?");
+  s.bind(1, player_id);
+  if (!s.step() || s.is_null(0)) return "";
+  return s.text(0);
+}
+
+ApiResponse Accounts::set_language(const Player& player, const json& body) {
+  const auto field = body.find("language");
+  const std::optional<std::string> language =
+      field == body.end() ? std::nullopt : offered_language(*field);
+  if (!language) {
+    std::string offered;
+    for (const std::string& l : text::catalogs().languages()) {
+      offered += (offered.empty() ? "" : ", ") + l;
+    }
+    return api_error(400, "bad_language", "send {\"language\":\"...\"}, one of: " + offered);
+  }
+  if (!language_buckets_.take(std::to_string(player.id))) {
+    return api_error(429, "rate_limited", "too many changes of your language; wait a minute");
+  }
+  db_.prepare("UPDATE players SET language = ?1 WHERE id = ?2 AND language IS NOT ?1")
+      .bind(1, *language)
+      .bind(2, player.id)
+      .run();
+  return ok(json{{"language", *language}});
+}
+
+ApiResponse Accounts::set_email(const Player& player, const json& body, std::string_view client,
+                                std::string_view accept_language) {
   auto it = body.find("address");
   if (it == body.end() || (!it->is_null() && !it->is_string())) {
     return api_error(400, "bad_message", "send {\"address\":\"...\"} or {\"address\":null}");
@@ -364,19 +420,18 @@ ApiResponse Accounts::set_email(const Player& player, const json& body, std::str
       .bind(4, now + options_.verify_link_ms)
       .bind(5, now)
       .run();
+  // In the player's language; before his browser told it, the request's.
+  std::string language = stored_language(player.id);
+  if (language.empty()) language = text::catalogs().choose(accept_language);
   notify::EmailMessage mail;
   mail.to = notify::Mailbox{address, ""};
-  mail.subject = "Confirm your e-mail address for VIKTORY II";
+  mail.subject = text::catalogs().text(language, "mail.verifySubject"_key);
   // No display name in the text: it is the asker's free text, and this mail may go to
   // somebody else's address (a name like "Claim your prize at http://..." would be phishing
   // sent in our name).
-  mail.text =
-      "Hello,\n\nplease confirm that this is your e-mail address for VIKTORY II by opening "
-      "this link:\n\n" +
-      link_to("verify-email", code) +
-      "\n\nThe link works once, for 48 hours. With a confirmed address you can sign in on "
-      "another device, and get a mail when it is your turn if you want.\n\nIf you did "
-      "not ask for this, ignore this mail: nothing happens.\n";
+  mail.text = text::catalogs().text(language, "mail.verifyBody"_key,
+                                    {{"link", link_to("verify-email", code)}}) +
+              "\n";
   const bool queued = options_.send_mail(mail);
   spdlog::info("email_verification_sent player={} queued={}", player.id, queued);
   json out = account_of(player);
@@ -405,12 +460,20 @@ ApiResponse Accounts::verify_email(const json& body, std::string_view address) {
   return ok(json{{"address", verified}, {"verified", true}});
 }
 
-ApiResponse Accounts::mail_link(const json& body, std::string_view address) {
+ApiResponse Accounts::mail_link(const json& body, std::string_view address,
+                                std::string_view accept_language) {
   if (!redeem_buckets_.take(address)) {
     return api_error(429, "rate_limited", "too many attempts from this address; wait a minute");
   }
   const auto typed = string_member(body, "address");
   if (!typed) return api_error(400, "bad_message", "send {\"address\":\"...\"}");
+  // The asker's language: the page's (`language`), else the browser's Accept-Language.
+  std::string language = text::catalogs().choose(accept_language);
+  if (const auto field = body.find("language"); field != body.end()) {
+    const std::optional<std::string> offered = offered_language(*field);
+    if (!offered) return api_error(400, "bad_language", "this language is not offered");
+    language = *offered;
+  }
   if (!options_.send_mail || options_.public_url.empty()) {
     return api_error(503, "email_unavailable", "this server does not send e-mail");
   }
@@ -441,13 +504,8 @@ ApiResponse Accounts::mail_link(const json& body, std::string_view address) {
   }
   notify::EmailMessage mail;
   mail.to = notify::Mailbox{to, ""};
-  mail.subject = "Sign in to VIKTORY II";
-  mail.text =
-      "Somebody (you, we hope) asked to sign in to VIKTORY II with this address. Open "
-      "this link on the device you want to play on:\n\n" +
-      links +
-      "\nEach link works once, for 24 hours. Your other devices stay signed in.\n\nIf you "
-      "did not ask for this, ignore this mail: nothing happens.\n";
+  mail.subject = text::catalogs().text(language, "mail.signInSubject"_key);
+  mail.text = text::catalogs().text(language, "mail.signInBody"_key, {{"links", links}}) + "\n";
   options_.send_mail(mail);
   spdlog::info("sign_in_link_mailed players={}", players.size());
   return answer;

@@ -68,8 +68,17 @@ class Accounts {
   // /api/session/email-link.
   static bool handles(std::string_view path);
 
+  // `accept_language`: the request's Accept-Language header, the language of the account mails
+  // asked for before signing in when the body names none.
   ApiResponse handle_api(std::string_view method, std::string_view path, std::string_view body,
-                         std::string_view authorization, std::string_view address);
+                         std::string_view authorization, std::string_view address,
+                         std::string_view accept_language = {});
+
+  // The language a request asks for in `field` of its body ("de", "de-AT": a catalog's
+  // language by its tag or base, text::Catalogs::choose): the catalog's language; nullopt for
+  // anything else (not a string, a list, more than 35 characters, a language without a
+  // catalog).
+  static std::optional<std::string> offered_language(const nlohmann::json& field);
 
   // Normalises a code as typed by a person: lower case, without spaces and dashes.
   static std::string normalise_code(std::string_view typed);
@@ -87,10 +96,15 @@ class Accounts {
   std::string new_code(std::int64_t player_id, std::string_view kind,
                        std::optional<std::int64_t> expires);
   ApiResponse redeem(const nlohmann::json& body, std::string_view address);
-  ApiResponse mail_link(const nlohmann::json& body, std::string_view address);
-  ApiResponse set_email(const Player& player, const nlohmann::json& body, std::string_view address);
+  ApiResponse mail_link(const nlohmann::json& body, std::string_view address,
+                        std::string_view accept_language);
+  ApiResponse set_email(const Player& player, const nlohmann::json& body, std::string_view address,
+                        std::string_view accept_language);
   ApiResponse verify_email(const nlohmann::json& body, std::string_view address);
   ApiResponse sign_out_others(const Player& player);
+  ApiResponse set_language(const Player& player, const nlohmann::json& body);
+  // The player's stored language; empty when he has not told one.
+  std::string stored_language(std::int64_t player_id);
   // Takes a mail from the client address's and the recipient's budgets (in that order, so that
   // a client over its own budget spends nobody's). False: no mail.
   bool admit_mail(std::string_view recipient, std::string_view client);
@@ -103,6 +117,10 @@ class Accounts {
   // Writes of standing orders (PUT /api/account/standing-orders) per player.
   AddressBuckets orders_buckets_{kOrderWritesPerMinute / 60.0, kOrderWritesPerMinute};
   static constexpr double kOrderWritesPerMinute = 30;
+  // Changes of the language (POST /api/account/language) per player: a browser tells it once
+  // per page load.
+  AddressBuckets language_buckets_{kLanguageWritesPerMinute / 60.0, kLanguageWritesPerMinute};
+  static constexpr double kLanguageWritesPerMinute = 30;
   AddressBuckets mails_to_;    // by recipient address
   AddressBuckets mails_from_;  // by client address
 };

@@ -226,6 +226,7 @@ void GameClocks::sweep_game(std::int64_t game_id, GameRoom* room) {
         }
         change.deadline = e->state.deadline;
         change.time_left = duration_text(left);
+        change.time_left_ms = left;
         reminder_(std::move(change));
       }
       lines.push_back(

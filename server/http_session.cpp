@@ -277,7 +277,8 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       const std::string_view bearer(auth.data(), auth.size());
       ApiResponse api =
           context_.accounts != nullptr && Accounts::handles(path)
-              ? context_.accounts->handle_api(method, path, req.body(), bearer, client_of(req))
+              ? context_.accounts->handle_api(method, path, req.body(), bearer, client_of(req),
+                                              header(req, http::field::accept_language))
           : context_.turns != nullptr && TurnNotifications::handles(path)
               ? context_.turns->handle_api(method, target, req.body(), bearer)
           : context_.presence != nullptr && PresenceApi::handles(path)

@@ -273,6 +273,12 @@ INSERT OR IGNORE INTO finished_public(facet, game_id)
        (SELECT 0 AS part UNION ALL SELECT 100) p, (SELECT 0 AS part UNION ALL SELECT 1) c,
        (SELECT 0 AS part UNION ALL SELECT 1) r;
 )sql",
+    // 12 (server texts): the language a player reads (a catalog's, web-client/i18n/<language>
+    // .json), told by his browser; NULL: not known, English. His e-mails and pushes, and the
+    // webhooks he set up, are written in it.
+    R"sql(
+ALTER TABLE players ADD COLUMN language TEXT;
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 

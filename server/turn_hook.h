@@ -34,6 +34,7 @@ struct TurnChange {
   std::vector<int> winners;            // Kind::finished
   std::int64_t deadline = 0;           // Kind::reminder: ms since the epoch
   std::string time_left;               // Kind::reminder: for people, "6 hours"
+  std::int64_t time_left_ms = -1;      // Kind::reminder: the same in ms, for the reader's words
   std::set<std::int64_t> on_the_page;  // players who have the game open right now
 };
 

@@ -3,6 +3,7 @@
 // deliveries and serves the API.
 #include <spdlog/spdlog.h>
 
+#include "catalog.h"
 #include "turn_notifications.h"
 #include "turn_summary.h"
 
@@ -43,6 +44,18 @@ notify::TimeZone TurnNotifications::zone_of(std::int64_t player_id) {
   if (!zone) return notify::TimeZone::utc();  // checked when stored; gone from the system since
   if (zones_.size() < 1000) zones_.emplace(name, *zone);
   return *zone;
+}
+
+std::string TurnNotifications::language_of(std::int64_t player_id) {
+  std::string stored;
+  {
+    std::lock_guard lock(db_mutex_);
+    Statement s = db_.cached("SELECT language FROM players WHERE id = ?");
+    s.bind(1, player_id);
+    if (s.step() && !s.is_null(0)) stored = s.text(0);
+  }
+  // A language whose catalog the server no longer has falls back to English.
+  return stored.empty() ? std::string("en") : text::catalogs().choose(stored);
 }
 
 bool TurnNotifications::wants_digest(std::int64_t player_id) {
@@ -132,6 +145,7 @@ int TurnNotifications::send_digests() {
   int sent = 0;
   for (const Reader& who : readers) {
     const notify::TimeZone zone = zone_of(who.player);
+    const std::string language = language_of(who.player);
     const notify::LocalTime local = zone.local(now);
     const std::string today = date_of(local);
     // Once a day, from his morning on (if the server was down then, when it is back).
@@ -182,7 +196,7 @@ int TurnNotifications::send_digests() {
     }
     if (games.empty()) continue;  // nothing waits for him: no mail today
     notify::Delivery delivery = notify::email_delivery(
-        options_.smtp, notify::digest_email(games, notify::Mailbox{who.address, ""}));
+        options_.smtp, notify::digest_email(games, notify::Mailbox{who.address, ""}, language));
     delivery.owner = "player:" + std::to_string(who.player);
     if (notifier_.enqueue(std::move(delivery))) ++sent;
     spdlog::info("digest_sent player={} games={}", who.player, games.size());

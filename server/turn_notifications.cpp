@@ -263,7 +263,7 @@ void TurnNotifications::handle(const TurnChange& change) {
     case TurnChange::Kind::reminder:
       event.kind = notify::EventKind::time_running_out;
       event.player = name_of(change, change.decider_seat);
-      event.time_left = change.time_left;
+      event.time_left_ms = change.time_left_ms;
       break;
   }
   if (change.kind == TurnChange::Kind::reminder) {
@@ -309,8 +309,11 @@ void TurnNotifications::push_to(std::int64_t player_id, const notify::GameEvent&
     s.bind(1, player_id);
     while (s.step()) subscriptions.push_back({s.text(0), s.text(1), s.text(2)});
   }
+  if (subscriptions.empty()) return;
+  notify::GameEvent told = event;
+  told.language = language_of(player_id);
   notify::PushMessage message;
-  message.payload = notify::push_payload(event);
+  message.payload = notify::push_payload(told);
   message.topic = notify::push_topic_for(event);
   message.urgency = event.kind == notify::EventKind::your_turn ||
                             event.kind == notify::EventKind::time_running_out
@@ -337,6 +340,7 @@ void TurnNotifications::mail_to(std::int64_t player_id, const notify::GameEvent&
                                 bool on_page, bool gated) {
   if (!options_.smtp || options_.public_url.empty()) return;
   std::string address;
+  notify::GameEvent told = event;
   {
     std::lock_guard lock(db_mutex_);
     Statement setting = db_.cached("SELECT email FROM notify_settings WHERE player_id = ?");
@@ -351,9 +355,10 @@ void TurnNotifications::mail_to(std::int64_t player_id, const notify::GameEvent&
     if (!s.step()) return;
     address = s.text(0);
   }
+  told.language = language_of(player_id);
   if (gated && !mail_gate_.admit(player_id, event.game_id, turn, on_page)) return;
   notify::Delivery delivery =
-      notify::email_delivery(options_.smtp, notify::email_for(event, notify::Mailbox{address, ""}));
+      notify::email_delivery(options_.smtp, notify::email_for(told, notify::Mailbox{address, ""}));
   delivery.owner = owner_of(player_id);
   notifier_.enqueue(std::move(delivery));
 }
@@ -371,8 +376,10 @@ void TurnNotifications::webhook_for(const TurnChange& change, const notify::Game
     hook.format = notify::parse_webhook_format(s.text(1)).value_or(notify::WebhookFormat::json);
     set_by = s.int64(2);
   }
-  // Only now, for a game with a hook: what a spectator saw since the last message to the chat.
-  const notify::GameEvent told = group_event(change, event);
+  // Only now, for a game with a hook: what a spectator saw since the last message to the chat,
+  // in the language of the player who set the hook up (the group's language is not known).
+  notify::GameEvent told = group_event(change, event);
+  told.language = language_of(set_by);
   std::weak_ptr<Gone> gone = gone_;
   const std::int64_t game = event.game_id;
   notify::Delivery delivery =

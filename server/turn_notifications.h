@@ -122,6 +122,9 @@ class TurnNotifications {
   // The group chat's: what a spectator saw since the last message to it, the deadline in UTC.
   notify::GameEvent group_event(const TurnChange& change, notify::GameEvent event);
   notify::TimeZone zone_of(std::int64_t player_id);
+  // The player's language (players.language, told by his browser: docs/protocol.md), a
+  // catalog's; English when not known. Takes db_mutex_.
+  std::string language_of(std::int64_t player_id);
   bool wants_digest(std::int64_t player_id);
   Store& reader();
   std::string game_url(std::int64_t game_id) const;

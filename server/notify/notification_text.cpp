@@ -2,86 +2,107 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog.h"
 #include "web_push.h"
 
 namespace viktory::notify {
 namespace {
 
-std::string game_name(const GameEvent& event) { return "Game " + std::to_string(event.game_id); }
+using nlohmann::json;
+using text::operator""_key;
 
-std::string with_round(const GameEvent& event, std::string text) {
-  if (event.round > 0) text += " (round " + std::to_string(event.round) + ")";
-  return text;
+const text::Catalogs& words() { return text::catalogs(); }
+
+std::string game_name(const GameEvent& event) {
+  return words().text(event.language, "push.game"_key, {{"game", std::to_string(event.game_id)}});
 }
 
-std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
-    out += names[i];
-  }
-  return out;
+std::string with_round(const GameEvent& event, std::string text) {
+  if (event.round <= 0) return text;
+  return words().text(event.language, "push.withRound"_key,
+                      {{"text", std::move(text)}, {"round", std::to_string(event.round)}});
+}
+
+// "Alice", "Alice and Bob", "Alice, Bob and Carol".
+std::string join_names(const std::vector<std::string>& names, std::string_view language) {
+  if (names.empty()) return "";
+  std::string out = names[0];
+  for (std::size_t i = 1; i + 1 < names.size(); ++i) out += ", " + names[i];
+  if (names.size() == 1) return out;
+  return words().text(language, "push.namesAnd"_key, {{"names", out}, {"last", names.back()}});
 }
 
 std::string result_sentence(const GameEvent& event) {
-  if (event.winners.empty()) return "The game ended without a winner.";
-  return join_names(event.winners) + (event.winners.size() == 1 ? " won." : " won together.");
+  if (event.winners.empty()) return words().text(event.language, "push.noWinner"_key);
+  const json names{{"names", join_names(event.winners, event.language)}};
+  return event.winners.size() == 1 ? words().text(event.language, "push.won"_key, names)
+                                   : words().text(event.language, "push.wonTogether"_key, names);
 }
 
-// "you", "your" for the recipient; a seat's name otherwise.
-std::string subject_name(const std::string& name, bool is_you, bool capital) {
-  if (is_you) return capital ? "You" : "you";
-  return name;
-}
-std::string possessive(const std::string& name, bool is_you) {
-  if (is_you) return "your";
-  if (name.empty()) return "a neutral";
-  return name + "'s";
-}
-
-std::string happening_line(const Happening& h) {
-  const std::string actor = subject_name(h.actor, h.actor_is_you, true);
-  const std::string other = subject_name(h.other, h.other_is_you, false);
+// One line in the reader's words: "you" for the recipient (never in a group's text), a seat's
+// name otherwise; an empty `other` of a capture is a neutral Town or City.
+std::string happening_line(const Happening& h, std::string_view language) {
+  const json who{{"actor", h.actor}, {"other", h.other}, {"hex", h.hex}};
+  const auto say = [&](text::Key key) { return words().text(language, key, who); };
+  const bool neutral = h.other.empty() && !h.other_is_you;
   switch (h.kind) {
     case Happening::Kind::battle:
-      return actor + " won a battle against " + other + " at " + h.hex + ".";
+      if (h.actor_is_you) return say("push.youWonBattle"_key);
+      if (h.other_is_you) return say("push.wonBattleAgainstYou"_key);
+      return say("push.wonBattle"_key);
     case Happening::Kind::town_taken:
-      return actor + " took " + possessive(h.other, h.other_is_you) + " Town at " + h.hex + ".";
+      if (h.actor_is_you)
+        return say(neutral ? "push.youTookNeutralTown"_key : "push.youTookTown"_key);
+      if (h.other_is_you) return say("push.tookYourTown"_key);
+      return say(neutral ? "push.tookNeutralTown"_key : "push.tookTown"_key);
     case Happening::Kind::city_taken:
-      return actor + " took " + possessive(h.other, h.other_is_you) + " City at " + h.hex + ".";
+      if (h.actor_is_you)
+        return say(neutral ? "push.youTookNeutralCity"_key : "push.youTookCity"_key);
+      if (h.other_is_you) return say("push.tookYourCity"_key);
+      return say(neutral ? "push.tookNeutralCity"_key : "push.tookCity"_key);
     case Happening::Kind::capital_taken:
-      return actor + " took " + possessive(h.other, h.other_is_you) + " Capital at " + h.hex + ".";
+      // A Capital is always some player's: no neutral one.
+      if (h.actor_is_you) return say("push.youTookCapital"_key);
+      if (h.other_is_you) return say("push.tookYourCapital"_key);
+      return say("push.tookCapital"_key);
     case Happening::Kind::eliminated:
-      return actor + (h.actor_is_you ? " were eliminated." : " was eliminated.");
+      return h.actor_is_you ? say("push.youWereEliminated"_key) : say("push.wasEliminated"_key);
     case Happening::Kind::conceded:
-      return actor + " conceded.";
+      return h.actor_is_you ? say("push.youConceded"_key) : say("push.conceded"_key);
   }
   return "";
 }
 
-const char* const kWeekdays[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
-                                 "Thursday", "Friday", "Saturday"};
-const char* const kMonths[] = {"January",   "February", "March",    "April",
-                               "May",       "June",     "July",     "August",
-                               "September", "October",  "November", "December"};
+constexpr text::Key kWeekdays[] = {"push.sunday"_key,    "push.monday"_key,   "push.tuesday"_key,
+                                   "push.wednesday"_key, "push.thursday"_key, "push.friday"_key,
+                                   "push.saturday"_key};
+constexpr text::Key kMonths[] = {"push.january"_key, "push.february"_key, "push.march"_key,
+                                 "push.april"_key,   "push.may"_key,      "push.june"_key,
+                                 "push.july"_key,    "push.august"_key,   "push.september"_key,
+                                 "push.october"_key, "push.november"_key, "push.december"_key};
 
 std::string two_digits(int n) { return (n < 10 ? "0" : "") + std::to_string(n); }
 
 // The lines of a personal message's body, without the link.
 std::vector<std::string> personal_lines(const GameEvent& event) {
+  const std::string_view language = event.language;
   std::vector<std::string> lines;
   if (event.kind == EventKind::must_decide) {
-    lines.push_back(
-        (event.turn_player.empty() ? std::string("The game") : event.turn_player + "'s turn") +
-        " waits for your decision.");
+    lines.push_back(event.turn_player.empty() ? words().text(language, "push.gameWaits"_key)
+                                              : words().text(language, "push.turnWaits"_key,
+                                                             {{"player", event.turn_player}}));
   }
-  for (std::string& line : happening_lines(event.happened, false)) lines.push_back(line);
+  for (std::string& line : happening_lines(event.happened, false, language)) {
+    lines.push_back(line);
+  }
   if (event.kind == EventKind::your_turn && lines.empty()) {
-    lines.push_back("The other players are waiting for your move.");
+    lines.push_back(words().text(language, "push.othersWait"_key));
   }
   if (event.deadline) {
-    lines.push_back((event.kind == EventKind::must_decide ? "Decide by " : "Move by ") +
-                    deadline_text(*event.deadline) + ".");
+    const json deadline{{"deadline", deadline_text(*event.deadline, language)}};
+    lines.push_back(event.kind == EventKind::must_decide
+                        ? words().text(language, "push.decideBy"_key, deadline)
+                        : words().text(language, "push.moveBy"_key, deadline));
   }
   return lines;
 }
@@ -92,8 +113,8 @@ std::string joined(const std::vector<std::string>& lines, const char* separator)
   return out;
 }
 
-std::string dump(const nlohmann::json& json) {
-  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+std::string dump(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -114,80 +135,110 @@ const char* to_string(EventKind kind) {
   return "your_turn";
 }
 
-std::vector<std::string> happening_lines(const std::vector<Happening>& happened, bool for_group) {
+std::vector<std::string> happening_lines(const std::vector<Happening>& happened, bool for_group,
+                                         std::string_view language) {
   std::vector<std::string> lines;
   for (const Happening& h : happened) {
     if (lines.size() == kMaxHappeningLines) {
-      const std::size_t more = happened.size() - kMaxHappeningLines;
-      lines.push_back("And " + std::to_string(more) + " more " + (more == 1 ? "thing" : "things") +
-                      " in the game's log.");
+      const auto more = static_cast<std::int64_t>(happened.size() - kMaxHappeningLines);
+      lines.push_back(words().text(language, "push.moreInLog"_key, {{"count", more}}));
       break;
     }
     Happening shown = h;
     if (for_group) shown.actor_is_you = shown.other_is_you = false;
-    lines.push_back(happening_line(shown));
+    lines.push_back(happening_line(shown, language));
   }
   return lines;
 }
 
-std::string deadline_text(const LocalTime& when) {
-  std::string text = std::string(kWeekdays[when.weekday % 7]) + " " + std::to_string(when.day) +
-                     " " + kMonths[(when.month + 11) % 12] + ", " + two_digits(when.hour) + ":" +
-                     two_digits(when.minute);
-  if (when.zone.empty() || when.zone == "UTC") return text + " UTC";
-  return text + " (" + when.zone + ")";
+std::string deadline_text(const LocalTime& when, std::string_view language) {
+  const json parts{{"weekday", words().text(language, kWeekdays[when.weekday % 7])},
+                   {"day", std::to_string(when.day)},
+                   {"month", words().text(language, kMonths[(when.month + 11) % 12])},
+                   {"time", two_digits(when.hour) + ":" + two_digits(when.minute)},
+                   {"zone", when.zone}};
+  if (when.zone.empty() || when.zone == "UTC") {
+    return words().text(language, "push.deadlineUtc"_key, parts);
+  }
+  return words().text(language, "push.deadline"_key, parts);
+}
+
+std::string duration_text(std::int64_t ms, std::string_view language) {
+  constexpr std::int64_t kMinute = 60'000, kHour = 60 * kMinute, kDay = 24 * kHour;
+  const auto count = [&](text::Key key, std::int64_t n) {
+    return words().text(language, key, {{"count", n}});
+  };
+  if (ms >= kDay && ms % kDay == 0) return count("push.days"_key, ms / kDay);
+  if (ms >= kHour) return count("push.hours"_key, ms / kHour);
+  if (ms >= kMinute) return count("push.minutes"_key, ms / kMinute);
+  return count("push.seconds"_key, ms / 1000);
 }
 
 NotificationText personal_text(const GameEvent& event) {
+  const std::string_view language = event.language;
+  const json game{{"game", game_name(event)}};
   switch (event.kind) {
     case EventKind::your_turn:
-      return {with_round(event, "Your turn in " + game_name(event)),
+      return {with_round(event, words().text(language, "push.yourTurn"_key, game)),
               joined(personal_lines(event), "\n")};
     case EventKind::must_decide:
-      return {with_round(event, "You must decide in " + game_name(event)),
+      return {with_round(event, words().text(language, "push.mustDecide"_key, game)),
               joined(personal_lines(event), "\n")};
     case EventKind::game_started:
-      return {game_name(event) + " has started",
-              event.player.empty() ? "Every seat is taken." : event.player + " moves first."};
+      return {words().text(language, "push.started"_key, game),
+              event.player.empty()
+                  ? words().text(language, "push.startedEverySeat"_key)
+                  : words().text(language, "push.startedFirst"_key, {{"player", event.player}})};
     case EventKind::game_over:
-      return {game_name(event) + " is over", result_sentence(event)};
+      return {words().text(language, "push.over"_key, game), result_sentence(event)};
     case EventKind::time_running_out:
-      return {"Your time runs out in " + game_name(event),
-              (event.time_left.empty() ? "Little time" : event.time_left) +
-                  " left to move; after that the other players may skip your turn."};
+      return {words().text(language, "push.timeRunsOut"_key, game),
+              event.time_left_ms < 0
+                  ? words().text(language, "push.littleTimeLeft"_key)
+                  : words().text(language, "push.timeLeft"_key,
+                                 {{"left", duration_text(event.time_left_ms, language)}})};
   }
   return {};
 }
 
 std::string group_text(const GameEvent& event) {
+  const std::string_view language = event.language;
+  const json names{{"game", game_name(event)}, {"player", event.player}};
   std::string text;
   switch (event.kind) {
     case EventKind::your_turn:
-      text = with_round(event, event.player + "'s turn in " + game_name(event));
+      text = with_round(event, words().text(language, "webhook.turn"_key, names));
       break;
     case EventKind::game_started:
-      text = game_name(event) + " has started" +
-             (event.player.empty() ? "." : ": " + event.player + " moves first.");
+      text = event.player.empty() ? words().text(language, "webhook.started"_key, names)
+                                  : words().text(language, "webhook.startedFirst"_key, names);
       break;
     case EventKind::game_over:
-      text = game_name(event) + " is over. " + result_sentence(event);
+      text = words().text(language, "webhook.over"_key,
+                          {{"game", game_name(event)}, {"result", result_sentence(event)}});
       break;
     case EventKind::time_running_out:
-      text = event.player + "'s time runs out in " + game_name(event) +
-             (event.time_left.empty() ? "." : ": " + event.time_left + " left.");
+      if (event.time_left_ms < 0) {
+        text = words().text(language, "webhook.timeRunsOut"_key, names);
+      } else {
+        json left = names;
+        left["left"] = duration_text(event.time_left_ms, language);
+        text = words().text(language, "webhook.timeLeft"_key, left);
+      }
       break;
     case EventKind::must_decide:
-      text = with_round(event, event.player + " must decide in " + game_name(event));
+      text = with_round(event, words().text(language, "webhook.mustDecide"_key, names));
       break;
   }
   // What happened and the deadline, as sentences after the headline.
-  std::vector<std::string> more = happening_lines(event.happened, true);
+  std::vector<std::string> more = happening_lines(event.happened, true, language);
   if (event.deadline &&
       (event.kind == EventKind::your_turn || event.kind == EventKind::must_decide)) {
-    more.push_back("Deadline " + deadline_text(*event.deadline) + ".");
+    more.push_back(words().text(language, "webhook.deadline"_key,
+                                {{"deadline", deadline_text(*event.deadline, language)}}));
   }
   if (!more.empty()) {
-    if (text.back() != '.') text += ".";
+    if (!text.empty() && text.back() != '.') text += ".";
     text += " " + joined(more, " ");
   }
   if (!event.game_url.empty()) text += " " + event.game_url;
@@ -200,12 +251,12 @@ std::string push_topic_for(const GameEvent& event) {
 
 std::string push_payload(const GameEvent& event) {
   const NotificationText text = personal_text(event);
-  return dump({{"kind", to_string(event.kind)},
-               {"game", event.game_id},
-               {"title", text.title},
-               {"body", text.body},
-               {"url", event.game_url},
-               {"tag", "viktory-game-" + std::to_string(event.game_id)}});
+  return dump(json{{"kind", to_string(event.kind)},
+                   {"game", event.game_id},
+                   {"title", text.title},
+                   {"body", text.body},
+                   {"url", event.game_url},
+                   {"tag", "viktory-game-" + std::to_string(event.game_id)}});
 }
 
 EmailMessage email_for(const GameEvent& event, const Mailbox& to) {
@@ -214,41 +265,47 @@ EmailMessage email_for(const GameEvent& event, const Mailbox& to) {
   message.to = to;
   message.subject = text.title;
   message.text = text.body + "\n";
-  if (!event.game_url.empty()) message.text += "\nOpen the game: " + event.game_url + "\n";
-  message.text +=
-      "\n-- \nVIKTORY II online. You get this e-mail because you turned on turn notifications;\n"
-      "you can turn them off for this game or for all games in your settings.\n";
+  if (!event.game_url.empty()) {
+    message.text +=
+        "\n" + words().text(event.language, "mail.openGame"_key, {{"url", event.game_url}}) + "\n";
+  }
+  message.text += "\n-- \n" + words().text(event.language, "mail.turnFooter"_key) + "\n";
   return message;
 }
 
-EmailMessage digest_email(const std::vector<DigestGame>& games, const Mailbox& to) {
+EmailMessage digest_email(const std::vector<DigestGame>& games, const Mailbox& to,
+                          std::string_view language) {
   EmailMessage message;
   message.to = to;
-  message.subject = games.size() == 1
-                        ? "VIKTORY II: 1 game waits for you"
-                        : "VIKTORY II: " + std::to_string(games.size()) + " games wait for you";
+  message.subject = words().text(language, "mail.digestSubject"_key,
+                                 {{"count", static_cast<std::int64_t>(games.size())}});
   for (const DigestGame& game : games) {
-    const NotificationText text = personal_text(game.event);
+    GameEvent event = game.event;
+    event.language = std::string(language);
+    const NotificationText text = personal_text(event);
     message.text += text.title + "\n";
-    for (const std::string& line : personal_lines(game.event)) message.text += "  " + line + "\n";
-    if (!game.event.game_url.empty()) message.text += "  " + game.event.game_url + "\n";
+    for (const std::string& line : personal_lines(event)) message.text += "  " + line + "\n";
+    if (!event.game_url.empty()) message.text += "  " + event.game_url + "\n";
     message.text += "\n";
   }
-  message.text +=
-      "-- \nVIKTORY II online. Your daily digest, instead of one e-mail per turn; you can turn\n"
-      "it off (or e-mail altogether) in your settings.\n";
+  message.text += "-- \n" + words().text(language, "mail.digestFooter"_key) + "\n";
   return message;
 }
 
 WebhookEvent webhook_event_for(const GameEvent& event) {
   WebhookEvent out;
   out.text = group_text(event);
-  out.event = {{"event", to_string(event.kind)}, {"game", event.game_id}, {"url", event.game_url}};
+  out.event = {{"event", to_string(event.kind)},
+               {"game", event.game_id},
+               {"url", event.game_url},
+               {"language", event.language}};
   if (event.round > 0) out.event["round"] = event.round;
   if (!event.player.empty()) out.event["player"] = event.player;
   if (event.kind == EventKind::game_over) out.event["winners"] = event.winners;
-  if (!event.happened.empty()) out.event["happened"] = happening_lines(event.happened, true);
-  if (event.deadline) out.event["deadline"] = deadline_text(*event.deadline);
+  if (!event.happened.empty()) {
+    out.event["happened"] = happening_lines(event.happened, true, event.language);
+  }
+  if (event.deadline) out.event["deadline"] = deadline_text(*event.deadline, event.language);
   return out;
 }
 

@@ -1,5 +1,7 @@
-// The words of every notification, all of them in this file (so that another language can take
-// them over in one place). The caller fills GameEvent from what the recipient may see anyway:
+// The words of every notification, all of them in this file, each a text of the message catalogs
+// (server/text/catalog.h: keys push.*, mail.*, webhook.*) in the reader's language: the
+// recipient's for a push or an e-mail, that of the player who set up a webhook for the group's
+// chat. The caller fills GameEvent from what the recipient may see anyway:
 // game number, seat names, round, whose turn, the winners, and what happened since he last
 // acted, built from the events filtered for him (for a group chat: for a spectator). The structs
 // have no field for terrain, units, dice or the seed, so none of those can end up in a push
@@ -9,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "email.h"
@@ -48,11 +51,14 @@ struct Happening {
 
 struct GameEvent {
   EventKind kind = EventKind::your_turn;
+  // The reader's language (a catalog's, text::Catalogs::choose): every text of the message is
+  // written in it.
+  std::string language = "en";
   std::int64_t game_id = 0;
   int round = 0;                     // 0: not mentioned
   std::string player;                // whose turn it is (your_turn) or who moves first
   std::vector<std::string> winners;  // game_over
-  std::string time_left;             // time_running_out: "6 hours"
+  std::int64_t time_left_ms = -1;    // time_running_out: how long is left (-1: not known)
   std::string game_url;              // link that opens the game
   // must_decide: whose Player Turn waits for the decision.
   std::string turn_player;
@@ -87,14 +93,20 @@ WebhookEvent webhook_event_for(const GameEvent& event);
 
 // The lines of what happened, for the recipient ("Bob took your Town at F6.") or, with
 // `for_group`, for a chat ("Bob took Alice's Town at F6.").
-std::vector<std::string> happening_lines(const std::vector<Happening>& happened, bool for_group);
-// "Friday 28 November, 18:00 (Europe/Berlin)", "Friday 28 November, 17:00 UTC".
-std::string deadline_text(const LocalTime& when);
+std::vector<std::string> happening_lines(const std::vector<Happening>& happened, bool for_group,
+                                         std::string_view language = "en");
+// "Friday 28 November, 18:00 (Europe/Berlin)", "Friday 28 November, 17:00 UTC"; German
+// "Freitag, 28. November, 18:00 Uhr (Europe/Berlin)".
+std::string deadline_text(const LocalTime& when, std::string_view language = "en");
+// A time left for people: "6 hours", "2 days", "1 minute" (German "6 Stunden").
+std::string duration_text(std::int64_t ms, std::string_view language = "en");
 
 // The daily digest: one mail listing the recipient's games where he must act.
 struct DigestGame {
   GameEvent event;  // your_turn or must_decide, with what happened and the deadline
 };
-EmailMessage digest_email(const std::vector<DigestGame>& games, const Mailbox& to);
+// In the recipient's `language` (each game's event is written in it too).
+EmailMessage digest_email(const std::vector<DigestGame>& games, const Mailbox& to,
+                          std::string_view language);
 
 }  // namespace viktory::notify

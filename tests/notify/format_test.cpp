@@ -118,6 +118,7 @@ TEST(NotificationText, WebhookBodiesInTheThreeFormats) {
                             {"round", 3},
                             {"player", "Alice"},
                             {"url", "https://viktory.example.org/game/12"},
+                            {"language", "en"},
                             {"text", event.text}}));
   EXPECT_EQ(parse_webhook_format("slack"), WebhookFormat::slack);
   EXPECT_FALSE(parse_webhook_format("teams").has_value());

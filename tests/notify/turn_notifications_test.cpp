@@ -23,6 +23,7 @@
 #include "lobby.h"
 #include "stored_walk.h"
 #include "support/loopback_server.h"
+#include "support/telltales.h"
 #include "test_support.h"
 #include "token.h"
 #include "view.h"
@@ -204,6 +205,8 @@ class TurnNotificationsTest : public ::testing::Test {
     }
     FAIL() << "the decider never became player " << player;
   }
+
+  void battles_and_captures_told(const std::string& language);
 
   static inline ChildProcess* process_ = nullptr;
   static inline int port_ = 0;
@@ -657,11 +660,14 @@ std::set<std::string> hexes_shown_to(Store& store, std::int64_t game_id, int vie
 // labels the recipient was shown in the game's events.
 void expect_nothing_hidden(const std::string& text, const std::set<std::string>& shown,
                            std::uint64_t seed) {
-  for (const char* word : {"Plains", "Grassland", "Forest", "Mountain", "Water", "seed"}) {
+  // English and German terrain words (the catalogs' log.terrain.*).
+  for (const char* word : {"Plains", "Grassland", "Forest", "Mountain", "Water", "seed", "Steppe",
+                           "Weideland", "Wald", "Gebirge", "Wasser"}) {
     EXPECT_EQ(text.find(word), std::string::npos) << word << " in: " << text;
   }
   EXPECT_EQ(text.find(std::to_string(seed)), std::string::npos) << text;
-  const std::regex label(R"(\bat ([A-Z]+[0-9]+)\b)");
+  // A hex as the English ("at F6") and German ("auf F6") texts name it.
+  const std::regex label(R"(\b(?:at|auf) ([A-Z]+[0-9]+)\b)");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), label);
        it != std::sregex_iterator(); ++it) {
     EXPECT_TRUE(shown.contains((*it)[1].str())) << (*it)[1].str() << " in: " << text;
@@ -778,7 +784,18 @@ TEST_F(TurnNotificationsTest, TurnMessagesTellWhatHappenedAndTheDeadlineAndNothi
 // act; then the turn change is handed over as a room would. Bob's push (decrypted by the local
 // push service), his mail and the chat's webhook name every such battle and capture, at its
 // hex, and no other hex; the chat by names only.
-TEST_F(TurnNotificationsTest, AMessageListsTheBattlesAndCapturesSinceTheRecipientLastActed) {
+// Issue 21: the same in German, for players whose browser said so: every battle and capture at
+// "auf <hex>", nothing hidden, and the chat never says "du".
+void TurnNotificationsTest::battles_and_captures_told(const std::string& language) {
+  const bool german = language == "de";
+  for (const PlayerRecord& p : {alice, bob}) {
+    store->db()
+        .prepare("UPDATE players SET language = ? WHERE id = ?")
+        .bind(1, language)
+        .bind(2, p.id)
+        .run();
+  }
+  const std::string at = german ? " auf " : " at ";
   const std::string bob_browser = subscribe(bob_token);
   verified_email(bob, "bob@example.org");
   ASSERT_EQ(api("POST", "/api/notify/settings", json{{"email", true}}, bob_token).status, 200);
@@ -854,34 +871,171 @@ TEST_F(TurnNotificationsTest, AMessageListsTheBattlesAndCapturesSinceTheRecipien
   ASSERT_EQ(got.size(), 1u);
   const std::string body = got[0]["body"];
   const std::string title = got[0]["title"];
-  EXPECT_EQ(
-      title.rfind(state.current == kBob ? "Your turn in Game " : "You must decide in Game ", 0), 0u)
-      << title;
+  const std::string expected_title =
+      german ? (state.current == kBob ? "Du bist am Zug in Partie " : "Du musst in Partie ")
+             : (state.current == kBob ? "Your turn in Game " : "You must decide in Game ");
+  EXPECT_EQ(title.rfind(expected_title, 0), 0u) << title;
   for (const std::string& hex : places) {
-    EXPECT_NE(body.find(" at " + hex + "."), std::string::npos) << hex << " not in: " << body;
+    EXPECT_NE(body.find(at + hex), std::string::npos) << hex << " not in: " << body;
   }
   const std::set<std::string> shown = hexes_shown_to(*store, g.id, kBob);
   expect_nothing_hidden(body, shown, g.seed);
-  EXPECT_TRUE(body.find("won a battle") != std::string::npos ||
-              body.find(" took ") != std::string::npos)
-      << body;
+  if (german) {
+    EXPECT_TRUE(body.find("Schlacht") != std::string::npos ||
+                body.find(" erobert.") != std::string::npos)
+        << body;
+  } else {
+    EXPECT_TRUE(body.find("won a battle") != std::string::npos ||
+                body.find(" took ") != std::string::npos)
+        << body;
+  }
 
   ASSERT_TRUE(wait_for_mails(1));
   const std::string mail = sink.mails().back().data;
   for (const std::string& hex : places) {
-    EXPECT_NE(mail.find(" at " + hex + "."), std::string::npos) << hex << " not in: " << mail;
+    EXPECT_NE(mail.find(at + hex), std::string::npos) << hex << " not in: " << mail;
   }
   ASSERT_TRUE(hook_receiver.wait_for(1, 20s));
   const json hook = json::parse(hook_receiver.requests().back().body);
   for (const std::string& hex : places) {
     bool named = false;
     for (const json& line : hook["happened"]) {
-      named |= line.get<std::string>().find(" at " + hex + ".") != std::string::npos;
+      named |= line.get<std::string>().find(at + hex) != std::string::npos;
     }
     EXPECT_TRUE(named) << hex << " not in: " << hook.dump();
   }
   expect_nothing_hidden(hook.dump(), hexes_shown_to(*store, g.id, kSpectator), g.seed);
-  EXPECT_EQ(hook["text"].get<std::string>().find("you"), std::string::npos) << hook.dump();
+  const std::string chat = hook["text"];
+  const std::vector<std::string> yous =
+      german ? std::vector<std::string>{"Du ", " du", " dich", " dein"}
+             : std::vector<std::string>{"you"};
+  for (const std::string& you : yous) {
+    EXPECT_EQ(chat.find(you), std::string::npos) << hook.dump();
+  }
+
+  EXPECT_EQ(hook["language"], language);
+}
+
+TEST_F(TurnNotificationsTest, AMessageListsTheBattlesAndCapturesSinceTheRecipientLastActed) {
+  battles_and_captures_told("en");
+}
+
+TEST_F(TurnNotificationsTest, AGermanMessageListsTheBattlesAndCapturesAndNothingHidden) {
+  battles_and_captures_told("de");
+}
+
+// Issue 21: each player in his own language, told by his browser (POST /api/account/language):
+// Alice reads German, Bob English. The start of the game goes to both, each in his language;
+// a turn's push and mail to the decider in his; the group's webhook in the language of Alice,
+// who set it up. Checked where they arrive (the decrypted pushes, the SMTP sink's mails, the
+// webhook receiver), with no piece of the other language's catalog texts left.
+TEST_F(TurnNotificationsTest, EachPlayerIsToldInHisLanguageAndTheWebhookInItsSetters) {
+  Accounts accounts(path, AccountOptions{});
+  ASSERT_EQ(accounts
+                .handle_api("POST", "/api/account/language", R"({"language":"de"})",
+                            "Bearer " + alice_token, "192.0.2.1")
+                .status,
+            200);
+  const std::string alice_browser = subscribe(alice_token);
+  const std::string bob_browser = subscribe(bob_token);
+  verified_email(alice, "alice@example.org");
+  verified_email(bob, "bob@example.org");
+  for (const std::string& token : {alice_token, bob_token}) {
+    ASSERT_EQ(api("POST", "/api/notify/settings", json{{"email", true}}, token).status, 200);
+  }
+  GameRoom* room = two_player_game([&](GameRoom& r) {
+    ASSERT_EQ(
+        api("POST", "/api/notify/webhook",
+            json{{"game_id", r.id()}, {"url", hook_receiver.url("/chat")}, {"format", "json"}},
+            alice_token)
+            .status,
+        200);
+  });
+  play_until_decider(room, bob.id);
+  turns->wait_idle();
+  play_until_decider(room, alice.id);
+  turns->wait_idle();
+  const std::string id = std::to_string(room->id());
+  const auto english = notify::testing::telltales("en", "de", {"push.", "mail.", "webhook."});
+  const auto german = notify::testing::telltales("de", "en", {"push.", "mail.", "webhook."});
+
+  // Pushes: Alice's German (the start and her turn), Bob's English.
+  const std::vector<json> alices = wait_for_pushes(alice_browser, 2);
+  const std::vector<json> bobs = wait_for_pushes(bob_browser, 2);
+  ASSERT_GE(alices.size(), 2u);
+  ASSERT_GE(bobs.size(), 2u);
+  bool alice_turn = false;
+  for (const json& m : alices) {
+    const std::string title = m["title"];
+    EXPECT_TRUE(title == "Partie " + id + " hat begonnen" ||
+                title.rfind("Du bist am Zug in Partie " + id, 0) == 0 ||
+                title.rfind("Du musst in Partie " + id, 0) == 0)
+        << title;
+    alice_turn |= m["kind"] == "your_turn";
+    EXPECT_EQ(notify::testing::telltales_in(m.dump(), english), std::vector<std::string>{})
+        << m.dump();
+  }
+  EXPECT_TRUE(alice_turn);
+  for (const json& m : bobs) {
+    const std::string title = m["title"];
+    EXPECT_TRUE(title == "Game " + id + " has started" ||
+                title.rfind("Your turn in Game " + id, 0) == 0 ||
+                title.rfind("You must decide in Game " + id, 0) == 0)
+        << title;
+    EXPECT_EQ(notify::testing::telltales_in(m.dump(), german), std::vector<std::string>{})
+        << m.dump();
+  }
+
+  // Mails: to each address in its player's language (the body decoded from quoted-printable).
+  ASSERT_TRUE(wait_for_mails(2));
+  const auto decoded = [](const std::string& data) {
+    std::string out;
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      if (data.compare(i, 3, "=\r\n") == 0) {
+        i += 2;
+      } else if (data[i] == '=' && i + 2 < data.size() && std::isxdigit(data[i + 1]) &&
+                 std::isxdigit(data[i + 2])) {
+        out += static_cast<char>(std::stoi(data.substr(i + 1, 2), nullptr, 16));
+        i += 2;
+      } else {
+        out += data[i];
+      }
+    }
+    return out;
+  };
+  int to_alice = 0, to_bob = 0;
+  for (const auto& mail : sink.mails()) {
+    const std::string text = decoded(mail.data);
+    if (mail.recipients.at(0).find("alice@") != std::string::npos) {
+      ++to_alice;
+      EXPECT_NE(text.find("Subject: Du bist am Zug in Partie " + id), std::string::npos) << text;
+      EXPECT_NE(text.find("Zur Partie: https://viktory.example.org/#/game/" + id),
+                std::string::npos)
+          << text;
+      EXPECT_NE(text.find("Zug-Benachrichtigungen eingeschaltet"), std::string::npos) << text;
+      EXPECT_EQ(notify::testing::telltales_in(text, english), std::vector<std::string>{}) << text;
+    } else {
+      ++to_bob;
+      EXPECT_NE(text.find("Subject: Your turn in Game " + id), std::string::npos) << text;
+      EXPECT_NE(text.find("Open the game: https://viktory.example.org/#/game/" + id),
+                std::string::npos);
+      EXPECT_EQ(notify::testing::telltales_in(text, german), std::vector<std::string>{}) << text;
+    }
+  }
+  EXPECT_GT(to_alice, 0);
+  EXPECT_GT(to_bob, 0);
+
+  // The chat: in Alice's German, Bob's turn too.
+  ASSERT_TRUE(hook_receiver.wait_for(3, 20s));
+  bool bobs_turn = false;
+  for (const auto& r : hook_receiver.requests()) {
+    const json hook = json::parse(r.body);
+    EXPECT_EQ(hook["language"], "de");
+    const std::string text = hook["text"];
+    bobs_turn |= text.rfind("Bob ist am Zug in Partie " + id, 0) == 0;
+    EXPECT_EQ(notify::testing::telltales_in(text, english), std::vector<std::string>{}) << text;
+  }
+  EXPECT_TRUE(bobs_turn);
 }
 
 // Issue 20: a daily digest instead of one mail per turn: once a day from 08:00 in the player's

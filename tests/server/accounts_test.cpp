@@ -42,10 +42,17 @@ struct Fixture {
   }
 
   ApiResponse call(std::string_view method, std::string_view path_, const json& body = nullptr,
-                   const std::string& token = "", std::string_view address = "192.0.2.1") {
+                   const std::string& token = "", std::string_view address = "192.0.2.1",
+                   std::string_view accept_language = "") {
     const std::string text = body.is_null() ? "" : body.dump();
     return accounts->handle_api(method, path_, text, token.empty() ? "" : "Bearer " + token,
-                                address);
+                                address, accept_language);
+  }
+  std::optional<std::string> stored_language() {
+    Statement s = store.db().prepare("SELECT language FROM players WHERE id = ?");
+    s.bind(1, alice.id);
+    if (!s.step() || s.is_null(0)) return std::nullopt;
+    return s.text(0);
   }
   json ok(std::string_view method, std::string_view path_, const json& body = nullptr,
           const std::string& token = "") {
@@ -356,6 +363,96 @@ TEST(Accounts, TooManyUnusedLinksAreRefused) {
   EXPECT_EQ(f.call("POST", "/api/account/sign-in-link", json::object(), f.alice_token).status, 429);
   f.clock += 24LL * 3600 * 1000 + 1;  // expired links no longer count
   f.ok("POST", "/api/account/sign-in-link", json::object(), f.alice_token);
+}
+
+// Issue 21: the language a player reads, told by his browser: a catalog's language by its tag
+// or base, stored; anything else a clear error that changes nothing.
+TEST(Accounts, ThePlayersLanguageIsStoredOnlyWhenACatalogHasIt) {
+  Fixture f;
+  EXPECT_EQ(f.ok("GET", "/api/account", nullptr, f.alice_token)["language"], nullptr);
+  EXPECT_EQ(
+      f.ok("POST", "/api/account/language", json{{"language", "de-AT"}}, f.alice_token)["language"],
+      "de");
+  EXPECT_EQ(f.stored_language(), "de");
+  EXPECT_EQ(f.ok("GET", "/api/account", nullptr, f.alice_token)["language"], "de");
+  for (const json& bad :
+       {json{{"language", "xx"}}, json{{"language", ""}}, json{{"language", 7}},
+        json{{"language", nullptr}}, json{{"language", "de,en;q=0.5"}}, json{{"language", "de_DE"}},
+        json{{"language", "de-" + std::string(40, 'x')}}, json{{"language", "en\n"}},
+        json::object()}) {
+    const ApiResponse r = f.call("POST", "/api/account/language", bad, f.alice_token);
+    EXPECT_EQ(r.status, 400) << bad.dump();
+    EXPECT_NE(r.body.find("\"bad_language\""), std::string::npos) << r.body;
+    EXPECT_NE(r.body.find("one of: de, en"), std::string::npos) << r.body;
+    EXPECT_EQ(f.stored_language(), "de") << bad.dump();
+  }
+  EXPECT_EQ(f.call("POST", "/api/account/language", json{{"language", "en"}}).status, 401);
+  EXPECT_EQ(f.call("GET", "/api/account/language", nullptr, f.alice_token).status, 405);
+  EXPECT_EQ(
+      f.ok("POST", "/api/account/language", json{{"language", "EN-gb"}}, f.alice_token)["language"],
+      "en");
+  EXPECT_EQ(f.stored_language(), "en");
+  // One browser tells it once per page load: a burst beyond that is refused.
+  int refused = 0;
+  for (int i = 0; i < 40; ++i) {
+    refused +=
+        f.call("POST", "/api/account/language", json{{"language", "de"}}, f.alice_token).status ==
+        429;
+  }
+  EXPECT_GT(refused, 0);
+}
+
+// The account mails in the asker's language: a sign-in link asked for before signing in in the
+// page's language (`language`), else the browser's (Accept-Language); the confirmation of an
+// address in the player's stored language.
+TEST(Accounts, AccountMailsAreInTheAskersLanguage) {
+  Fixture f;
+  f.ok("POST", "/api/account/email", json{{"address", "alice@example.org"}}, f.alice_token);
+  ASSERT_EQ(f.mails.size(), 1u);
+  EXPECT_EQ(f.mails[0].subject, "Confirm your e-mail address for VIKTORY II");
+  f.ok("POST", "/api/account/email/verify",
+       json{{"code", code_in(f.mails[0].text, "verify-email")}});
+
+  const auto link_mail = [&](const json& body, std::string_view accept_language) {
+    const ApiResponse r =
+        f.call("POST", "/api/session/email-link", body, "", "192.0.2.1", accept_language);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return f.mails.back();
+  };
+  const json to{{"address", "alice@example.org"}};
+  notify::EmailMessage mail = link_mail(to, "de-CH,de;q=0.9,en;q=0.8");
+  EXPECT_EQ(mail.subject, "Bei VIKTORY II anmelden");
+  EXPECT_NE(mail.text.find("Öffne diesen Link auf dem Gerät"), std::string::npos) << mail.text;
+  EXPECT_EQ(mail.text.find("Open this link"), std::string::npos) << mail.text;
+  EXPECT_FALSE(code_in(mail.text, "signin").empty()) << mail.text;
+
+  json in_german = to;
+  in_german["language"] = "de";
+  mail = link_mail(in_german, "en-US,en;q=0.9");
+  EXPECT_EQ(mail.subject, "Bei VIKTORY II anmelden");
+
+  mail = link_mail(to, "");
+  EXPECT_EQ(mail.subject, "Sign in to VIKTORY II");
+  EXPECT_NE(mail.text.find("Open this link on the device"), std::string::npos) << mail.text;
+
+  // A language the server does not offer: a clear error, and no mail.
+  const std::size_t before = f.mails.size();
+  json klingon = to;
+  klingon["language"] = "tlh";
+  EXPECT_EQ(f.call("POST", "/api/session/email-link", klingon).status, 400);
+  EXPECT_EQ(f.mails.size(), before);
+
+  // The confirmation of a new address in the player's stored language, whatever the browser.
+  f.ok("POST", "/api/account/language", json{{"language", "de"}}, f.alice_token);
+  ASSERT_EQ(f.call("POST", "/api/account/email", json{{"address", "alice2@example.org"}},
+                   f.alice_token, "192.0.2.1", "en")
+                .status,
+            200);
+  EXPECT_EQ(f.mails.back().subject, "Bestätige deine E-Mail-Adresse für VIKTORY II");
+  EXPECT_NE(f.mails.back().text.find("Der Link funktioniert einmal, 48 Stunden lang."),
+            std::string::npos)
+      << f.mails.back().text;
+  EXPECT_FALSE(code_in(f.mails.back().text, "verify-email").empty());
 }
 
 TEST(Accounts, HandlesOnlyItsOwnPaths) {

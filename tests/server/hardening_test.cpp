@@ -498,7 +498,8 @@ TEST(Invites, CodesStoredBeforeHashingStillWorkAfterTheMigration) {
     f.store.db().exec("ALTER TABLE games DROP COLUMN commitment");
     f.store.db().exec("DROP TABLE game_secrets");
     f.store.db().exec("ALTER TABLE actions DROP COLUMN source");
-    f.store.db().exec("ALTER TABLE games DROP COLUMN rated");  // migration 11 (ratings)
+    f.store.db().exec("ALTER TABLE games DROP COLUMN rated");       // migration 11 (ratings)
+    f.store.db().exec("ALTER TABLE players DROP COLUMN language");  // migration 12 (server texts)
     f.store.db().exec("PRAGMA user_version = 1");
   }
   HubFixture f(file);

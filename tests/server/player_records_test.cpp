@@ -256,6 +256,7 @@ TEST(RecordGameEnd, MigrationElevenRecordsTheGamesFinishedBeforeIt) {
       store.db().exec(std::string("DROP TABLE ") + table);
     }
     store.db().exec("ALTER TABLE games DROP COLUMN rated");
+    store.db().exec("ALTER TABLE players DROP COLUMN language");  // migration 12 (server texts)
     store.db().exec("PRAGMA user_version = 10");
   }
   Store store(file);

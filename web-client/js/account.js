@@ -5,7 +5,8 @@
 
 import { ApiError, saveSession, clearSession } from './net.js';
 import { h, toast } from './util.js';
-import { formatDate, formatDateTime, t } from './i18n.js';
+import { formatDate, formatDateTime, t, LANG } from './i18n.js';
+import { serverErrorText } from './errors.js';
 import { languageSwitch } from './language_switch.js';
 import { modal } from './dialogs.js';
 import { pushSupported, enablePush, disablePush, currentSubscription, notifyApi } from './push.js';
@@ -29,7 +30,7 @@ async function accountFetch(path, { method = 'GET', body, token } = {}) {
   }
   if (!response.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || t('net.requestFailed', { status: response.status }));
+    throw new ApiError(response.status, err.code || `http_${response.status}`, err.code ? serverErrorText(err.code, err.message) : err.message || t('net.requestFailed', { status: response.status }));
   }
   return data;
 }
@@ -42,7 +43,7 @@ export const accountApi = {
   setEmail: (token, address) => accountFetch('/api/account/email', { method: 'POST', token, body: { address } }),
   verifyEmail: (code) => accountFetch('/api/account/email/verify', { method: 'POST', body: { code } }),
   redeem: (code) => accountFetch('/api/session/redeem', { method: 'POST', body: { code } }),
-  mailLink: (address) => accountFetch('/api/session/email-link', { method: 'POST', body: { address } }),
+  mailLink: (address) => accountFetch('/api/session/email-link', { method: 'POST', body: { address, language: LANG } }),
   standingOrders: (token) => accountFetch('/api/account/standing-orders', { token }),
   setStandingOrders: (token, orders) => accountFetch('/api/account/standing-orders', { method: 'PUT', token, body: { orders } }),
 };
@@ -232,7 +233,7 @@ function vacationSection(ctx) {
       const { seen } = await ctx.conn.request('games.vacation', { days: Number(days.value) });
       const reply = seen.find((m) => m.type === 'games.vacation');
       const games = reply ? reply.games : [];
-      result.replaceChildren(...(games.length ? games.map((g) => h('li', { class: g.until ? 'vacation-ok' : 'vacation-refused', dataset: { gameId: g.game_id } }, g.until ? VACATION_TEXT.until(g.game_id, g.until) : VACATION_TEXT.refused(g.game_id, g.message))) : [h('li', { class: 'subtle' }, VACATION_TEXT.none)]));
+      result.replaceChildren(...(games.length ? games.map((g) => h('li', { class: g.until ? 'vacation-ok' : 'vacation-refused', dataset: { gameId: g.game_id } }, g.until ? VACATION_TEXT.until(g.game_id, g.until) : VACATION_TEXT.refused(g.game_id, serverErrorText(g.code, g.message)))) : [h('li', { class: 'subtle' }, VACATION_TEXT.none)]));
     } catch (err) {
       error.textContent = err.message || String(err);
     }

@@ -12,10 +12,10 @@
 // the lobby load a few modules, not the game's forty; the browser keeps them (their URLs carry
 // their versions: docs/server.md, "Static files: versions, caching, compression").
 
-import { Connection, loadSession, clearSession } from './net.js';
+import { Connection, loadSession, clearSession, api } from './net.js';
 import { h, toast } from './util.js';
 import { registerWorker, rememberTimeZone } from './push.js';
-import { t } from './i18n.js';
+import { t, LANG } from './i18n.js';
 
 const pages = {
   lobby: () => import('./lobby.js'),
@@ -49,6 +49,9 @@ function startConnection() {
   if (!ctx.session) return;
   // Deadlines in notifications in this browser's time zone (docs/notifications.md).
   rememberTimeZone(ctx.session);
+  // The server writes this player's mails and pushes in the page's language (docs/protocol.md,
+  // "Accounts"); switching the language reloads the page, which tells it again.
+  api.setLanguage(ctx.session.token, LANG).catch(() => {});
   const conn = new Connection(ctx.session.token);
   ctx.conn = conn;
   window.__viktory = { conn, ctx };

@@ -12,6 +12,7 @@
 import { needsBoard, withBoard } from './board_data.js';
 import { applyViewDelta } from './view_delta.js';
 import { t } from './i18n.js';
+import { serverErrorText } from './errors.js';
 
 const SESSION_KEY = 'viktory.session';
 
@@ -78,7 +79,7 @@ async function apiFetch(path, { method = 'GET', body, token } = {}) {
     throw new ApiError(
       response.status,
       err.code || `http_${response.status}`,
-      err.message || t('net.requestFailed', { status: response.status }),
+      err.code ? serverErrorText(err.code, err.message) : err.message || t('net.requestFailed', { status: response.status }),
     );
   }
   return data;
@@ -86,6 +87,8 @@ async function apiFetch(path, { method = 'GET', body, token } = {}) {
 
 export const api = {
   createSession: (name) => apiFetch('/api/session', { method: 'POST', body: { name } }),
+  // The page's language, for the server's texts to this player (mails, pushes: docs/protocol.md).
+  setLanguage: (token, language) => apiFetch('/api/account/language', { method: 'POST', token, body: { language } }),
   openGames: () => apiFetch('/api/games'),
   myGames: (token) => apiFetch('/api/my-games', { token }),
   game: (gameId, token, invite) =>
@@ -268,7 +271,7 @@ export class Connection extends EventTarget {
       this.pending.delete(msg.req);
       clearTimeout(entry.timer);
       if (msg.type === 'error') {
-        const err = new ProtocolError(msg.code, msg.message);
+        const err = new ProtocolError(msg.code, serverErrorText(msg.code, msg.message));
         err.reason = msg.reason;
         entry.reject(err);
       } else {
@@ -538,11 +541,11 @@ export class GameChannel extends EventTarget {
         break;
       case 'game.notice':
         // The server had to reload the game (or cannot show it for now): say so.
-        this.emit('notice', msg);
+        this.emit('notice', { ...msg, message: serverErrorText(msg.code, msg.message) });
         break;
       case 'error':
         // After "stale" the server sends a fresh game.state by itself.
-        if (msg.req === undefined) this.emit('error', msg);
+        if (msg.req === undefined) this.emit('error', { ...msg, message: serverErrorText(msg.code, msg.message) });
         break;
       default:
         break;

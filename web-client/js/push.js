@@ -3,6 +3,7 @@
 // notifications"). Browsers allow it only in secure contexts (https, or localhost).
 
 import { t } from './i18n.js';
+import { serverErrorText } from './errors.js';
 
 export function pushSupported() {
   return 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window && window.isSecureContext;
@@ -20,7 +21,10 @@ async function call(path, { method = 'GET', body, token } = {}) {
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error((data && data.error && data.error.message) || t('net.requestFailed', { status: response.status }));
+  if (!response.ok) {
+    const err = (data && data.error) || {};
+    throw new Error(err.code ? serverErrorText(err.code, err.message) : t('net.requestFailed', { status: response.status }));
+  }
   return data;
 }
 
