@@ -30,7 +30,7 @@ export function seatName(entry) {
 // A small tag naming a computer seat's level.
 export function computerTag(level) {
   if (!level) return null;
-  return h('span', { class: 'tag tag-computer', title: t('computer.tagTitle', { level: COMPUTER_LEVEL_NAME[level] || level }) }, `${t('computer.tag')} · ${level === 'heuristic' ? t('computer.fast') : level === 'search' ? t('computer.strong') : level}`);
+  return h('span', { class: 'tag tag-computer', title: t('computer.tagTitle', { level: COMPUTER_LEVEL_NAME[level] || level }) }, `${t('computer.tag')} · ${level === 'heuristic' ? t('computer.fast') : level === 'search' ? t('computer.strong') : level === 'passive' ? t('computer.passive') : level}`);
 }
 
 // The create form's seat choices: the creator takes the first seat; each other seat is left
