@@ -9,7 +9,8 @@
 namespace viktory::text {
 
 // Built from web-client/i18n/*.json by CMake (catalogs_builtin.cpp.in).
-extern const std::vector<std::pair<std::string_view, std::string_view>> kBuiltinCatalogs;
+extern const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>
+    kBuiltinCatalogs;
 
 namespace {
 
@@ -119,7 +120,9 @@ std::string format_count(std::string_view language, std::int64_t n) {
 
 Catalogs Catalogs::builtin() {
   Catalogs out;
-  for (const auto& [language, source] : kBuiltinCatalogs) {
+  for (const auto& [language, pieces] : kBuiltinCatalogs) {
+    std::string source;
+    for (const auto piece : pieces) source += piece;
     auto parsed = nlohmann::json::parse(source, nullptr, false);
     if (parsed.is_object()) out.add(std::string(language), std::move(parsed));
   }

@@ -130,7 +130,7 @@ test('large JSON answers without secrets are gzipped (a replay); answers with a 
   await row.waitFor();
   await row.locator('button', { hasText: 'Join' }).click();
   await waitForGameState(alice.page, (s) => s.view.phase === 'setup');
-  await playUntil([alice, bob], (states) => states[0] && states[0].seq >= 10, { maxActions: 60, avoidBattle: true });
+  await playUntil([alice, bob], (states) => states[0] && states[0].seq >= 10, { maxActions: 400, avoidBattle: true });
   await bob.page.evaluate(() => window.__viktoryGame.channel.act({ kind: 'concede' }));
   await waitForGameState(alice.page, (s) => s.view.phase === 'game_over');
 

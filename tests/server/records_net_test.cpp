@@ -79,8 +79,10 @@ TEST(RecordsNet, ARatedGameOverWebSocketsThenTheLadderListsAndProfilesOverHttp) 
       http_request(port, "GET", "/api/finished?player=" + alice.player_id, "", carol.token).status,
       403);
   bool named = false;
-  for (const json& e :
-       http_request(port, "GET", "/api/ladder?players=2", "", carol.token).json()["entries"]) {
+  // The answer kept whole while its entries are read (a temporary's part would not outlive it).
+  const json ladder_for_carol =
+      http_request(port, "GET", "/api/ladder?players=2", "", carol.token).json();
+  for (const json& e : ladder_for_carol["entries"]) {
     named = named || e.value("player_id", "") == alice.player_id;
   }
   EXPECT_FALSE(named);
