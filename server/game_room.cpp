@@ -20,8 +20,6 @@ namespace {
 
 using nlohmann::json;
 
-json player_id_json(std::int64_t id) { return std::to_string(id); }
-
 // Counts Unicode code points of valid UTF-8 (continuation bytes are not counted).
 std::size_t code_points(const std::string& s) {
   return static_cast<std::size_t>(std::count_if(
@@ -82,11 +80,6 @@ json events_json(const std::vector<Event>& events) {
   json out = json::array();
   for (const Event& e : events) out.push_back(protocol::event_to_json(e));
   return out;
-}
-
-// The fair-play commitment as published: null for a game created before fair play.
-json commitment_json(const GameRecord& record) {
-  return record.commitment.empty() ? json(nullptr) : json(record.commitment);
 }
 
 json result_json(const GameState& s) {
@@ -573,7 +566,7 @@ Message GameRoom::state_message(int viewer) {
             {"seq", c.seq},
             {"you", json{{"seat", viewer >= 0 ? json(viewer) : json(nullptr)}}},
             {"can_undo", c.can_undo}};
-  head["commitment"] = commitment_json(record_);  // fair play
+  head["commitment"] = commitment_of(record_);  // fair play
   // The board the view goes with (game.board, board_once.h).
   head["board"] = board_.id(record_.id, *state_);
   // The log and the chat change independently: a chat line rebuilds only the chat part.
@@ -839,74 +832,6 @@ Outcome GameRoom::chat(const PlayerRecord& player, const std::string& text) {
     }
   }
   return std::nullopt;
-}
-
-// ---------------------------------------------------------------- summaries
-
-json GameRoom::seats_json(const GameRecord& record) {
-  json seats = json::array();
-  for (int i = 0; i < record.options.players; ++i) {
-    json seat{{"seat", i},
-              {"color", seat_color(i)},
-              {"player_id", nullptr},
-              {"name", nullptr},
-              {"computer", nullptr}};
-    for (const SeatRecord& s : record.seats) {
-      if (s.seat == i) {
-        seat["player_id"] = player_id_json(s.player_id);
-        seat["name"] = s.name;
-        if (!s.computer.empty()) seat["computer"] = s.computer;
-      }
-    }
-    seats.push_back(std::move(seat));
-  }
-  return seats;
-}
-
-json GameRoom::seats_message() const {
-  return json{{"type", "game.seats"},
-              {"game_id", record_.id},
-              {"status", to_string(record_.status)},
-              {"creator", player_id_json(record_.creator.id)},
-              {"seats", seats_json(record_)},
-              {"options", protocol::options_to_json(record_.options)},
-              {"private", record_.is_private},
-              {"spectators", to_string(record_.spectators)},
-              {"spectator_delay", record_.spectator_delay},
-              {"commitment", commitment_json(record_)},
-              {"clock", record_.clock},
-              {"speed", speed_of(record_)}};
-}
-
-json GameRoom::summary_of(const GameRecord& record) {
-  return json{{"game_id", record.id},
-              {"status", to_string(record.status)},
-              {"private", record.is_private},
-              {"options", protocol::options_to_json(record.options)},
-              {"spectators", to_string(record.spectators)},
-              {"spectator_delay", record.spectator_delay},
-              {"seats", seats_json(record)},
-              {"creator", json{{"player_id", player_id_json(record.creator.id)},
-                               {"name", record.creator.name}}},
-              {"created_at", record.created},
-              {"last_move_at", record.last_move_at ? json(*record.last_move_at) : json(nullptr)},
-              {"current_seat", record.status == GameStatus::kRunning && record.current_seat >= 0
-                                   ? json(record.current_seat)
-                                   : json(nullptr)},
-              {"seq", record.seq},
-              {"result", record.result ? *record.result : json(nullptr)},
-              {"commitment", commitment_json(record)},
-              {"clock", record.clock},
-              {"speed", speed_of(record)},
-              {"rated", record.rated}};
-}
-
-const char* GameRoom::speed_of(const GameRecord& record) {
-  constexpr std::int64_t kDaySeconds = 86400;
-  const std::int64_t per_move =
-      record.clock.is_object() ? record.clock.value("per_move_seconds", std::int64_t{0}) : 0;
-  if (per_move <= 0) return "untimed";
-  return per_move < kDaySeconds ? "live" : "daily";
 }
 
 }  // namespace viktory::server

@@ -162,6 +162,8 @@ class GameRoom {
   // per move) or "untimed" (no clock).
   static const char* speed_of(const GameRecord& record);
   static nlohmann::json seats_json(const GameRecord& record);
+  // The fair-play commitment as published: null for a game created before fair play.
+  static nlohmann::json commitment_of(const GameRecord& record);
 
   // How many times a full view was built (for tests of the per-viewer cache).
   std::int64_t views_built() const { return views_built_; }
