@@ -104,6 +104,9 @@ std::optional<std::string> concede_down_to_one(GameState s, Chooser& chooser, Co
       if (s.winners.size() != static_cast<std::size_t>(left)) {
         return where.str() + ": the last player left is not the winner";
       }
+      // The finished game keeps the invariants too, also when the winner still owed units for
+      // a Town or City he lost [10.2] (the scenario fuzzer found this one).
+      if (auto broken = viktory::check_invariants(s)) return where.str() + ": " + *broken;
       return std::nullopt;
     }
     ++counts.many_left[static_cast<int>(pending)];
