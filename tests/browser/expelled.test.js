@@ -134,7 +134,12 @@ test('coming back, Bob reads his own seat: the skip, the vote, the expulsion, th
   await page.goto(`/#/game/${gameId}`);
   const panel = page.locator('#catch-up');
   await panel.waitFor();
+  // Playwright hands the page's WebSocket frames to this process on its own time: under load
+  // the panel can be drawn before the frame it was drawn from reaches bob.frames.
+  for (let i = 0; i < 100 && !bob.frames.some((m) => m.type === 'game.since'); ++i) await sleep(100);
+  await panel.locator('.catch-up-own li').nth(3).waitFor();
   const reply = bob.frames.filter((m) => m.type === 'game.since').pop();
+  assert.ok(reply, 'a game.since reply reached the page');
   assert.ok(reply.steps.some((st) => st.player === 1 && st.by === 'computer'), 'the computer\'s steps for his seat');
   assert.ok(reply.steps.some((st) => st.player === 1 && st.by === 'clock'), 'the skipped turn\'s step');
   assert.ok(reply.clock.every((l) => l.seat === 1));
