@@ -74,7 +74,7 @@ export function ratingChart(changes) {
   const label = t('profile.chartLabel', { from: ratingText(points[0].rating), to: ratingText(points[points.length - 1].rating), count: ordered.length });
   return s(
     'svg',
-    { class: 'rating-chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, preserveAspectRatio: 'none' },
+    { class: 'rating-chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label },
     s('title', {}, label),
     s('line', { class: 'rating-chart-base', x1: pad, x2: width - pad, y1: y(low), y2: y(low) }),
     s('polyline', { class: 'rating-chart-line', points: points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ') }),
