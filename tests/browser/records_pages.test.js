@@ -196,6 +196,7 @@ test('the profile shows games played and won by player count and condition, the 
   ]);
   assert.equal(await newest.locator('.finished-result').textContent(), 'won');
   assert.equal(await page.locator('.profile-actions').count(), 1, 'the place for the follow button');
+  assert.doesNotMatch(await page.textContent('#profile'), /null|undefined|NaN/);
   await page.screenshot({ path: screenshotPath('records-profile.png'), fullPage: true });
 
   // A name links to that player's profile.

@@ -34,7 +34,7 @@ class LadderPage {
 
   start() {
     this.body = h('tbody', {});
-    this.table = h('table', { class: 'records-table', id: 'ladder-table' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('ladder.rank')), h('th', { scope: 'col' }, t('ladder.player')), h('th', { scope: 'col', class: 'num' }, t('ladder.rating')), h('th', { scope: 'col', class: 'num' }, t('ladder.games')))), this.body);
+    this.table = h('table', { class: 'records-table', id: 'ladder-table' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, t('ladder.rank')), h('th', { scope: 'col' }, t('ladder.player')), h('th', { scope: 'col', class: 'num' }, t('ladder.rating')), h('th', { scope: 'col', class: 'num' }, t('ladder.games')))), this.body);
     this.empty = h('p', { class: 'subtle empty', hidden: true }, t('ladder.empty'));
     this.prev = h('button', { type: 'button', class: 'btn btn-small', id: 'ladder-prev', onclick: () => this.goBack() }, t('ladder.better'));
     this.more = h('button', { type: 'button', class: 'btn btn-small', id: 'ladder-next', onclick: () => this.goOn() }, t('ladder.worse'));

@@ -101,7 +101,8 @@ function renderProfile(card, actions, ctx, profile) {
   const recent = profile.recent_finished || [];
   const won = profile.won || 0;
   const played = profile.played || 0;
-  card.replaceChildren(
+  // (replaceChildren would write a null out as "null": leave the missing parts out first.)
+  const parts = [
     h('div', { class: 'card-head' }, h('h1', { id: 'profile-name' }, profile.name), actions),
     h('p', { class: 'subtle', id: 'profile-since' }, t('profile.memberSince', { date: formatDate(profile.member_since, { dateStyle: 'long' }) })),
     own ? h('p', { class: 'subtle', id: 'profile-visibility' }, t('profile.visibleTo', { who: privacyName(profile.visible_to) }), ' ', h('a', { href: '#/account' }, t('profile.change'))) : null,
@@ -143,7 +144,8 @@ function renderProfile(card, actions, ctx, profile) {
           )
         : h('p', { class: 'subtle empty' }, t('profile.noneUnderWay')),
     ),
-  );
+  ];
+  card.replaceChildren(...parts.filter(Boolean));
 }
 
 export function privacyName(value) {
