@@ -158,6 +158,21 @@ test('a German browser gets the welcome page, the lobby, the invitation and the 
   assert.deepEqual(await leaks(page, englishPieces), []);
   await page.screenshot({ path: screenshotPath('i18n-account-de-desktop.png'), fullPage: true });
 
+  // The players' records (js/profile.js, js/finished.js, js/ladder.js): her own profile, her
+  // finished games, the ladder.
+  assert.equal(await page.textContent('#privacy h3'), 'Dein Profil');
+  await page.click('#privacy-own-profile');
+  await page.waitForSelector('#profile-totals');
+  assert.equal(await page.textContent('#profile-totals'), '0 Partien gespielt, 0 gewonnen');
+  assert.deepEqual(await leaks(page, englishPieces), []);
+  for (const [hash, ready] of [['/#/finished', '#finished-list .empty'], ['/#/ladder', '#ladder-pager']]) {
+    await page.goto(hash);
+    await page.waitForSelector(ready);
+    assert.deepEqual(await leaks(page, englishPieces), [], hash);
+  }
+  await page.goto('/#/account');
+  await page.waitForSelector('#standing-orders select');
+
   // The phone: German words are long; nothing may push the page sideways.
   const phone = await newPlayer(browser, server, { viewport: { width: 390, height: 844 }, touch: true, locale: 'de-DE' });
   await phone.page.goto('/');

@@ -3,7 +3,7 @@
 // devices out; #/signin/<code> redeems a link on another device; #/verify-email/<code>
 // confirms an address; the welcome page takes a recovery code or sends a link by e-mail.
 
-import { ApiError, saveSession, clearSession } from './net.js';
+import { api, ApiError, saveSession, clearSession } from './net.js';
 import { h, toast } from './util.js';
 import { formatDate, formatDateTime, t, LANG } from './i18n.js';
 import { serverErrorText } from './errors.js';
@@ -181,6 +181,7 @@ export function mountAccount(root, ctx) {
         codeBox,
         h('h3', {}, t('account.email')),
         emailBox,
+        privacySection(ctx, error),
         notificationsSection(ctx, error),
         standingOrdersSection(ctx, error),
         vacationSection(ctx),
@@ -209,6 +210,50 @@ export function mountAccount(root, ctx) {
   );
   refresh();
   return { destroy() {} };
+}
+
+// Who may see this player's profile (docs/server.md, "Players' records"): the value the server
+// holds, saved as soon as it is changed.
+function privacySection(ctx, error) {
+  const token = ctx.session.token;
+  const select = h(
+    'select',
+    { id: 'privacy-visible-to', disabled: true },
+    [
+      ['everyone', t('privacy.everyone')],
+      ['opponents', t('privacy.opponents')],
+      ['nobody', t('privacy.nobody')],
+    ].map(([v, text]) => h('option', { value: v }, text)),
+  );
+  select.addEventListener('change', async () => {
+    error.textContent = '';
+    select.disabled = true;
+    try {
+      const reply = await api.setPrivacy(token, select.value);
+      select.value = reply.visible_to;
+      toast(t('account.saved'));
+    } catch (err) {
+      error.textContent = err.message;
+    } finally {
+      select.disabled = false;
+    }
+  });
+  api.privacy(token).then(
+    (reply) => {
+      select.value = reply.visible_to;
+      select.disabled = false;
+    },
+    (err) => {
+      error.textContent = err.message;
+    },
+  );
+  return h(
+    'section',
+    { id: 'privacy' },
+    h('h3', {}, t('privacy.title')),
+    h('p', {}, t('privacy.about'), ' ', ctx.session.player_id ? h('a', { href: `#/player/${encodeURIComponent(ctx.session.player_id)}`, id: 'privacy-own-profile' }, t('privacy.ownProfile')) : null),
+    h('label', { class: 'field', for: 'privacy-visible-to' }, h('span', {}, t('privacy.label')), select),
+  );
 }
 
 // "Vacation": declared in every running game with a clock at once (games.vacation); each game

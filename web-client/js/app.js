@@ -6,6 +6,9 @@
 //   #/account                sign-in links, recovery code, e-mail (account.js)
 //   #/signin/<code>          sign this browser in with a link made on another device
 //   #/verify-email/<code>    confirm an e-mail address
+//   #/player/<id>            a player's profile (profile.js)
+//   #/finished[?tab=|player=] finished games: mine, all public, one player's (finished.js)
+//   #/ladder[?players=N]     the ladder of N-player games (ladder.js)
 
 //
 // Each page's modules are loaded when the page is first shown (import()), so the name form and
@@ -24,6 +27,9 @@ const pages = {
   replay: () => import('./replay.js'),
   account: () => import('./account.js'),
   tutorial: () => import('./tutorial/coach.js'),
+  profile: () => import('./profile.js'),
+  finished: () => import('./finished.js'),
+  ladder: () => import('./ladder.js'),
 };
 
 const root = document.getElementById('app');
@@ -155,6 +161,19 @@ function route() {
   }
   if (parts[0] === 'replay' && parts[1]) {
     show(t('title.replay', { id: parts[1] }), pages.replay, (m) => m.mountReplay(root, ctx, parts[1]));
+    return;
+  }
+  // Players' records are public (a visitor without a name sees them as any stranger would).
+  if (parts[0] === 'player' && /^\d+$/.test(parts[1] || '')) {
+    show(t('profile.title'), pages.profile, (m) => m.mountProfile(root, ctx, parts[1]));
+    return;
+  }
+  if (parts[0] === 'finished') {
+    show(t('records.finishedTitle'), pages.finished, (m) => m.mountFinished(root, ctx, query));
+    return;
+  }
+  if (parts[0] === 'ladder') {
+    show(t('records.ladderTitle'), pages.ladder, (m) => m.mountLadder(root, ctx, query));
     return;
   }
   const joining = parts[0] === 'join' && /^\d+$/.test(parts[1] || '') && parts[2];

@@ -98,6 +98,11 @@ function learnCard() {
   return h('section', { class: 'card learn-card' }, h('h2', {}, t('tutorial.title')), h('p', { class: 'subtle' }, t('tutorial.learnHelp')), h('a', { class: 'btn', id: 'lobby-learn', href: '#/learn' }, t('tutorial.learn')));
 }
 
+// The way to the players' records: finished games and the ladder (js/finished.js, js/ladder.js).
+function recordsCard() {
+  return h('section', { class: 'card records-card', id: 'lobby-records' }, h('h2', {}, t('records.lobbyTitle')), h('p', { class: 'subtle' }, t('records.lobbyHelp')), h('p', { class: 'records-links' }, h('a', { class: 'btn', id: 'lobby-finished', href: '#/finished' }, t('records.finishedTitle')), ' ', h('a', { class: 'btn', id: 'lobby-ladder', href: '#/ladder' }, t('records.ladderTitle'))));
+}
+
 export function mountLobby(root, ctx) {
   const lobby = new Lobby(root, ctx);
   lobby.start();
@@ -194,7 +199,7 @@ class Lobby {
         'section',
         { class: 'lobby' },
         h('h1', { class: 'visually-hidden' }, t('title.lobby')),
-        h('div', { class: 'lobby-col' }, learnCard(), this.createForm()),
+        h('div', { class: 'lobby-col' }, learnCard(), this.createForm(), recordsCard()),
         h(
           'div',
           { class: 'lobby-col' },
@@ -247,6 +252,8 @@ class Lobby {
           if (payload.spectators === 'delayed') payload.spectator_delay = 2;
           const computers = kinds.computers();
           if (computers.length) payload.computers = computers;
+          // Rated or not (docs/server.md, "Unrated games"): never with a computer seat.
+          payload.rated = !computers.length && f.rated.checked;
           if (clock.value()) payload.clock = clock.value();
           payload.decision_grace_seconds = clock.graceSeconds();
           button.disabled = true;
@@ -270,6 +277,7 @@ class Lobby {
       optionFields(),
       select('tile_mix', t('create.tileMix'), Object.entries(TILE_MIX_NAME), 'standard'),
       h('label', { class: 'check', for: 'independent_exploration' }, h('input', { type: 'checkbox', id: 'independent_exploration', name: 'independent_exploration' }), h('span', {}, t('create.independentExploration'))),
+      h('label', { class: 'check', for: 'rated' }, h('input', { type: 'checkbox', id: 'rated', name: 'rated', checked: true }), h('span', {}, t('create.rated'), h('span', { class: 'field-help', id: 'rated-help' }, ' ', t('create.ratedHelp')))),
       h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', name: 'private' }), h('span', {}, t('create.private'))),
       select(
         'spectators',
@@ -285,8 +293,27 @@ class Lobby {
       error,
     );
     wireOptionFields(form);
+    // A computer seat makes the game unrated: the box follows the seat choices.
+    const rated = form.querySelector('#rated');
+    const ratedHelp = form.querySelector('#rated-help');
+    let ratedWanted = true;
+    const syncRated = () => {
+      const computers = kinds.computers().length > 0;
+      rated.disabled = computers;
+      rated.checked = computers ? false : ratedWanted;
+      ratedHelp.textContent = ` ${computers ? t('create.ratedNoComputers') : t('create.ratedHelp')}`;
+    };
+    rated.addEventListener('change', () => {
+      ratedWanted = rated.checked;
+    });
     kinds.render();
-    form.querySelector('#seats').addEventListener('change', () => kinds.render());
+    form.querySelector('#seats').addEventListener('change', () => {
+      kinds.render();
+      syncRated();
+    });
+    form.addEventListener('change', (ev) => {
+      if (ev.target.closest && ev.target.closest('#seat-kinds')) syncRated();
+    });
     return form;
   }
 

@@ -108,6 +108,13 @@ export const api = {
     const q = query.toString();
     return apiFetch(`/api/games/${encodeURIComponent(gameId)}/replay${q ? `?${q}` : ''}`, { token });
   },
+  // Players' records (docs/protocol.md, "Players' records"): the token is optional (it shows
+  // the caller what his privacy allows him); `query` holds the filters and the cursor.
+  ladder: (token, query) => apiFetch(`/api/ladder?${new URLSearchParams(query)}`, { token }),
+  finished: (token, query) => apiFetch(`/api/finished?${new URLSearchParams(query)}`, { token }),
+  player: (token, playerId) => apiFetch(`/api/players/${encodeURIComponent(playerId)}`, { token }),
+  privacy: (token) => apiFetch('/api/profile/privacy', { token }),
+  setPrivacy: (token, visibleTo) => apiFetch('/api/profile/privacy', { method: 'POST', token, body: { visible_to: visibleTo } }),
 };
 
 // ---------------------------------------------------------------------------------------------
