@@ -89,6 +89,8 @@ bool Accounts::admit_mail(std::string_view recipient, std::string_view client) {
 }
 
 bool Accounts::handles(std::string_view path) {
+  // The export and the deletion are the Hub's (hub_leaving.cpp): deleting concedes games.
+  if (path == "/api/account/export" || path == "/api/account/delete") return false;
   return path == "/api/account" || path.substr(0, 13) == "/api/account/" ||
          path == "/api/session/redeem" || path == "/api/session/email-link";
 }

@@ -50,6 +50,8 @@ struct ApiResponse {
   // secret, since a secret in a compressed answer next to text an attacker chose leaks through
   // the answer's size (BREACH; docs/server.md, "Compression").
   bool compressible = false;
+  // Sent as Content-Disposition when set (a download: GET /api/account/export).
+  std::string content_disposition = {};
 };
 
 inline ApiResponse api_error(int status, const std::string& code, const std::string& message) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "account_deletion.h"
 #include "fair_play.h"
 #include "json.h"
 #include "legal_text.h"
@@ -42,13 +43,20 @@ std::string clean_chat_text(const std::string& text) {
 // Players' chat comes from seated players; spectators have a channel of their own, which the
 // players never see (a player watching his game under a second name could pass on tips).
 json chat_json(std::int64_t game_id, const ChatRecord& c) {
-  return json{{"type", "chat"},
-              {"game_id", game_id},
-              {"channel", c.seat ? "players" : "spectators"},
-              {"from_seat", c.seat ? json(*c.seat) : json(nullptr)},
-              {"name", c.name},
-              {"text", c.text},
-              {"at", c.at}};
+  json line{{"type", "chat"},
+            {"game_id", game_id},
+            {"channel", c.seat ? "players" : "spectators"},
+            {"from_seat", c.seat ? json(*c.seat) : json(nullptr)},
+            {"name", c.name},
+            {"text", c.text},
+            {"at", c.at}};
+  // A former player's line (account_deletion.h): no name, no text.
+  if (is_former_name(c.name)) {
+    line["name"] = nullptr;
+    line["former"] = true;
+    line["deleted"] = true;
+  }
+  return line;
 }
 
 // A message made of a small JSON object and large parts serialised once and shared:
@@ -832,6 +840,20 @@ Outcome GameRoom::chat(const PlayerRecord& player, const std::string& text) {
     }
   }
   return std::nullopt;
+}
+
+void GameRoom::forget_player(std::int64_t player_id) {
+  bool seated = false;
+  for (SeatRecord& s : record_.seats) {
+    if (s.player_id == player_id) {
+      s.name.clear();
+      seated = true;
+    }
+  }
+  if (record_.creator.id == player_id) record_.creator.name.clear();
+  ++chat_version_;  // his lines, blanked in the store, as anyone reads them next
+  cache_.clear();   // full states carry the seats
+  if (seated) broadcast_seats();
 }
 
 }  // namespace viktory::server

@@ -144,6 +144,9 @@ class GameRoom {
   Outcome undo(std::int64_t player_id, int client_seq);
   bool can_undo(int seat) const;
   Outcome chat(const PlayerRecord& player, const std::string& text);
+  // Leaving (account_deletion.h): the player deleted his account; his seat's name and his chat
+  // lines (blanked in the store already) are shown as a former player's from now on.
+  void forget_player(std::int64_t player_id);
 
   // What the turn notifications are told (turn_hook.h), now (defined in turn_hook.cpp).
   TurnChange turn_change(TurnChange::Kind kind) const;

@@ -2,6 +2,7 @@
 // its stored record (also for games not loaded).
 #include <nlohmann/json.hpp>
 
+#include "account_export.h"
 #include "game_room.h"
 #include "json.h"
 
@@ -11,6 +12,12 @@ namespace {
 using nlohmann::json;
 
 json player_id_json(std::int64_t id) { return std::to_string(id); }
+
+json creator_json(const PlayerRecord& creator) {
+  json out{{"player_id", player_id_json(creator.id)}};
+  put_player_name(out, creator.name);
+  return out;
+}
 
 }  // namespace
 
@@ -29,7 +36,7 @@ json GameRoom::seats_json(const GameRecord& record) {
     for (const SeatRecord& s : record.seats) {
       if (s.seat == i) {
         seat["player_id"] = player_id_json(s.player_id);
-        seat["name"] = s.name;
+        put_player_name(seat, s.name);  // a former player: no name, "former": true
         if (!s.computer.empty()) seat["computer"] = s.computer;
       }
     }
@@ -61,8 +68,7 @@ json GameRoom::summary_of(const GameRecord& record) {
               {"spectators", to_string(record.spectators)},
               {"spectator_delay", record.spectator_delay},
               {"seats", seats_json(record)},
-              {"creator", json{{"player_id", player_id_json(record.creator.id)},
-                               {"name", record.creator.name}}},
+              {"creator", creator_json(record.creator)},
               {"created_at", record.created},
               {"last_move_at", record.last_move_at ? json(*record.last_move_at) : json(nullptr)},
               {"current_seat", record.status == GameStatus::kRunning && record.current_seat >= 0

@@ -290,6 +290,9 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       auto res = text_response(static_cast<http::status>(api.status), std::move(api.body), version,
                                keep, api.content_type);
       if (api.compressible) res.set(http::field::vary, "Accept-Encoding");
+      if (!api.content_disposition.empty()) {
+        res.set(http::field::content_disposition, api.content_disposition);
+      }
       if (gzipped) res.set(http::field::content_encoding, "gzip");
       if (api.retry_after_seconds > 0) {
         res.set(http::field::retry_after, std::to_string(api.retry_after_seconds));

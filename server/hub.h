@@ -170,6 +170,13 @@ class Hub {
   // lists per game its end or why it was refused.
   Outcome vacation_everywhere(Client* client, std::int64_t player_id, int days);
   std::optional<PlayerRecord> player_for_bearer(std::string_view authorization);
+  // Leaving (hub_leaving.cpp): /api/account/export and /api/account/delete.
+  static bool is_leaving_path(std::string_view path);
+  ApiResponse handle_leaving_api(std::string_view method, std::string_view path,
+                                 std::string_view body, std::string_view authorization,
+                                 std::string_view address);
+  ApiResponse export_account_api(const PlayerRecord& player);
+  ApiResponse delete_account_api(const PlayerRecord& player, std::string_view body);
   std::string invite_url(std::int64_t game_id, const std::string& code) const;
   // A computer seat's decision, from a worker (no lock held): applied like a player's
   // game.action (the Lobby lock to find the room, then the room's alone); stale ones dropped.
@@ -195,6 +202,7 @@ class Hub {
   std::map<Client*, ClientState> clients_;
   AddressBuckets signup_buckets_;
   AddressBuckets address_buckets_;
+  AddressBuckets export_buckets_{1.0 / 600, 1};  // by player: one export per 10 minutes
   // The database's health: false after a storage failure until a probe write succeeds.
   bool storage_ok_ = true;
   std::string storage_problem_;

@@ -195,6 +195,9 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
   }
 
   try {
+    if (is_leaving_path(path)) {
+      return handle_leaving_api(method, path, body, authorization, address);
+    }
     if (path == "/api/session") {
       if (method != "POST") return api_error(405, "method", "use POST");
       // Sign-ups write to the database (with no lock of the Hub held): limit them per address.

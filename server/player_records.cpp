@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "account_deletion.h"
 #include "game_room.h"
 #include "rating.h"
 
@@ -267,6 +268,7 @@ ApiResponse finished(Store& store, const std::map<std::string, std::string>& que
 ApiResponse profile(Store& store, std::int64_t owner, std::int64_t viewer) {
   json p;
   bool found = false;
+  bool deleted = false;
   bool refused = false;
   std::vector<std::int64_t> recent;
   store.with_reader([&](Database& db) {
@@ -274,6 +276,10 @@ ApiResponse profile(Store& store, std::int64_t owner, std::int64_t viewer) {
     who.bind(1, owner);
     if (!who.step()) return;
     found = true;
+    if (is_former_name(who.text(0))) {  // he deleted his account (account_deletion.h)
+      deleted = true;
+      return;
+    }
     if (!may_see_profile(db, viewer, owner)) {
       refused = true;
       return;
@@ -350,6 +356,7 @@ ApiResponse profile(Store& store, std::int64_t owner, std::int64_t viewer) {
     while (f.step()) recent.push_back(f.int64(0));
   });
   if (!found) return api_error(404, "not_found", "no such player");
+  if (deleted) return api_error(404, "player_deleted", "this player deleted his account");
   if (refused) return hidden();
   p["recent_finished"] = finished_entries(store, recent);
   json under_way = json::array();

@@ -80,6 +80,13 @@ Replays::Page Replays::cached(const std::string& key) {
   return it->second->second;
 }
 
+void Replays::forget_all() {
+  std::lock_guard lock(cache_mutex_);
+  lru_.clear();
+  index_.clear();
+  cached_bytes_ = 0;
+}
+
 void Replays::remember(const std::string& key, Page page) {
   if (index_.count(key) || page->size() > limits_.cache_bytes) return;
   cached_bytes_ += page->size();

@@ -48,6 +48,9 @@ class Replays {
   static nlohmann::json build_page(Store& store, const GameRecord& record, int viewer, int from,
                                    int to);
 
+  // Drops every cached page and record (a player deleted his account: his name leaves them).
+  void forget_all();
+
   // Tests: called while a page is being built, outside every lock but the replays' own.
   std::function<void()> on_build_for_tests;
 

@@ -11,6 +11,7 @@ import { languageSwitch } from './language_switch.js';
 import { modal } from './dialogs.js';
 import { pushSupported, enablePush, disablePush, currentSubscription, notifyApi } from './push.js';
 import { ordersForm } from './standing_orders.js';
+import { leavingSection } from './leaving.js';
 
 async function accountFetch(path, { method = 'GET', body, token } = {}) {
   const headers = { Accept: 'application/json' };
@@ -185,6 +186,7 @@ export function mountAccount(root, ctx) {
         notificationsSection(ctx, error),
         standingOrdersSection(ctx, error),
         vacationSection(ctx),
+        leavingSection(ctx),
         h('h3', {}, t('language.heading')),
         languageSwitch({ labelled: false }),
         h('h3', {}, t('account.signOutOthers')),

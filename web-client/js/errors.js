@@ -9,6 +9,8 @@ import { t } from './i18n.js';
 
 const TEXTS = {
   bad_json: () => t('error.badJson'),
+  bad_confirmation: () => t('leaving.badConfirmation'), // leaving.js
+  player_deleted: () => t('leaving.playerDeleted'),
   bad_message: () => t('error.badMessage'),
   unknown_type: () => t('error.unknownType'),
   unauthenticated: () => t('error.unauthenticated'),

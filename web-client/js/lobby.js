@@ -10,6 +10,7 @@ import { RunningGames } from './running.js';
 import { fillPresence } from './presence.js';
 import { seatKindFields } from './seat_kinds.js';
 import { t } from './i18n.js';
+import { shownName } from './leaving.js';
 import { languageSwitch } from './language_switch.js';
 import { clockFields, durationText, timeLeft, timeControlText, localTime, SPEED_NAME } from './clock_options.js';
 
@@ -341,7 +342,7 @@ class Lobby {
             { class: 'game-row-main' },
             h('b', {}, t('lobby.game', { id: g.game_id })),
             ' ',
-            t('lobby.byCreator', { name: g.creator ? g.creator.name : '?' }),
+            t('lobby.byCreator', { name: shownName(g.creator, '?') }),
             h('div', { class: 'subtle' }, optionsText(g.options)),
             h('div', { class: 'time-control' }, h('span', { class: `tag tag-speed speed-${g.speed || 'untimed'}` }, SPEED_NAME[g.speed] || SPEED_NAME.untimed), g.clock ? ` ${timeControlText(g.clock)}` : ''),
           ),
@@ -390,14 +391,14 @@ class Lobby {
       else {
         const cur = g.current_seat;
         const seat = (g.seats || []).find((x) => x.seat === cur);
-        status = h('span', { class: 'tag' }, t('lobby.theirMove', { name: seat && seat.name ? seat.name : seatStyle(cur).name }), seat && seat.player_id ? h('span', { class: 'presence', dataset: { presencePlayer: String(seat.player_id) } }) : null);
+        status = h('span', { class: 'tag' }, t('lobby.theirMove', { name: shownName(seat, seatStyle(cur).name) }), seat && seat.player_id ? h('span', { class: 'presence', dataset: { presencePlayer: String(seat.player_id) } }) : null);
       }
       const clockTag = myGameClockTag(g);
       box.append(
         h(
           'a',
           { class: `game-row link${g.your_turn ? ' your-turn' : ''}`, href: g.status === 'finished' ? `#/game/${g.game_id}` : `#/game/${g.game_id}`, dataset: { gameId: g.game_id } },
-          h('div', { class: 'game-row-main' }, h('b', {}, t('lobby.game', { id: g.game_id })), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · ${t('lobby.youAre', { colour: seatStyle(g.your_seat).name })}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => x.name).filter(Boolean).join(` ${t('lobby.versus')} `)}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · ${t('lobby.lastMove', { ago: timeAgo(g.last_move_at) })}` : ''}`), h('div', { class: 'subtle time-control' }, timeControlText(g.clock))),
+          h('div', { class: 'game-row-main' }, h('b', {}, t('lobby.game', { id: g.game_id })), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · ${t('lobby.youAre', { colour: seatStyle(g.your_seat).name })}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => shownName(x)).filter(Boolean).join(` ${t('lobby.versus')} `)}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · ${t('lobby.lastMove', { ago: timeAgo(g.last_move_at) })}` : ''}`), h('div', { class: 'subtle time-control' }, timeControlText(g.clock))),
           clockTag,
           g.seats ? seatDots(g.seats) : null,
           status,
@@ -438,7 +439,7 @@ function seatDots(seats) {
     { class: 'seat-dots', 'aria-label': t('lobby.seatsTaken', { taken: seats.filter((x) => x.player_id).length, count: seats.length }) },
     seats.map((x) => {
       const st = seatStyle(x.seat);
-      return h('span', { class: `swatch${x.player_id ? '' : ' empty'}${x.computer ? ' computer' : ''}`, title: `${st.name}: ${x.name || t('lobby.freeSeat')}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
+      return h('span', { class: `swatch${x.player_id ? '' : ' empty'}${x.computer ? ' computer' : ''}`, title: `${st.name}: ${shownName(x) || t('lobby.freeSeat')}`, style: x.player_id ? `background:${st.fill};border-color:${st.edge}` : `border-color:${st.edge}` });
     }),
   );
 }

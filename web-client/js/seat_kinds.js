@@ -3,6 +3,7 @@
 
 import { h, seatStyle } from './util.js';
 import { t } from './i18n.js';
+import { shownName } from './leaving.js';
 
 export const COMPUTER_LEVEL_NAME = {
   heuristic: t('computer.heuristic'),
@@ -22,6 +23,7 @@ export function computerLevel(seats, seat) {
 // ("Computer (search)"); the page says it as the create form does ("Computer (strong)"). A seat
 // the computer took over keeps its player's name.
 export function seatName(entry) {
+  if (entry && entry.former) return shownName(entry); // leaving.js: "a former player"
   if (!entry || !entry.name) return null;
   if (entry.computer && entry.name === `Computer (${entry.computer})`) return COMPUTER_LEVEL_NAME[entry.computer] || entry.name;
   return entry.name;

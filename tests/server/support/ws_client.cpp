@@ -193,6 +193,7 @@ HttpReply http_request(int port, const std::string& method, const std::string& t
   reply.status = static_cast<int>(res.result_int());
   reply.body = res.body();
   reply.content_type = std::string(res[http::field::content_type]);
+  reply.content_disposition = std::string(res[http::field::content_disposition]);
   return reply;
 }
 

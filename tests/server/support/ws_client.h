@@ -52,6 +52,7 @@ struct HttpReply {
   int status = 0;
   std::string body;
   std::string content_type;
+  std::string content_disposition;
   nlohmann::json json() const { return nlohmann::json::parse(body, nullptr, false); }
 };
 

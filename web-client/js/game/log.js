@@ -3,6 +3,7 @@
 import { h, seatStyle, timeAgo } from '../util.js';
 import { logLineText, t } from '../i18n.js';
 import { chatInviteButton } from './rematch.js';
+import { shownName } from '../leaving.js';
 import { withClockLines } from './clock_log.js';
 
 // The hexes a log line names ("Red's Infantry moves from C3 to C4."): its labels that are
@@ -111,10 +112,10 @@ export function renderChat(page) {
         'li',
         { class: m.channel === 'spectators' ? 'chat-spectator' : null },
         m.from_seat !== null && m.from_seat !== undefined ? h('span', { class: 'swatch', style: `background:${seatStyle(m.from_seat).fill};border-color:${seatStyle(m.from_seat).edge}` }) : null,
-        h('b', {}, m.name || 'spectator'),
+        h('b', {}, shownName(m, 'spectator')),
         m.channel === 'spectators' ? h('span', { class: 'subtle' }, ' (spectator)') : null,
         ': ',
-        h('span', { class: 'chat-text' }, m.text),
+        h('span', { class: m.deleted ? 'chat-text subtle' : 'chat-text' }, m.deleted ? t('leaving.lineDeleted') : m.text),
         m.channel === 'players' ? chatInviteButton(m.text) : null,
         h('span', { class: 'subtle chat-time' }, ` ${timeAgo(m.at)}`),
       ),
