@@ -279,7 +279,7 @@ INSERT OR IGNORE INTO finished_public(facet, game_id)
     R"sql(
 ALTER TABLE players ADD COLUMN language TEXT;
 )sql",
-    // 15 (leaving): players who deleted their accounts (account_deletion.h). The players row
+    // 13 (leaving): players who deleted their accounts (account_deletion.h). The players row
     // stays (seats, actions and chat lines refer to it) with an empty name, which no living
     // player can have (display_name.h); this table says when. His chat lines by player: the
     // export reads them and the deletion blanks them without walking every game's chat.
