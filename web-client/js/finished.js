@@ -15,10 +15,11 @@ const PAGE = 20;
 
 const VICTORIES = ['standard', 'shorter', 'race', 'doomsday', 'subjugation'];
 
-// A player's name as a link to his profile (a computer seat's or a free seat's name: text).
+// A player's name as a link to his profile (a computer seat's, a free seat's or a former
+// player's name: text; a deleted account has no profile).
 export function playerLink(entry) {
   const name = seatName(entry) || t('records.unknownPlayer');
-  if (!entry || !entry.player_id || entry.computer) return h('span', { class: 'player-name' }, name);
+  if (!entry || !entry.player_id || entry.computer || entry.former) return h('span', { class: 'player-name' }, name);
   return h('a', { class: 'player-name', href: `#/player/${encodeURIComponent(entry.player_id)}` }, name);
 }
 

@@ -138,7 +138,7 @@ function renderProfile(card, actions, ctx, profile) {
             h(
               'div',
               { class: 'game-row', dataset: { gameId: g.game_id } },
-              h('div', { class: 'game-row-main' }, h('b', {}, t('lobby.game', { id: g.game_id })), h('div', { class: 'subtle' }, t('options.players', { count: g.options ? g.options.players : g.seats.length })), h('ul', { class: 'inline-list' }, (g.seats || []).filter((x) => x.name).map((x) => h('li', {}, playerLink(x))))),
+              h('div', { class: 'game-row-main' }, h('b', {}, t('lobby.game', { id: g.game_id })), h('div', { class: 'subtle' }, t('options.players', { count: g.options ? g.options.players : g.seats.length })), h('ul', { class: 'inline-list' }, (g.seats || []).filter((x) => x.name || x.former).map((x) => h('li', {}, playerLink(x))))),
               h('a', { class: 'btn btn-small', href: `#/game/${g.game_id}` }, t('profile.watch')),
             ),
           )
