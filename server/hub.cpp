@@ -75,7 +75,7 @@ double request_cost(const std::string& type) {
   }
   if (type == "game.join" || type == "my_games" || type == "lobby.subscribe" ||
       type == "game.invite" || type == "game.preview_battle" || type == "game.reach" ||
-      type == "game.standing_orders") {
+      type == "game.standing_orders" || type == "game.invite_friend") {
     return 3;
   }
   return 1;
@@ -643,7 +643,8 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
       "game.join",       "game.leave",          "game.start",    "game.watch",
       "game.unwatch",    "game.action",         "game.undo",     "chat.send",
       "game.invite",     "game.preview_battle", "game.reach",    "game.skip_turn",
-      "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders"};
+      "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders",
+      "game.invite_friend"};
   // game.board: the static board again (board_once.h).
   if (!kGameTypes.count(type) && type != "game.board") {
     return fail("unknown_type", "unknown message type");
@@ -821,6 +822,7 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
     client->deliver(make_message(reply));
     return std::nullopt;
   }
+  if (type == "game.invite_friend") return invite_friend(client, me, msg, *room, room_lock);
   if (type == "game.watch") {
     if (auto f = room->may_watch(me.id)) return f;
     return watch(client, room.get(), me.id);

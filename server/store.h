@@ -125,7 +125,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 12;
+  static constexpr int kSchemaVersion = 13;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database

@@ -279,6 +279,24 @@ INSERT OR IGNORE INTO finished_public(facet, game_id)
     R"sql(
 ALTER TABLE players ADD COLUMN language TEXT;
 )sql",
+    // 13 (friends): who follows whom (one-sided, friends.h), indexed both ways (my friends; how
+    // many follow me), and the invitations of friends into games (one per invitee and game; an
+    // inviter's of the last hour are counted for his budget).
+    R"sql(
+CREATE TABLE IF NOT EXISTS follows(
+  follower INTEGER NOT NULL REFERENCES players(id),
+  followee INTEGER NOT NULL REFERENCES players(id),
+  since INTEGER NOT NULL,
+  PRIMARY KEY(follower, followee)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS follows_by_followee ON follows(followee, follower);
+CREATE TABLE IF NOT EXISTS friend_invites(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  invitee INTEGER NOT NULL REFERENCES players(id),
+  inviter INTEGER NOT NULL REFERENCES players(id),
+  at INTEGER NOT NULL,
+  PRIMARY KEY(game_id, invitee)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS friend_invites_by_inviter ON friend_invites(inviter, at);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
