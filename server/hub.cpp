@@ -643,10 +643,9 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
       "game.join",       "game.leave",          "game.start",    "game.watch",
       "game.unwatch",    "game.action",         "game.undo",     "chat.send",
       "game.invite",     "game.preview_battle", "game.reach",    "game.skip_turn",
-      "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders",
-      "game.invite_friend"};
-  // game.board: the static board again (board_once.h).
-  if (!kGameTypes.count(type) && type != "game.board") {
+      "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders"};
+  // game.board: the static board again (board_once.h); game.invite_friend (hub_friends.cpp).
+  if (!kGameTypes.count(type) && type != "game.board" && type != "game.invite_friend") {
     return fail("unknown_type", "unknown message type");
   }
   const std::int64_t game_id = int_field(msg, "game_id");
