@@ -85,31 +85,50 @@ export function sortFriendsFirst(games) {
   return [...mark.filter(([f]) => f), ...mark.filter(([f]) => !f)].map(([, g]) => g);
 }
 
-// A button that shows whether this player follows `playerId` and toggles it.
-export function followButton(ctx, playerId) {
+// A button that shows whether this player follows `playerId` and toggles it. `inRow`: a link
+// styled as a small button (role "button"), for a row whose one <button> is its main action
+// (the lobby's open games: "Join", which pages and tests find as the row's button).
+export function followButton(ctx, playerId, { inRow = false } = {}) {
   const id = String(playerId);
-  const button = h('button', { type: 'button', class: 'btn btn-small follow-button', dataset: { followPlayer: id } });
+  const button = inRow
+    ? h('a', { href: '#', role: 'button', class: 'btn btn-small follow-button', dataset: { followPlayer: id } })
+    : h('button', { type: 'button', class: 'btn btn-small follow-button', dataset: { followPlayer: id } });
+  if (inRow) {
+    button.addEventListener('keydown', (ev) => {
+      if (ev.key === ' ') {
+        ev.preventDefault();
+        button.click();
+      }
+    });
+  }
   const render = () => {
     const on = isFriend(id);
     button.textContent = on ? t('friends.unfollow') : t('friends.follow');
     button.setAttribute('aria-pressed', String(on));
     button.classList.toggle('following', on);
   };
-  button.addEventListener('click', async () => {
-    button.disabled = true;
+  let busy = false;
+  button.addEventListener('click', async (ev) => {
+    ev.preventDefault();
+    if (busy) return;
+    busy = true;
+    button.setAttribute('aria-disabled', 'true');
     try {
       await setFollow(id, !isFriend(id));
     } catch (err) {
       toast(err.message, 'error');
     } finally {
-      button.disabled = false;
+      busy = false;
+      button.removeAttribute('aria-disabled');
       render();
     }
   });
   const session = ctx && ctx.session;
   if (session && String(session.player_id) === id) button.hidden = true;  // not oneself
   render();
-  onFriendsChanged(render);
+  // The list changes after a fetch, when the button is on the page; a button a redraw took
+  // away stops listening.
+  const off = onFriendsChanged(() => (button.isConnected ? render() : off()));
   if (!state.loaded) loadFriends();
   return button;
 }

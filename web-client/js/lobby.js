@@ -322,7 +322,7 @@ class Lobby {
             ' ',
             t('lobby.byCreator', { name: g.creator ? g.creator.name : '?' }),
             friends ? h('span', { class: 'tag tag-friend' }, t('friends.tag')) : '',
-            creatorId && creatorId !== me ? followButton(this.ctx, creatorId) : '',
+            creatorId && creatorId !== me ? followButton(this.ctx, creatorId, { inRow: true }) : '',
             h('div', { class: 'subtle' }, optionsText(g.options)),
             h('div', { class: 'time-control' }, h('span', { class: `tag tag-speed speed-${g.speed || 'untimed'}` }, SPEED_NAME[g.speed] || SPEED_NAME.untimed), g.clock ? ` ${timeControlText(g.clock)}` : ''),
           ),
