@@ -43,6 +43,13 @@ constexpr AccountErasure kAccountErasures[] = {
     // His chat lines stay as lines (the others' answers keep their place) without his name and
     // text: shown as "deleted" from "a former player".
     {"chat", "UPDATE chat SET name = '', text = '' WHERE player_id = ?1"},
+    // Whom he followed and who followed him (friends.h): a friend list never shows a former
+    // player, and nobody counts him among his followers.
+    {"follows", "DELETE FROM follows WHERE follower = ?1"},
+    {"follows", "DELETE FROM follows WHERE followee = ?1"},
+    // The invitations he sent or got: they named him.
+    {"friend_invites", "DELETE FROM friend_invites WHERE inviter = ?1"},
+    {"friend_invites", "DELETE FROM friend_invites WHERE invitee = ?1"},
 };
 
 }  // namespace

@@ -75,7 +75,7 @@ double request_cost(const std::string& type) {
   }
   if (type == "game.join" || type == "my_games" || type == "lobby.subscribe" ||
       type == "game.invite" || type == "game.preview_battle" || type == "game.reach" ||
-      type == "game.standing_orders") {
+      type == "game.standing_orders" || type == "game.invite_friend") {
     return 3;
   }
   return 1;
@@ -644,8 +644,8 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
       "game.unwatch",    "game.action",         "game.undo",     "chat.send",
       "game.invite",     "game.preview_battle", "game.reach",    "game.skip_turn",
       "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders"};
-  // game.board: the static board again (board_once.h).
-  if (!kGameTypes.count(type) && type != "game.board") {
+  // game.board: the static board again (board_once.h); game.invite_friend (hub_friends.cpp).
+  if (!kGameTypes.count(type) && type != "game.board" && type != "game.invite_friend") {
     return fail("unknown_type", "unknown message type");
   }
   const std::int64_t game_id = int_field(msg, "game_id");
@@ -821,6 +821,7 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
     client->deliver(make_message(reply));
     return std::nullopt;
   }
+  if (type == "game.invite_friend") return invite_friend(client, me, msg, *room, room_lock);
   if (type == "game.watch") {
     if (auto f = room->may_watch(me.id)) return f;
     return watch(client, room.get(), me.id);

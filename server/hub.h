@@ -20,6 +20,7 @@
 #include "catch_up.h"
 #include "common.h"
 #include "computer_caps.h"
+#include "friends.h"
 #include "game_clocks.h"
 #include "lobby.h"
 #include "metrics.h"
@@ -139,6 +140,10 @@ class Hub {
   Outcome create_game(Client* client, const PlayerRecord& me, const nlohmann::json& msg);
   // tutorial.start (hub_tutorial.cpp, tutorial.h).
   Outcome start_tutorial(Client* client, const PlayerRecord& me, const nlohmann::json& msg);
+  // game.invite_friend (hub_friends.cpp, friends.h): under the room's lock, released before the
+  // invitation is written.
+  Outcome invite_friend(Client* client, const PlayerRecord& me, const nlohmann::json& msg,
+                        GameRoom& room, std::unique_lock<std::mutex>& room_lock);
   // Finds a game's room (loading it if need be); under the Lobby lock (mutex_). Whether the
   // game was cancelled the caller sees under the room's lock.
   Outcome require_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room);
@@ -212,6 +217,7 @@ class Hub {
   std::unique_ptr<StandingOrderService> standing_;
   std::unique_ptr<GamesToWatch> games_to_watch_;  // lobby.running (running_games.h)
   Tutorials tutorials_;                           // the guided first game (tutorial.h)
+  Friends friends_{store_};                       // follows and invitations (friends.h)
   // Last: destroyed first, so its workers stop before what they call into goes away.
   std::unique_ptr<SeatControllers> seats_;
 };

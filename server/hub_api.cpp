@@ -237,6 +237,16 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
       return handle_player_records_api(store_, method, path, query, body,
                                        player_for_bearer(authorization));
     }
+    if (Friends::handles(path)) {
+      // Follows and the friends list (friends.h): a few rows of the store, charged like the
+      // lobby's list; a follow also spends the player's own budget of changes.
+      if (!charge_address(address, 3)) {
+        metrics_.count_error("rate_limited");
+        return api_error(429, "rate_limited", "too many requests from this address; wait a second");
+      }
+      return friends_.handle(method, path, body, player_for_bearer(authorization),
+                             options_.presence);
+    }
     if (method != "GET") return api_error(405, "method", "use GET");
     // The reads below cost as much as their WebSocket twins (lobby.subscribe and my_games 3,
     // game.watch 5), charged to the client address: HTTP is no way around the rate limit.

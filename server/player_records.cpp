@@ -442,4 +442,8 @@ ApiResponse handle_player_records_api(Store& store, std::string_view method, std
   return profile(store, *id, me);
 }
 
+bool profile_visible_to(Database& db, std::int64_t viewer, std::int64_t owner) {
+  return may_see_profile(db, viewer, owner);
+}
+
 }  // namespace viktory::server

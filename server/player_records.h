@@ -46,6 +46,10 @@ enum class ProfileVisibility { kEveryone, kOpponents, kNobody };
 const char* to_string(ProfileVisibility v);
 std::optional<ProfileVisibility> profile_visibility_from_string(std::string_view s);
 
+// Whether `viewer` (0: a stranger) may see `owner`'s profile by his privacy setting (friends.h
+// shows a followed player's online state by the same rule).
+bool profile_visible_to(Database& db, std::int64_t viewer, std::int64_t owner);
+
 // Limits of the read API (fixed; docs/server.md lists them).
 struct PlayerRecordsLimits {
   static constexpr int kDefaultPage = 20;

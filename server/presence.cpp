@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "friends.h"
 #include "store.h"
 #include "token.h"
 
@@ -93,7 +94,19 @@ ApiResponse PresenceApi::handle(std::string_view method, std::string_view target
   std::vector<std::int64_t> others;
   for (std::int64_t id : *ids) (id == asker->id ? visible : others).push_back(id);
   if (!others.empty()) {
-    for (std::int64_t id : store_.players_sharing_a_game(asker->id, others)) visible.push_back(id);
+    // Co-players see each other (in their game, as on the game page); a follower sees the
+    // players he follows whose profile privacy lets him see their profile (friends.h).
+    std::vector<std::int64_t> shown = store_.players_sharing_a_game(asker->id, others);
+    std::vector<std::int64_t> rest;
+    for (std::int64_t id : others) {
+      if (std::find(shown.begin(), shown.end(), id) == shown.end()) rest.push_back(id);
+    }
+    if (!rest.empty()) {
+      store_.with_reader([&](Database& db) {
+        for (std::int64_t id : followed_and_visible(db, asker->id, rest)) shown.push_back(id);
+      });
+    }
+    for (std::int64_t id : shown) visible.push_back(id);
   }
   return ApiResponse{200, nlohmann::json{{"players", presence_.of(visible)}}.dump()};
 }

@@ -46,9 +46,10 @@ class Presence {
 class Store;
 
 // GET /api/presence?players=1,2,3 for a signed-in player (a bearer token), about the players who
-// share a game with him (and himself): the others are left out of the answer. Issue 22 brings
-// friends and privacy settings. Every request first costs a token of its client address's
-// bucket (`requests_per_minute`, burst the same), before any lookup.
+// share a game with him (and himself), and about the players he follows whose profile privacy
+// lets him see their profile (friends.h): the others are left out of the answer. Every request
+// first costs a token of its client address's bucket (`requests_per_minute`, burst the same),
+// before any lookup.
 class PresenceApi {
  public:
   PresenceApi(const Presence& presence, Store& store, int requests_per_minute);

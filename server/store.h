@@ -125,7 +125,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 13;
+  static constexpr int kSchemaVersion = 14;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database

@@ -290,6 +290,25 @@ CREATE TABLE IF NOT EXISTS former_players(
   deleted_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chat_by_player ON chat(player_id, id);
 )sql",
+    // 14 (friends): who follows whom (one-sided, friends.h), indexed both ways (my friends; how
+    // many follow me), and the invitations of friends into games (one per invitee and game; an
+    // inviter's of the last hour are counted for his budget; by invitee: an account's deletion).
+    R"sql(
+CREATE TABLE IF NOT EXISTS follows(
+  follower INTEGER NOT NULL REFERENCES players(id),
+  followee INTEGER NOT NULL REFERENCES players(id),
+  since INTEGER NOT NULL,
+  PRIMARY KEY(follower, followee)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS follows_by_followee ON follows(followee, follower);
+CREATE TABLE IF NOT EXISTS friend_invites(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  invitee INTEGER NOT NULL REFERENCES players(id),
+  inviter INTEGER NOT NULL REFERENCES players(id),
+  at INTEGER NOT NULL,
+  PRIMARY KEY(game_id, invitee)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS friend_invites_by_inviter ON friend_invites(inviter, at);
+CREATE INDEX IF NOT EXISTS friend_invites_by_invitee ON friend_invites(invitee);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 

@@ -14,7 +14,9 @@ namespace viktory::server {
 
 struct TurnChange {
   // reminder: the decider's clock runs out soon (game_clocks.h); `deadline` and `time_left`.
-  enum class Kind { turn, started, finished, reminder };
+  // invited: a seated player invites a friend (`decider_player`) into the open game
+  // (game.invite_friend, friends.h): `inviter` and, for a private game, its `invite` code.
+  enum class Kind { turn, started, finished, reminder, invited };
   Kind kind = Kind::turn;
   std::int64_t game_id = 0;
   int seq = 0;
@@ -36,6 +38,8 @@ struct TurnChange {
   std::string time_left;               // Kind::reminder: for people, "6 hours"
   std::int64_t time_left_ms = -1;      // Kind::reminder: the same in ms, for the reader's words
   std::set<std::int64_t> on_the_page;  // players who have the game open right now
+  std::string inviter;                 // Kind::invited: the inviting player's name
+  std::string invite;                  // Kind::invited: a private game's invite code
 };
 
 using TurnHook = std::function<void(TurnChange)>;

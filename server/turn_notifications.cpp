@@ -265,6 +265,16 @@ void TurnNotifications::handle(const TurnChange& change) {
       event.player = name_of(change, change.decider_seat);
       event.time_left_ms = change.time_left_ms;
       break;
+    case TurnChange::Kind::invited:
+      // A friend's invitation (friends.h): to the invitee alone, by push and (if he turned it
+      // on) e-mail, never to the game's webhook (that is its players' group); the link lets
+      // him join (a private game's carries its code).
+      event.kind = notify::EventKind::friend_invite;
+      event.player = change.inviter;
+      if (!change.invite.empty()) event.game_url += "?invite=" + change.invite;
+      push_to(change.decider_player, event);
+      mail_to(change.decider_player, event, 0, false, /*gated=*/false);
+      return;
   }
   if (change.kind == TurnChange::Kind::reminder) {
     // A clock's reminder (game_clocks.h): once per turn of the clock, so not through the turn

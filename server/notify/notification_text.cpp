@@ -131,6 +131,8 @@ const char* to_string(EventKind kind) {
       return "time_running_out";
     case EventKind::must_decide:
       return "must_decide";
+    case EventKind::friend_invite:
+      return "friend_invite";
   }
   return "your_turn";
 }
@@ -197,6 +199,10 @@ NotificationText personal_text(const GameEvent& event) {
                   ? words().text(language, "push.littleTimeLeft"_key)
                   : words().text(language, "push.timeLeft"_key,
                                  {{"left", duration_text(event.time_left_ms, language)}})};
+    case EventKind::friend_invite:
+      return {words().text(language, "push.friendInvite"_key,
+                           {{"player", event.player}, {"game", game_name(event)}}),
+              words().text(language, "push.friendInviteBody"_key)};
   }
   return {};
 }
@@ -228,6 +234,9 @@ std::string group_text(const GameEvent& event) {
       break;
     case EventKind::must_decide:
       text = with_round(event, words().text(language, "webhook.mustDecide"_key, names));
+      break;
+    case EventKind::friend_invite:  // never sent to a group (turn_notifications.cpp)
+      text = words().text(language, "push.friendInvite"_key, names);
       break;
   }
   // What happened and the deadline, as sentences after the headline.

@@ -26,6 +26,7 @@ enum class EventKind {
   game_over,         // the game ended (winners, or none when every player left)
   time_running_out,  // to the player who must act: his clock's deadline is near (reminder)
   must_decide,       // to a player who must decide out of his turn (casualties, a retreat ...)
+  friend_invite,     // a player (`player`) invites the recipient, whom he follows, into a game
 };
 const char* to_string(EventKind kind);
 

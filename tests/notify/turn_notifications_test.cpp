@@ -1094,3 +1094,57 @@ TEST_F(TurnNotificationsTest, TheDailyDigestComesOnceInHisMorningInsteadOfOneMai
 
 }  // namespace
 }  // namespace viktory::server
+
+namespace viktory::server {
+namespace {
+
+// Issue 22: a friend's invitation into an open game (game.invite_friend, server/friends.h) goes
+// to the invited player alone, through his own settings (his browser, his mail), in his
+// language, with the link that lets him join (a private game's with its code); never to the
+// game's webhook, which is its players' group.
+TEST_F(TurnNotificationsTest, AFriendsInvitationReachesHisBrowserAndMailboxInHisLanguage) {
+  Accounts accounts(path, AccountOptions{});
+  ASSERT_EQ(accounts
+                .handle_api("POST", "/api/account/language", R"({"language":"de"})",
+                            "Bearer " + alice_token, "192.0.2.1")
+                .status,
+            200);
+  const std::string alice_browser = subscribe(alice_token);
+  verified_email(alice, "alice@example.org");
+  ASSERT_EQ(api("POST", "/api/notify/settings", json{{"email", true}}, alice_token).status, 200);
+  CreateRequest req;
+  req.options.players = 3;
+  req.is_private = true;
+  std::string code;
+  GameRoom* room = std::get<GameRoom*>(lobby->create(bob, req, &code));
+  ASSERT_EQ(api("POST", "/api/notify/webhook",
+                json{{"game_id", room->id()}, {"url", hook_receiver.url("/chat")}}, bob_token)
+                .status,
+            200);
+  TurnChange invited;
+  invited.kind = TurnChange::Kind::invited;
+  invited.game_id = room->id();
+  invited.decider_player = alice.id;
+  invited.inviter = "Bob";
+  invited.invite = code;
+  turns->post(invited);
+  turns->wait_idle();
+
+  const std::string link =
+      "https://viktory.example.org/#/game/" + std::to_string(room->id()) + "?invite=" + code;
+  const auto got = wait_for_pushes(alice_browser, 1);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0]["kind"], "friend_invite");
+  EXPECT_EQ(got[0]["title"], "Bob lädt dich zu Partie " + std::to_string(room->id()) + " ein");
+  EXPECT_EQ(got[0]["url"], link);
+  ASSERT_TRUE(wait_for_mails(1));
+  const auto mail = sink.mails().front();
+  EXPECT_EQ(mail.recipients.front(), "TO:<alice@example.org>");
+  // Quoted-printable: "=" is "=3D", long lines are broken; the code's start is on the link.
+  EXPECT_NE(mail.data.find("?invite=3D" + code.substr(0, 10)), std::string::npos) << mail.data;
+  EXPECT_NE(mail.data.find("Zur Partie"), std::string::npos) << mail.data;
+  EXPECT_TRUE(hook_receiver.requests().empty());
+}
+
+}  // namespace
+}  // namespace viktory::server

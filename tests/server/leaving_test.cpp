@@ -96,7 +96,10 @@ class Leaving : public ::testing::Test {
       std::string where = table == "game_webhooks" ? "set_by = " + player
                           : table == "players"     ? "id = " + player + " AND name != ''"
                           : table == "chat"        ? "player_id = " + player + " AND text != ''"
-                                                   : "player_id = " + player;
+                          : table == "follows" ? "follower = " + player + " OR followee = " + player
+                          : table == "friend_invites"
+                              ? "inviter = " + player + " OR invitee = " + player
+                              : "player_id = " + player;
       rows[table] = count("SELECT COUNT(*) FROM " + table + " WHERE " + where);
     }
     return rows;
@@ -212,6 +215,12 @@ TEST_F(Leaving, DeletionConcedesErasesAndKeepsReplaysAndRecordsValid) {
        ", '{}');"
        "INSERT INTO profile_privacy VALUES(" +
        me + ", 'everyone');");
+  // Friends both ways (friends.h): she follows Bob, Carol follows her; an invitation each way.
+  exec("INSERT INTO follows VALUES(" + me + ", " + bob.player_id + ", 0);" +
+       "INSERT INTO follows VALUES(" + carol.player_id + ", " + me + ", 0);" +
+       "INSERT INTO friend_invites VALUES(" + std::to_string(running) + ", " + bob.player_id +
+       ", " + me + ", 0);" + "INSERT INTO friend_invites VALUES(" + std::to_string(running) + ", " +
+       me + ", " + carol.player_id + ", 0);");
   for (const auto& [table, rows] : personal_rows(me)) EXPECT_GT(rows, 0) << table;
   const std::int64_t actions_before =
       count("SELECT COUNT(*) FROM actions WHERE game_id = " + std::to_string(finished));

@@ -71,6 +71,12 @@ const TEXTS = {
   bad_range: () => t('error.badRange'),
   not_finished: () => t('error.notFinished'),
   busy: () => t('error.busy'),
+  bad_player: () => t('error.badPlayer'),
+  too_many_follows: () => t('error.tooManyFollows'),
+  not_friend: () => t('error.notFriend'),
+  already_invited: () => t('error.alreadyInvited'),
+  invite_needed: () => t('error.inviteNeeded'),
+  no_free_seat: () => t('error.noFreeSeat'),
 };
 
 // The text to show for an error the server answered with `code`: the catalog's, else the

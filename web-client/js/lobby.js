@@ -8,6 +8,7 @@ import { saveInvite } from './invites.js';
 import { fetchInvite, inviteSummary } from './invite.js';
 import { RunningGames } from './running.js';
 import { fillPresence } from './presence.js';
+import { followButton, friendsPanel, isFriendsGame, onFriendsChanged, sortFriendsFirst } from './friends.js';
 import { seatKindFields } from './seat_kinds.js';
 import { t } from './i18n.js';
 import { shownName } from './leaving.js';
@@ -156,6 +157,7 @@ class Lobby {
     this.off.push(() => conn.removeEventListener('message', onMessage));
     this.off.push(() => conn.removeEventListener('welcome', onWelcome));
     conn.subscribeLobby(this.pageRequest());
+    this.off.push(onFriendsChanged(() => this.openGames && this.renderOpen()));  // friends first
     this.refreshMine();
     this.running.refresh();
     // Turns in other games are not pushed to the lobby: look again now and then.
@@ -207,6 +209,7 @@ class Lobby {
           h('section', { class: 'card' }, h('h2', {}, t('lobby.yourGames')), this.els.mine),
           h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', {}, t('lobby.openGames')), this.speedFilter()), h('p', { class: 'subtle' }, t('lobby.openGamesHelp')), this.els.open, this.els.pager),
           this.running.section(),
+          friendsPanel(this.ctx),
         ),
       ),
     );
@@ -324,7 +327,8 @@ class Lobby {
     this.renderPager();
     const me = this.ctx.session.player_id;
     // The server's order: oldest first (by game id).
-    const games = [...(this.openGames || new Map()).values()].filter((g) => g.status === 'open').sort((a, b) => a.game_id - b.game_id);
+    // The server's order: oldest first (by game id); friends' games first (js/friends.js).
+    const games = sortFriendsFirst([...(this.openGames || new Map()).values()].filter((g) => g.status === 'open').sort((a, b) => a.game_id - b.game_id));
     if (!games.length) {
       const text = this.page.speed ? t('lobby.noOpenGamesOfSpeed', { speed: SPEED_NAME[this.page.speed] }) : t('lobby.noOpenGames');
       box.append(h('p', { class: 'subtle empty' }, text));
@@ -333,16 +337,20 @@ class Lobby {
     for (const g of games) {
       const taken = g.seats.filter((x) => x.player_id).length;
       const seated = g.seats.some((x) => x.player_id === me);
+      const friends = isFriendsGame(g);
+      const creatorId = g.creator && g.creator.player_id;
       box.append(
         h(
           'div',
-          { class: 'game-row', dataset: { gameId: g.game_id } },
+          { class: `game-row${friends ? ' friends-game' : ''}`, dataset: { gameId: g.game_id } },
           h(
             'div',
             { class: 'game-row-main' },
             h('b', {}, t('lobby.game', { id: g.game_id })),
             ' ',
             t('lobby.byCreator', { name: shownName(g.creator, '?') }),
+            friends ? h('span', { class: 'tag tag-friend' }, t('friends.tag')) : '',
+            creatorId && creatorId !== me ? followButton(this.ctx, creatorId, { inRow: true }) : '',
             h('div', { class: 'subtle' }, optionsText(g.options)),
             h('div', { class: 'time-control' }, h('span', { class: `tag tag-speed speed-${g.speed || 'untimed'}` }, SPEED_NAME[g.speed] || SPEED_NAME.untimed), g.clock ? ` ${timeControlText(g.clock)}` : ''),
           ),

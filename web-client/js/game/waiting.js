@@ -5,6 +5,7 @@ import { h, seatStyle, toast } from '../util.js';
 import { t } from '../i18n.js';
 import { optionsText } from '../options.js';
 import { timeControlText } from '../clock_options.js';
+import { inviteFriendsBox } from '../friends.js';
 
 export function renderWaitingRoom(page, status) {
   const box = page.els.waiting;
@@ -62,6 +63,7 @@ export function renderWaitingRoom(page, status) {
   row.append(h('a', { class: 'btn', href: '#/' }, t('waiting.lobby')));
   box.append(row);
   if (status === 'open') box.append(inviteBox(page, seats, isCreator));
+  if (status === 'open' && seated && free) box.append(inviteFriendsBox(page, seats));  // js/friends.js
 }
 
 // The link to share. The server keeps only a hash of a private game's invitation, so the
