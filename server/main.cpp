@@ -130,6 +130,9 @@ int main(int argc, char** argv) {
     TurnNotifications turns(config.db, notifier, turn_options);
     // After each commit that changes who must act, the room hands a value over and goes on.
     hub_options.room.on_turn = [&turns](TurnChange change) { turns.post(std::move(change)); };
+    // Mutes (chat_comforts.h): the rooms filter chat by them; POST /api/mute changes them.
+    ChatMutes chat_mutes(store);
+    hub_options.room.mutes = &chat_mutes;
     Presence presence;
     hub_options.presence = &presence;
     hub_options.computers.pool.threads = config.computer_threads;
@@ -148,6 +151,7 @@ int main(int argc, char** argv) {
     StaticFiles static_files(config.web_root);
     ServerContext context{config,    hub,    metrics,   limiter,       registry, trusted_proxies,
                           &accounts, &turns, &notifier, &presence_api, &store,   &static_files};
+    context.mutes = &chat_mutes;
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);

@@ -99,6 +99,7 @@ struct ActionRecord {
 };
 
 struct ChatRecord {
+  std::int64_t id = 0;  // the chat line's row id (set by add_chat)
   std::int64_t at = 0;
   std::int64_t player_id = 0;
   std::optional<int> seat;
@@ -125,7 +126,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 12;
+  static constexpr int kSchemaVersion = 13;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
@@ -236,8 +237,10 @@ class Store {
   // The latest snapshot with seq <= max_seq.
   std::optional<std::pair<int, GameState>> latest_snapshot(std::int64_t game_id, int max_seq);
 
-  void add_chat(std::int64_t game_id, const ChatRecord& chat);
-  // The latest `limit` lines of the players' chat (seat set) or of the spectators' (no seat).
+  // Returns the new line's id.
+  std::int64_t add_chat(std::int64_t game_id, const ChatRecord& chat);
+  // The latest `limit` lines of the players' chat (seat set) or of the spectators' (no seat),
+  // without the lines an operator hid (chat_hidden).
   std::vector<ChatRecord> recent_chat(std::int64_t game_id, int limit, bool spectators = false);
 
   // Runs `read` on a connection of the readers (see reading()), held until it returns: for
