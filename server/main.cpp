@@ -131,7 +131,11 @@ int main(int argc, char** argv) {
     // After each commit that changes who must act, the room hands a value over and goes on.
     hub_options.room.on_turn = [&turns](TurnChange change) { turns.post(std::move(change)); };
     // Mutes (chat_comforts.h): the rooms filter chat by them; POST /api/mute changes them.
-    ChatMutes chat_mutes(store);
+    ChatMuteLimits mute_limits;
+    mute_limits.max_per_player = config.max_mutes_per_player;
+    mute_limits.changes_per_minute = config.mute_changes_per_minute;
+    mute_limits.change_burst = 3.0 * config.mute_changes_per_minute;
+    ChatMutes chat_mutes(store, mute_limits);
     hub_options.room.mutes = &chat_mutes;
     Presence presence;
     hub_options.presence = &presence;
