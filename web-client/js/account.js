@@ -11,6 +11,7 @@ import { languageSwitch } from './language_switch.js';
 import { modal } from './dialogs.js';
 import { pushSupported, enablePush, disablePush, currentSubscription, notifyApi } from './push.js';
 import { ordersForm } from './standing_orders.js';
+import { mutedPlayersSection } from './chat_mutes.js';
 
 async function accountFetch(path, { method = 'GET', body, token } = {}) {
   const headers = { Accept: 'application/json' };
@@ -183,6 +184,7 @@ export function mountAccount(root, ctx) {
         emailBox,
         notificationsSection(ctx, error),
         standingOrdersSection(ctx, error),
+        mutedPlayersSection(ctx, error),
         vacationSection(ctx),
         h('h3', {}, t('language.heading')),
         languageSwitch({ labelled: false }),
