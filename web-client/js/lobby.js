@@ -372,9 +372,8 @@ class Lobby {
         h(
           'a',
           { class: `game-row link${g.your_turn ? ' your-turn' : ''}`, href: g.status === 'finished' ? `#/game/${g.game_id}` : `#/game/${g.game_id}`, dataset: { gameId: g.game_id } },
-          h('div', { class: 'game-row-main' }, h('b', {}, t('lobby.game', { id: g.game_id })), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · ${t('lobby.youAre', { colour: seatStyle(g.your_seat).name })}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => x.name).filter(Boolean).join(` ${t('lobby.versus')} `)}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · ${t('lobby.lastMove', { ago: timeAgo(g.last_move_at) })}` : ''}`), h('div', { class: 'subtle time-control' }, timeControlText(g.clock))),
+          h('div', { class: 'game-row-main' }, h('b', {}, t('lobby.game', { id: g.game_id })), unread ? [' ', unread] : null, g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · ${t('lobby.youAre', { colour: seatStyle(g.your_seat).name })}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => x.name).filter(Boolean).join(` ${t('lobby.versus')} `)}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · ${t('lobby.lastMove', { ago: timeAgo(g.last_move_at) })}` : ''}`), h('div', { class: 'subtle time-control' }, timeControlText(g.clock))),
           clockTag,
-          unread,
           g.seats ? seatDots(g.seats) : null,
           status,
         ),
