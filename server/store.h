@@ -99,12 +99,12 @@ struct ActionRecord {
 };
 
 struct ChatRecord {
-  std::int64_t id = 0;  // the chat line's row id (set by add_chat)
   std::int64_t at = 0;
   std::int64_t player_id = 0;
   std::optional<int> seat;
   std::string name;
   std::string text;
+  std::int64_t id = 0;  // the chat line's row id (returned by add_chat; last, for aggregates)
 };
 
 // How the seats placed when a game ended (player_records.h: places_at_end), written with the
