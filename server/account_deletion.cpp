@@ -50,6 +50,10 @@ constexpr AccountErasure kAccountErasures[] = {
     // The invitations he sent or got: they named him.
     {"friend_invites", "DELETE FROM friend_invites WHERE inviter = ?1"},
     {"friend_invites", "DELETE FROM friend_invites WHERE invitee = ?1"},
+    // What he read of each game's chat, whom he muted and who muted him (chat_comforts.h).
+    {"chat_read", "DELETE FROM chat_read WHERE player_id = ?1"},
+    {"player_mutes", "DELETE FROM player_mutes WHERE player_id = ?1"},
+    {"player_mutes", "DELETE FROM player_mutes WHERE muted_id = ?1"},
 };
 
 }  // namespace

@@ -113,6 +113,8 @@ Usage: viktory-server [options]
   --tutorials-per-hour N   guided first games (tutorial.start) a player may start per hour,
                        burst N; three times as many per client address (default 20)
   --presence-per-minute N  presence requests (GET /api/presence) per client address, burst N
+  --max-mutes-per-player N  players one player may mute in chat (default 500)
+  --mute-changes-per-minute N  mutes and unmutes of one player a minute, burst 3N (default 10)
                        (default 240: a page asks every 2 s while it shows presence)
   --max-open-games-per-player N   open games a player may hold a seat in, created or joined
                        (default 5)
@@ -254,6 +256,10 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
     } else if (flag == "--tutorials-per-hour") {
       if (!int_flag(1, 1000000, c.tutorials_per_hour)) return result;
+    } else if (flag == "--max-mutes-per-player") {
+      if (!int_flag(0, 100000, c.max_mutes_per_player)) return result;
+    } else if (flag == "--mute-changes-per-minute") {
+      if (!int_flag(1, 100000, c.mute_changes_per_minute)) return result;
     } else if (flag == "--presence-per-minute") {
       if (!int_flag(1, 1000000, c.presence_per_minute)) return result;
     } else if (flag == "--max-open-games-per-player") {

@@ -66,6 +66,8 @@ struct Config {
   bool allow_private_endpoints = false;
   // GET /api/presence per client address, burst the same (a page asks every 2 s).
   int presence_per_minute = 240;
+  int max_mutes_per_player = 500;    // chat mutes (chat_comforts.h)
+  int mute_changes_per_minute = 10;  // mutes and unmutes of one player, burst 3x
   // Budgets of the notifier (docs/notifications.md, "Budgets").
   int notify_queue_per_channel = 1000;    // waiting deliveries of each channel
   int notify_account_mail_reserve = 200;  // waiting account mails, beside the channels

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "account_deletion.h"
+#include "chat_comforts.h"
 #include "fair_play.h"
 #include "json.h"
 #include "legal_text.h"
@@ -42,9 +43,13 @@ std::string clean_chat_text(const std::string& text) {
 
 // Players' chat comes from seated players; spectators have a channel of their own, which the
 // players never see (a player watching his game under a second name could pass on tips).
+// `id` names the line (game.chat_read, chat.hidden); `from_player` lets a watcher mute its
+// author (the ids are public: they are in every game's seats).
 json chat_json(std::int64_t game_id, const ChatRecord& c) {
   json line{{"type", "chat"},
             {"game_id", game_id},
+            {"id", c.id},
+            {"from_player", std::to_string(c.player_id)},
             {"channel", c.seat ? "players" : "spectators"},
             {"from_seat", c.seat ? json(*c.seat) : json(nullptr)},
             {"name", c.name},
@@ -490,13 +495,13 @@ void GameRoom::broadcast_seats() { broadcast(make_message(seats_message())); }
 
 void GameRoom::broadcast_states() {
   for (auto& [subscriber, player] : subscribers_) {
-    board_.deliver(subscriber, state_message(viewer_for(player)), record_.id, *state_);
+    board_.deliver(subscriber, state_for(player), record_.id, *state_);
   }
 }
 
 void GameRoom::send_state(Subscriber* subscriber, std::int64_t player_id) {
   if (!state_) return;
-  board_.deliver(subscriber, state_message(viewer_for(player_id)), record_.id, *state_);
+  board_.deliver(subscriber, state_for(player_id), record_.id, *state_);
 }
 
 Outcome GameRoom::send_board(Subscriber* subscriber) {
@@ -553,12 +558,45 @@ const std::string& GameRoom::recent_chat_json(bool spectator) {
   c.version = chat_version_;
   c.spectators_hear_players = hear;
   c.text = chat.dump(-1, ' ', false, json::error_handler_t::replace);
+  c.lines = std::move(lines);
   return c.text;
+}
+
+bool GameRoom::muted_by(std::int64_t player_id, std::int64_t author) const {
+  return limits_.mutes != nullptr && player_id != 0 && author != player_id &&
+         limits_.mutes->of(player_id)->count(author) > 0;
+}
+
+Message GameRoom::state_for(std::int64_t player_id) {
+  const int viewer = viewer_for(player_id);
+  Message shared = state_message(viewer);
+  if (limits_.mutes == nullptr || player_id == 0) return shared;
+  const ChatMutes::Set muted = limits_.mutes->of(player_id);
+  if (muted->empty()) return shared;
+  const ChatCache& cache = chat_cache_[viewer == kSpectator ? 1 : 0];
+  json chat = json::array();
+  bool filtered = false;
+  for (const ChatRecord& line : cache.lines) {
+    if (muted->count(line.player_id)) {
+      filtered = true;
+    } else {
+      chat.push_back(chat_json(record_.id, line));
+    }
+  }
+  if (!filtered) return shared;
+  return build_state(viewer, cached(viewer),
+                     chat.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 Message GameRoom::state_message(int viewer) {
   ViewerCache& c = cached(viewer);
   if (c.state && c.state_chat == chat_version_) return c.state;
+  c.state = build_state(viewer, c, recent_chat_json(viewer == kSpectator));
+  c.state_chat = chat_version_;
+  return c.state;
+}
+
+Message GameRoom::build_state(int viewer, ViewerCache& c, const std::string& chat) {
   if (c.log.empty()) {
     const GameState& s = viewer == kSpectator ? spectator_state() : *state_;
     json log = json::array();
@@ -578,13 +616,8 @@ Message GameRoom::state_message(int viewer) {
   // The board the view goes with (game.board, board_once.h).
   head["board"] = board_.id(record_.id, *state_);
   // The log and the chat change independently: a chat line rebuilds only the chat part.
-  c.state = std::make_shared<const std::string>(
-      splice(head, {{"view", &view_json(c)},
-                    {"legal", &c.legal},
-                    {"log", &c.log},
-                    {"chat", &recent_chat_json(viewer == kSpectator)}}));
-  c.state_chat = chat_version_;
-  return c.state;
+  return std::make_shared<const std::string>(splice(
+      head, {{"view", &view_json(c)}, {"legal", &c.legal}, {"log", &c.log}, {"chat", &chat}}));
 }
 
 Message GameRoom::update_message(int viewer, const GameState& after, const Step& step) {
@@ -735,7 +768,7 @@ void GameRoom::install(PendingAction& pending) {
     // The game is over: delayed spectators jump to the end.
     for (auto& [subscriber, player] : subscribers_) {
       if (viewer_for(player) == kSpectator) {
-        board_.deliver(subscriber, state_message(kSpectator), record_.id, *state_);
+        board_.deliver(subscriber, state_for(player), record_.id, *state_);
       }
     }
   } else {
@@ -828,10 +861,12 @@ Outcome GameRoom::chat(const PlayerRecord& player, const std::string& text) {
   c.seat = seat_of(player.id);
   c.name = player.name;
   c.text = clean;
-  store_.add_chat(record_.id, c);
+  c.id = store_.add_chat(record_.id, c);
   ++chat_version_;
   const Message message = make_message(chat_json(record_.id, c));
   for (auto& [subscriber, watcher] : subscribers_) {
+    // Whoever muted the author never gets his lines (filtered here, so he cannot tell).
+    if (muted_by(watcher, c.player_id)) continue;
     const bool to_spectator = is_spectator(watcher);
     // Players' lines reach spectators too (unless they watch with a delay); spectators' lines
     // reach spectators only.
@@ -854,6 +889,11 @@ void GameRoom::forget_player(std::int64_t player_id) {
   ++chat_version_;  // his lines, blanked in the store, as anyone reads them next
   cache_.clear();   // full states carry the seats
   if (seated) broadcast_seats();
+}
+
+void GameRoom::chat_line_hidden(std::int64_t line_id) {
+  ++chat_version_;  // the recent chat is read again, without the line
+  broadcast(make_message(json{{"type", "chat.hidden"}, {"game_id", record_.id}, {"id", line_id}}));
 }
 
 }  // namespace viktory::server

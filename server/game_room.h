@@ -28,12 +28,15 @@
 
 namespace viktory::server {
 
+class ChatMutes;
+
 struct RoomLimits {
-  int snapshot_every = 50;   // store a whole state every N actions
-  int log_keep = 200;        // actions whose log lines a full view carries
-  int chat_keep = 50;        // chat lines a full view carries
-  int chat_max_chars = 500;  // per message, in Unicode code points
-  TurnHook on_turn;          // after a commit that changes who must act (turn_notifications.h)
+  int snapshot_every = 50;     // store a whole state every N actions
+  int log_keep = 200;          // actions whose log lines a full view carries
+  int chat_keep = 50;          // chat lines a full view carries
+  int chat_max_chars = 500;    // per message, in Unicode code points
+  TurnHook on_turn;            // after a commit that changes who must act (turn_notifications.h)
+  ChatMutes* mutes = nullptr;  // whose chat each watcher muted (chat_comforts.h); null: none
 };
 
 class GameRoom;
@@ -147,6 +150,9 @@ class GameRoom {
   // Leaving (account_deletion.h): the player deleted his account; his seat's name and his chat
   // lines (blanked in the store already) are shown as a former player's from now on.
   void forget_player(std::int64_t player_id);
+  // An operator hid a chat line (chat_comforts.h, already in the store): the recent chat is
+  // read again and every watcher is told to remove it (chat.hidden).
+  void chat_line_hidden(std::int64_t line_id);
 
   // What the turn notifications are told (turn_hook.h), now (defined in turn_hook.cpp).
   TurnChange turn_change(TurnChange::Kind kind) const;
@@ -197,8 +203,16 @@ class GameRoom {
     std::uint64_t version = 0;
     bool spectators_hear_players = true;
     std::string text;
+    std::vector<ChatRecord> lines;  // what `text` holds (a watcher's mutes filter them)
   };
   const std::string& recent_chat_json(bool spectator);
+  // game.state with the given chat part (state_message: the audience's recent chat).
+  Message build_state(int viewer, ViewerCache& c, const std::string& chat);
+  // The full state for one watcher: state_message(viewer), unless he muted someone whose
+  // lines are in the recent chat; then a copy without them (not cached).
+  Message state_for(std::int64_t player_id);
+  // Whether `player_id` muted the author of a chat line.
+  bool muted_by(std::int64_t player_id, std::int64_t author) const;
 
   // An action validated and applied to a copy of the state, waiting for its commit. It owns
   // what the writer reads (commit.snapshot points into `next`).

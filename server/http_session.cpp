@@ -271,6 +271,20 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       return send(text_response(http::status::ok, std::move(metrics), version, keep,
                                 "text/plain; version=0.0.4; charset=utf-8"));
     }
+    if (path.substr(0, 7) == "/admin/") {
+      // The operator's requests: only from this machine and never through a proxy (its
+      // headers mean the request came from outside, even when the proxy runs here).
+      const bool forwarded = req.count("X-Forwarded-For") > 0 || req.count("Forwarded") > 0 ||
+                             req.count("X-Real-IP") > 0;
+      if (!admin_request_allowed(guard_->address(), forwarded)) {
+        spdlog::warn("admin_refused peer={} forwarded={}", guard_->address(), forwarded);
+        return send(text_response(http::status::forbidden, "forbidden\n", version, keep));
+      }
+      const std::string_view method(req.method_string().data(), req.method_string().size());
+      ApiResponse api = context_.hub.handle_admin(method, path, req.body());
+      return send(text_response(static_cast<http::status>(api.status), std::move(api.body), version,
+                                keep, api.content_type));
+    }
     if (path.substr(0, 5) == "/api/") {
       const std::string_view method(req.method_string().data(), req.method_string().size());
       const auto auth = req[http::field::authorization];
@@ -283,6 +297,8 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
               ? context_.turns->handle_api(method, target, req.body(), bearer)
           : context_.presence != nullptr && PresenceApi::handles(path)
               ? context_.presence->handle(method, target, bearer, client_of(req))
+          : context_.mutes != nullptr && ChatMutes::handles(path)
+              ? context_.mutes->handle_api(method, path, req.body(), bearer, client_of(req))
               : context_.hub.handle_api(method, target, req.body(), bearer, client_of(req));
       const bool gzipped = api.compressible && api.body.size() >= kMinCompressedAnswer &&
                            accepts_gzip(header(req, http::field::accept_encoding));

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "battle_preview_request.h"
+#include "chat_comforts.h"
 #include "display_name.h"
 #include "json.h"
 #include "peek_req.h"
@@ -643,7 +644,8 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
       "game.join",       "game.leave",          "game.start",    "game.watch",
       "game.unwatch",    "game.action",         "game.undo",     "chat.send",
       "game.invite",     "game.preview_battle", "game.reach",    "game.skip_turn",
-      "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders"};
+      "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders",
+      "game.chat_read"};
   // game.board: the static board again (board_once.h); game.invite_friend (hub_friends.cpp).
   if (!kGameTypes.count(type) && type != "game.board" && type != "game.invite_friend") {
     return fail("unknown_type", "unknown message type");
@@ -855,6 +857,14 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
     return outcome;
   }
   if (type == "chat.send") return room->chat(me, string_field(msg, "text"));
+  if (type == "game.chat_read") {
+    // A seated player's read mark of the players' chat (chat_comforts.h): one upsert.
+    if (!room->seat_of(me.id)) return fail("not_seated", "only a seated player has a read mark");
+    const std::int64_t up_to = int_field(msg, "up_to");
+    if (up_to <= 0) return fail("bad_message", "field 'up_to' must be a chat line id");
+    mark_chat_read(store_, me.id, room->id(), up_to);
+    return std::nullopt;
+  }
   if (type == "game.preview_battle") return preview_battle(client, *room, me.id, msg);
   if (type == "game.reach") return reach(client, *room, me.id, msg);
   if (type == "game.skip_turn") return clocks_->skip_turn(*room, me.id);

@@ -101,6 +101,10 @@ class Hub {
   ApiResponse handle_api(std::string_view method, std::string_view target, std::string_view body,
                          std::string_view authorization, std::string_view address = "");
 
+  // The operator's /admin/ requests (hub_admin.cpp), only ever from loopback without a proxy's
+  // headers (admin_request_allowed, checked by the HTTP session): POST /admin/chat/hide.
+  ApiResponse handle_admin(std::string_view method, std::string_view path, std::string_view body);
+
   // Whether the database can be written (GET /healthz). Proves it with a real write now and
   // then (at most every few seconds while it fails, every minute while it works).
   Health health();

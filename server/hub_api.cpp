@@ -5,6 +5,7 @@
 
 #include <charconv>
 
+#include "chat_comforts.h"
 #include "display_name.h"
 #include "hub.h"
 #include "json.h"
@@ -45,6 +46,7 @@ std::optional<std::int64_t> parse_id(std::string_view s) {
 
 json Hub::my_games(std::int64_t player_id) {
   json games = json::array();
+  std::vector<std::int64_t> ids;
   Store::DamagedList damaged;
   // From the index of the player's seats, at most the listed numbers (Store::
   // recent_games_of_player): the time does not grow with the number of games.
@@ -71,7 +73,14 @@ json Hub::my_games(std::int64_t player_id) {
         g["clock"] = state;
       }
     }
+    ids.push_back(stored.id);
     games.push_back(std::move(g));
+  }
+  // The players' chat lines he has not read (chat_comforts.h: one index walk per game).
+  const std::map<std::int64_t, int> unread = unread_chat(store_, player_id, ids);
+  for (json& g : games) {
+    const auto it = unread.find(g["game_id"].get<std::int64_t>());
+    g["chat_unread"] = it == unread.end() ? 0 : it->second;
   }
   for (auto& [id, why] : damaged) spdlog::error("game_damaged game={} reason=\"{}\"", id, why);
   return games;

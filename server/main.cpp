@@ -130,6 +130,13 @@ int main(int argc, char** argv) {
     TurnNotifications turns(config.db, notifier, turn_options);
     // After each commit that changes who must act, the room hands a value over and goes on.
     hub_options.room.on_turn = [&turns](TurnChange change) { turns.post(std::move(change)); };
+    // Mutes (chat_comforts.h): the rooms filter chat by them; POST /api/mute changes them.
+    ChatMuteLimits mute_limits;
+    mute_limits.max_per_player = config.max_mutes_per_player;
+    mute_limits.changes_per_minute = config.mute_changes_per_minute;
+    mute_limits.change_burst = 3.0 * config.mute_changes_per_minute;
+    ChatMutes chat_mutes(store, mute_limits);
+    hub_options.room.mutes = &chat_mutes;
     Presence presence;
     hub_options.presence = &presence;
     hub_options.computers.pool.threads = config.computer_threads;
@@ -148,6 +155,7 @@ int main(int argc, char** argv) {
     StaticFiles static_files(config.web_root);
     ServerContext context{config,    hub,    metrics,   limiter,       registry, trusted_proxies,
                           &accounts, &turns, &notifier, &presence_api, &store,   &static_files};
+    context.mutes = &chat_mutes;
 
     net::io_context ioc(config.threads);
     const auto address = net::ip::make_address(config.bind);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "accounts.h"
+#include "chat_comforts.h"
 #include "client_address.h"
 #include "config.h"
 #include "connections.h"
@@ -26,6 +27,7 @@ struct ServerContext {
   PresenceApi* presence = nullptr;             // GET /api/presence
   const Store* store = nullptr;                // its group commit counters join /metrics
   StaticFiles* static_files = nullptr;         // the web root in memory; without: served from disk
+  ChatMutes* mutes = nullptr;                  // POST /api/mute, GET /api/mutes (chat_comforts.h)
 };
 
 }  // namespace viktory::server

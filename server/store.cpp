@@ -764,7 +764,7 @@ std::optional<std::pair<int, GameState>> Store::latest_snapshot(std::int64_t gam
                         protocol::state_from_json(nlohmann::json::parse(s.text(1))));
 }
 
-void Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
+std::int64_t Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
   const auto guard = db_.lock();
   Statement s = db_.cached(
       "INSERT INTO chat(game_id, player_id, seat, name, text, at) VALUES(?, ?, ?, ?, ?, ?)");
@@ -775,15 +775,18 @@ void Store::add_chat(std::int64_t game_id, const ChatRecord& chat) {
     s.bind_null(3);
   }
   s.bind(4, chat.name).bind(5, chat.text).bind(6, chat.at).run();
+  return db_.last_insert_id();
 }
 
 std::vector<ChatRecord> Store::recent_chat(std::int64_t game_id, int limit, bool spectators) {
   const Reading reader = reading();
   Database& db = reader.db;
   Statement s =
-      db.cached(std::string("SELECT at, player_id, seat, name, text FROM (SELECT * FROM "
+      db.cached(std::string("SELECT at, player_id, seat, name, text, id FROM (SELECT * FROM "
                             "chat WHERE game_id = ? AND seat IS ") +
-                (spectators ? "NULL" : "NOT NULL") + " ORDER BY id DESC LIMIT ?) ORDER BY id");
+                (spectators ? "NULL" : "NOT NULL") +
+                " AND NOT EXISTS (SELECT 1 FROM chat_hidden h WHERE h.chat_id = chat.id)"
+                " ORDER BY id DESC LIMIT ?) ORDER BY id");
   s.bind(1, game_id).bind(2, limit);
   std::vector<ChatRecord> out;
   while (s.step()) {
@@ -793,6 +796,7 @@ std::vector<ChatRecord> Store::recent_chat(std::int64_t game_id, int limit, bool
     if (auto seat = s.optional_int64(2)) c.seat = static_cast<int>(*seat);
     c.name = s.text(3);
     c.text = s.text(4);
+    c.id = s.int64(5);
     out.push_back(std::move(c));
   }
   return out;

@@ -104,6 +104,7 @@ struct ChatRecord {
   std::optional<int> seat;
   std::string name;
   std::string text;
+  std::int64_t id = 0;  // the chat line's row id (returned by add_chat; last, for aggregates)
 };
 
 // How the seats placed when a game ended (player_records.h: places_at_end), written with the
@@ -125,7 +126,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 14;
+  static constexpr int kSchemaVersion = 15;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
@@ -236,8 +237,10 @@ class Store {
   // The latest snapshot with seq <= max_seq.
   std::optional<std::pair<int, GameState>> latest_snapshot(std::int64_t game_id, int max_seq);
 
-  void add_chat(std::int64_t game_id, const ChatRecord& chat);
-  // The latest `limit` lines of the players' chat (seat set) or of the spectators' (no seat).
+  // Returns the new line's id.
+  std::int64_t add_chat(std::int64_t game_id, const ChatRecord& chat);
+  // The latest `limit` lines of the players' chat (seat set) or of the spectators' (no seat),
+  // without the lines an operator hid (chat_hidden).
   std::vector<ChatRecord> recent_chat(std::int64_t game_id, int limit, bool spectators = false);
 
   // Runs `read` on a connection of the readers (see reading()), held until it returns: for

@@ -309,6 +309,31 @@ CREATE TABLE IF NOT EXISTS friend_invites(
 CREATE INDEX IF NOT EXISTS friend_invites_by_inviter ON friend_invites(inviter, at);
 CREATE INDEX IF NOT EXISTS friend_invites_by_invitee ON friend_invites(invitee);
 )sql",
+    // 15 (chat comforts): what each player has read of each game's players' chat (the id of the
+    // last line he saw; it only moves forward), the players each player muted (their chat is
+    // never sent to him), and the lines an operator hid (never sent again). The partial index
+    // walks a game's players' chat after a mark without the spectators' lines. The chat
+    // written before counts as read.
+    R"sql(
+CREATE TABLE IF NOT EXISTS chat_read(
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  up_to INTEGER NOT NULL,
+  PRIMARY KEY(player_id, game_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS player_mutes(
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  muted_id INTEGER NOT NULL REFERENCES players(id),
+  at INTEGER NOT NULL,
+  PRIMARY KEY(player_id, muted_id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS player_mutes_by_muted ON player_mutes(muted_id);
+CREATE TABLE IF NOT EXISTS chat_hidden(
+  chat_id INTEGER PRIMARY KEY REFERENCES chat(id),
+  at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS chat_players_by_game ON chat(game_id, id) WHERE seat IS NOT NULL;
+INSERT OR IGNORE INTO chat_read(player_id, game_id, up_to)
+  SELECT s.player_id, s.game_id, (SELECT MAX(c.id) FROM chat c WHERE c.game_id = s.game_id)
+  FROM seats s WHERE EXISTS (SELECT 1 FROM chat c WHERE c.game_id = s.game_id);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 

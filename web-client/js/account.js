@@ -12,6 +12,7 @@ import { modal } from './dialogs.js';
 import { pushSupported, enablePush, disablePush, currentSubscription, notifyApi } from './push.js';
 import { ordersForm } from './standing_orders.js';
 import { leavingSection } from './leaving.js';
+import { mutedPlayersSection } from './chat_mutes.js';
 
 async function accountFetch(path, { method = 'GET', body, token } = {}) {
   const headers = { Accept: 'application/json' };
@@ -185,6 +186,7 @@ export function mountAccount(root, ctx) {
         privacySection(ctx, error),
         notificationsSection(ctx, error),
         standingOrdersSection(ctx, error),
+        mutedPlayersSection(ctx, error),
         vacationSection(ctx),
         leavingSection(ctx),
         h('h3', {}, t('language.heading')),

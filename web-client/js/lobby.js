@@ -402,11 +402,13 @@ class Lobby {
         status = h('span', { class: 'tag' }, t('lobby.theirMove', { name: shownName(seat, seatStyle(cur).name) }), seat && seat.player_id ? h('span', { class: 'presence', dataset: { presencePlayer: String(seat.player_id) } }) : null);
       }
       const clockTag = myGameClockTag(g);
+      // Players' chat he has not read (chat_comforts.js tells the server what he saw).
+      const unread = g.chat_unread > 0 ? h('span', { class: 'tag tag-chat', title: t('chat.unreadTitle', { count: g.chat_unread }) }, t('chat.unread', { count: g.chat_unread >= 100 ? '99+' : g.chat_unread })) : null;
       box.append(
         h(
           'a',
           { class: `game-row link${g.your_turn ? ' your-turn' : ''}`, href: g.status === 'finished' ? `#/game/${g.game_id}` : `#/game/${g.game_id}`, dataset: { gameId: g.game_id } },
-          h('div', { class: 'game-row-main' }, h('b', {}, t('lobby.game', { id: g.game_id })), g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · ${t('lobby.youAre', { colour: seatStyle(g.your_seat).name })}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => shownName(x)).filter(Boolean).join(` ${t('lobby.versus')} `)}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · ${t('lobby.lastMove', { ago: timeAgo(g.last_move_at) })}` : ''}`), h('div', { class: 'subtle time-control' }, timeControlText(g.clock))),
+          h('div', { class: 'game-row-main' }, h('b', {}, t('lobby.game', { id: g.game_id })), unread ? [' ', unread] : null, g.your_seat !== null && g.your_seat !== undefined ? h('span', { class: 'subtle' }, ` · ${t('lobby.youAre', { colour: seatStyle(g.your_seat).name })}`) : null, h('div', { class: 'subtle' }, `${(g.seats || []).map((x) => shownName(x)).filter(Boolean).join(` ${t('lobby.versus')} `)}${g.seats && g.seats.length ? ' · ' : ''}${optionsText(g.options)}${g.last_move_at ? ` · ${t('lobby.lastMove', { ago: timeAgo(g.last_move_at) })}` : ''}`), h('div', { class: 'subtle time-control' }, timeControlText(g.clock))),
           clockTag,
           g.seats ? seatDots(g.seats) : null,
           status,

@@ -537,6 +537,12 @@ export class GameChannel extends EventTarget {
         if (this.state) this.state.chat = this.chat;
         this.emit('chat', msg);
         break;
+      case 'chat.hidden':
+        // An operator hid a line (docs/protocol.md, "Chat comforts"): it leaves the page.
+        this.chat = this.chat.filter((m) => m.id !== msg.id);
+        if (this.state) this.state.chat = this.chat;
+        this.emit('chat', msg);
+        break;
       case 'game.reveal':
         // Fair play: the game is over and its secret is public (./fair_play.js).
         this.emit('reveal', msg);

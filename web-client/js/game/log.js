@@ -1,9 +1,10 @@
 // The game log and the chat beside the map.
 
-import { h, seatStyle, timeAgo } from '../util.js';
+import { h, seatStyle, timeAgo, toast } from '../util.js';
 import { logLineText, t } from '../i18n.js';
 import { chatInviteButton } from './rematch.js';
 import { shownName } from '../leaving.js';
+import { installChatRead, markChatRead, mutePlayer } from '../chat_mutes.js';
 import { withClockLines } from './clock_log.js';
 
 // The hexes a log line names ("Red's Infantry moves from C3 to C4."): its labels that are
@@ -112,7 +113,7 @@ export function renderChat(page) {
         'li',
         { class: m.channel === 'spectators' ? 'chat-spectator' : null },
         m.from_seat !== null && m.from_seat !== undefined ? h('span', { class: 'swatch', style: `background:${seatStyle(m.from_seat).fill};border-color:${seatStyle(m.from_seat).edge}` }) : null,
-        h('b', {}, shownName(m, 'spectator')),
+        chatName(page, m),
         m.channel === 'spectators' ? h('span', { class: 'subtle' }, ' (spectator)') : null,
         ': ',
         h('span', { class: m.deleted ? 'chat-text subtle' : 'chat-text' }, m.deleted ? t('leaving.lineDeleted') : m.text),
@@ -122,4 +123,31 @@ export function renderChat(page) {
     ),
   );
   list.scrollTop = list.scrollHeight;
+  installChatRead(page);
+  markChatRead(page);
+}
+
+// The author's name; another player's is a button that opens a small menu: "Mute <name>"
+// (the menu is the confirmation: two clicks, and the account page can undo it).
+function chatName(page, m) {
+  const me = page.ctx.session ? String(page.ctx.session.player_id) : null;
+  if (!m.from_player || !me || m.from_player === me) return h('b', {}, shownName(m, 'spectator'));
+  const menu = h('span', { class: 'chat-menu', hidden: true });
+  const mute = h('button', { type: 'button', class: 'btn btn-small chat-mute' }, t('chat.mute', { name: shownName(m) }));
+  mute.addEventListener('click', async () => {
+    try {
+      await mutePlayer(page, m.from_player);
+      toast(t('chat.muted', { name: shownName(m) }));
+      renderChat(page);
+    } catch (err) {
+      toast(err.message);
+    }
+  });
+  menu.append(' ', mute, ' ');
+  const name = h('button', { type: 'button', class: 'chat-name', 'aria-haspopup': 'true', title: t('chat.nameMenu', { name: shownName(m) }) }, shownName(m));
+  name.addEventListener('click', () => {
+    menu.hidden = !menu.hidden;
+    name.setAttribute('aria-expanded', String(!menu.hidden));
+  });
+  return h('span', {}, name, menu);
 }
