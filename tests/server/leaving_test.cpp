@@ -93,13 +93,14 @@ class Leaving : public ::testing::Test {
     for (const AccountErasure& e : account_erasures()) {
       const std::string table(e.table);
       if (table == "former_players") continue;  // the marker, written by the deletion
-      std::string where = table == "game_webhooks" ? "set_by = " + player
-                          : table == "players"     ? "id = " + player + " AND name != ''"
-                          : table == "chat"        ? "player_id = " + player + " AND text != ''"
-                          : table == "follows" ? "follower = " + player + " OR followee = " + player
-                          : table == "friend_invites"
-                              ? "inviter = " + player + " OR invitee = " + player
-                              : "player_id = " + player;
+      std::string where =
+          table == "game_webhooks"    ? "set_by = " + player
+          : table == "players"        ? "id = " + player + " AND name != ''"
+          : table == "chat"           ? "player_id = " + player + " AND text != ''"
+          : table == "follows"        ? "follower = " + player + " OR followee = " + player
+          : table == "friend_invites" ? "inviter = " + player + " OR invitee = " + player
+          : table == "player_mutes"   ? "player_id = " + player + " OR muted_id = " + player
+                                      : "player_id = " + player;
       rows[table] = count("SELECT COUNT(*) FROM " + table + " WHERE " + where);
     }
     return rows;
@@ -221,6 +222,10 @@ TEST_F(Leaving, DeletionConcedesErasesAndKeepsReplaysAndRecordsValid) {
        "INSERT INTO friend_invites VALUES(" + std::to_string(running) + ", " + bob.player_id +
        ", " + me + ", 0);" + "INSERT INTO friend_invites VALUES(" + std::to_string(running) + ", " +
        me + ", " + carol.player_id + ", 0);");
+  // Chat comforts (chat_comforts.h): a read mark; she muted Bob, Carol muted her.
+  exec("INSERT INTO chat_read VALUES(" + me + ", " + std::to_string(running) + ", 0);" +
+       "INSERT INTO player_mutes VALUES(" + me + ", " + bob.player_id + ", 0);" +
+       "INSERT INTO player_mutes VALUES(" + carol.player_id + ", " + me + ", 0);");
   for (const auto& [table, rows] : personal_rows(me)) EXPECT_GT(rows, 0) << table;
   const std::int64_t actions_before =
       count("SELECT COUNT(*) FROM actions WHERE game_id = " + std::to_string(finished));
