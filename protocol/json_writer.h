@@ -76,6 +76,13 @@ class JsonWriter {
     separate();
     out_ += json_text;
   }
+  // One value appended by `append(out)`, a function that writes it into the same string (e.g.
+  // append_view_json of protocol/view_text.h), so that no copy of it is made.
+  template <typename Append>
+  void value_appended_by(Append&& append) {
+    separate();
+    append(out_);
+  }
 
  private:
   void separate() {

@@ -125,8 +125,7 @@ void BM_ReplayPage(benchmark::State& st) {
   const int from = std::min(static_cast<int>(st.range(0)), g.record.seq - 200);
   std::size_t bytes = 0;
   for (auto _ : st) {
-    const std::string text =
-        Replays::build_page(*g.store, g.record, kSpectator, from, from + 200).dump();
+    const std::string text = Replays::build_page(*g.store, g.record, kSpectator, from, from + 200);
     bytes = text.size();
     benchmark::DoNotOptimize(text.data());
   }
@@ -142,8 +141,7 @@ void BM_ReplayWholeGamePages(benchmark::State& st) {
     bytes = 0;
     for (int from = 0; from < g.record.seq; from += 200) {
       const std::string text = Replays::build_page(*g.store, g.record, kSpectator, from,
-                                                   std::min(from + 200, g.record.seq))
-                                   .dump();
+                                                   std::min(from + 200, g.record.seq));
       bytes += text.size();
       benchmark::DoNotOptimize(text.data());
     }
