@@ -30,6 +30,9 @@ std::optional<int> query_int(const std::map<std::string, std::string>& query, co
   return v;
 }
 
+// The small parts of a replay page as the server dumps every tree (invalid UTF-8 replaced).
+std::string dumped(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 }  // namespace
 
 Replays::Replays(std::string db_path, Metrics& metrics, ReplayLimits limits)
@@ -37,12 +40,6 @@ Replays::Replays(std::string db_path, Metrics& metrics, ReplayLimits limits)
       metrics_(metrics),
       limits_(limits),
       buckets_(limits.requests_per_minute / 60.0, limits.requests_per_minute) {}
-
-namespace {
-
-std::string dumped(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-}  // namespace
 
 // Written as text (protocol/json_writer.h): the views and deltas by the one view writer
 // (protocol/view_text.h), spliced in without a tree; the small parts (board, actions, events,

@@ -90,7 +90,8 @@ StoredGame& game() {
   return g;
 }
 
-// The replay as it was before: every step with the whole view, the whole game at once.
+// The replay as it was before pages: every step with the whole view, the whole game at once, as
+// one tree (its views are now their text parsed: view_to_json is for tests and tools only).
 void BM_ReplayWholeGameFullViews(benchmark::State& st) {
   StoredGame& g = game();
   std::size_t bytes = 0;
