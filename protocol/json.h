@@ -33,11 +33,9 @@ nlohmann::json action_to_json(const Action& action);
 Action action_from_json(const nlohmann::json& j);  // strict: unknown kind or bad types -> JsonError
 
 nlohmann::json event_to_json(const Event& event);
+// The view as a tree, for tests and tools only: parsed from its text (protocol/view_text.h,
+// the one writer of a view's shape). Whatever sends a view appends its text directly.
 nlohmann::json view_to_json(const GameView& view);
-// The parts of a view as view_to_json writes them (view deltas send changed parts whole).
-nlohmann::json hex_view_to_json(const HexView& hex);
-nlohmann::json unit_view_to_json(const UnitView& unit);
-nlohmann::json player_view_to_json(const PlayerView& player);
 std::vector<nlohmann::json> actions_to_json(const std::vector<Action>& actions);
 
 // Extensions (protocol helper):

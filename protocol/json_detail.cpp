@@ -1,5 +1,5 @@
 // The strict readers and enum tables of protocol/json_detail.h, shared by every JSON form of
-// the protocol (json.cpp, state_parts_json.cpp, view_json.cpp, state_json.cpp, scenario.cpp).
+// the protocol (json.cpp, state_parts_json.cpp, view_text.cpp, state_json.cpp, scenario.cpp).
 #include "json_detail.h"
 
 #include <algorithm>

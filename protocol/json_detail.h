@@ -1,5 +1,5 @@
 // Internal helpers shared by the protocol's JSON files (json_detail.cpp, json.cpp,
-// state_parts_json.cpp, view_json.cpp, state_json.cpp) and protocol/scenario.cpp: strict
+// state_parts_json.cpp, view_text.cpp, state_json.cpp) and protocol/scenario.cpp: strict
 // readers that name the offending field in their JsonError, and enum <-> string tables the
 // engine headers do not provide. Not part of the protocol API.
 #pragma once

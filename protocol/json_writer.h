@@ -5,7 +5,8 @@
 // error_handler_t::replace) writes for the same value, which is how the server serialises
 // everything else: compact, no ASCII escaping of UTF-8, invalid UTF-8 replaced by U+FFFD.
 // nlohmann keeps object keys sorted (std::map), so callers must write each object's keys in
-// byte order; the equivalence tests (tests/protocol/view_text_test.cpp) hold them to it.
+// byte order; tests/protocol/view_text_test.cpp holds them to it (each text is the dump of its
+// own parsed tree).
 #pragma once
 
 #include <charconv>
@@ -75,6 +76,13 @@ class JsonWriter {
   void raw(std::string_view json_text) {
     separate();
     out_ += json_text;
+  }
+  // One value appended by `append(out)`, a function that writes it into the same string (e.g.
+  // append_view_json of protocol/view_text.h), so that no copy of it is made.
+  template <typename Append>
+  void value_appended_by(Append&& append) {
+    separate();
+    append(out_);
   }
 
  private:

@@ -11,14 +11,14 @@ namespace {
 using nlohmann::json;
 
 // A top-level field of GameView other than the three collections: its JSON key (the same as
-// in view_to_json), how to compare it and how to copy it.
+// in the view's text, protocol/view_text.cpp), how to compare it and how to copy it.
 struct HeadField {
   const char* key;
   bool (*same)(const GameView&, const GameView&);
   void (*copy)(GameView& to, const GameView& from);
 };
 
-// `key` is the field's name in view_to_json where it differs from the member's.
+// `key` is the field's name in the view's text where it differs from the member's.
 #define VIKTORY_VIEW_FIELD_AS(member, key)                                          \
   HeadField {                                                                       \
     key, [](const GameView& a, const GameView& b) { return a.member == b.member; }, \
@@ -163,65 +163,6 @@ ViewDelta diff_views(const GameView& before, const GameView& after) {
   }
   std::sort(d.units_removed.begin(), d.units_removed.end());
   return d;
-}
-
-json view_delta_to_json(const ViewDelta& d, const GameView& after) {
-  json out = json::object();
-  if (d.whole_head) {
-    json head = view_to_json(head_of(after));
-    for (const char* key : kCollections) head.erase(key);
-    out["head"] = std::move(head);
-  } else if (!d.fields.empty()) {
-    // Only the listed fields are needed: a head made of them serialises just as view_to_json
-    // would write them.
-    GameView head;
-    for (const HeadField& f : kHeadFields) f.copy(head, after);
-    const json all = view_to_json(head);
-    json set = json::object();
-    json unset = json::array();
-    for (const std::string& key : d.fields) {
-      auto it = all.find(key);
-      if (it == all.end()) {
-        unset.push_back(key);  // an optional field that is gone (battle, bombard, ...)
-      } else {
-        set[key] = *it;
-      }
-    }
-    if (!set.empty()) out["set"] = std::move(set);
-    if (!unset.empty()) out["unset"] = std::move(unset);
-  }
-  if (d.hex_count_changed) out["hex_count"] = after.hexes.size();
-  if (!d.hexes.empty()) {
-    json hexes = json::array();
-    for (int i : d.hexes)
-      hexes.push_back(hex_view_to_json(after.hexes[static_cast<std::size_t>(i)]));
-    out["hexes"] = std::move(hexes);
-  }
-  if (!d.units.empty()) {
-    json units = json::array();
-    std::size_t next = 0;  // d.units follows the order of after.units
-    for (const UnitView& u : after.units) {
-      if (next < d.units.size() && d.units[next] == u.id) {
-        units.push_back(unit_view_to_json(u));
-        ++next;
-      }
-    }
-    out["units"] = std::move(units);
-  }
-  if (!d.units_removed.empty()) out["units_removed"] = d.units_removed;
-  if (d.player_count_changed) out["player_count"] = after.players.size();
-  if (!d.players.empty()) {
-    json players = json::array();
-    for (int i : d.players) {
-      players.push_back(player_view_to_json(after.players[static_cast<std::size_t>(i)]));
-    }
-    out["players"] = std::move(players);
-  }
-  return out;
-}
-
-json view_delta_to_json(const GameView& before, const GameView& after) {
-  return view_delta_to_json(diff_views(before, after), after);
 }
 
 json apply_view_delta(json view, const json& delta) {

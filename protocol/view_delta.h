@@ -2,7 +2,7 @@
 // first view is sent whole, then each step only what changed.
 //
 // The difference is found by comparing the view structs (engine/view.h), not by diffing their
-// JSON. Changed hexes, units and players are sent whole (as view_to_json writes them); changed
+// JSON. Changed hexes, units and players are sent whole (as the view's text has them); changed
 // top-level fields are sent by key. A top-level field this file does not list is still never
 // lost: the structs compare every field (defaulted operator==), and when the listed fields do
 // not explain a difference, every top-level field is sent (`whole_head`). Tests assert that
@@ -47,7 +47,8 @@ struct ViewDelta {
 // What changed from `before` to `after` (views of the same viewer, usually one action apart).
 ViewDelta diff_views(const GameView& before, const GameView& after);
 
-// The JSON form above; `after` is the view the delta leads to.
+// The JSON form above as a tree, for tests and tools only: parsed from the delta's text
+// (protocol/view_text.h, the one writer); `after` is the view the delta leads to.
 nlohmann::json view_delta_to_json(const ViewDelta& delta, const GameView& after);
 nlohmann::json view_delta_to_json(const GameView& before, const GameView& after);
 

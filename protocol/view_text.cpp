@@ -1,11 +1,14 @@
-// The view as view_to_json (protocol/view_json.cpp) writes it, key for key, but straight into
-// text. Every object's keys are written in byte order because that is the order in which
-// nlohmann (std::map) dumps them; a key out of place fails the equivalence tests.
+// The one writer of a view's shape and of its deltas (protocol/view_text.h). A field added to
+// a view part is added here, once: live updates, replays, the scenario tool and the tree forms
+// of tests all take it from here. Every object's keys are written in byte order, the order in
+// which nlohmann (std::map) dumps them, so that the text is exactly the dump of its own parsed
+// tree (what the messages always were); tests/protocol/view_text_test.cpp holds it to that.
 #include "view_text.h"
 
 #include <algorithm>
 #include <array>
 
+#include "json.h"
 #include "json_detail.h"
 #include "json_writer.h"
 
@@ -139,7 +142,7 @@ void write_player(JsonWriter& w, const PlayerView& p) {
   w.value(p.conceded);
   w.key("doomsday_coin");
   w.value(p.doomsday_coin);
-  if (p.doomsday_roll != 0) {  // as player_view_to_json: only once he has rolled [5.5]
+  if (p.doomsday_roll != 0) {  // [5.5] only once he has rolled (most games never do)
     w.key("doomsday_roll");
     w.value(p.doomsday_roll);
   }
@@ -290,7 +293,7 @@ void write_all(JsonWriter& w, const std::vector<Item>& items,
 
 // ------------------------------------------------------------------ top-level fields
 
-// A top-level key of the view, in the order view_to_json's dump writes them (byte order).
+// A top-level key of the view, in byte order (the order of the keys of a dumped tree).
 // `present` is null for the keys that are always there; the collections are only in whole
 // views (deltas send their changed entries separately).
 struct TopField {
@@ -460,6 +463,20 @@ std::string view_delta_json_text(const ViewDelta& delta, const GameView& after) 
 
 std::string view_delta_json_text(const GameView& before, const GameView& after) {
   return view_delta_json_text(diff_views(before, after), after);
+}
+
+// The tree forms, for tests and tools only: parsed, so that no second description of the
+// shape exists.
+nlohmann::json view_to_json(const GameView& view) {
+  return nlohmann::json::parse(view_json_text(view));
+}
+
+nlohmann::json view_delta_to_json(const ViewDelta& delta, const GameView& after) {
+  return nlohmann::json::parse(view_delta_json_text(delta, after));
+}
+
+nlohmann::json view_delta_to_json(const GameView& before, const GameView& after) {
+  return nlohmann::json::parse(view_delta_json_text(before, after));
 }
 
 }  // namespace viktory::protocol

@@ -1,10 +1,10 @@
-// Views and view deltas written as JSON text directly (protocol/json_writer.h), for the server's
-// per-action messages: the same bytes as
-//   view_to_json(view).dump(-1, ' ', false, json::error_handler_t::replace)
-//   view_delta_to_json(delta, after).dump(-1, ' ', false, json::error_handler_t::replace)
-// without building and freeing an nlohmann tree per view. view_to_json and view_delta_to_json
-// stay the reference forms (replays, tests, tools); tests/protocol/view_text_test.cpp compares
-// both over random games of every option.
+// Views and view deltas written as JSON text (protocol/json_writer.h): the one writer of their
+// shape. The server's messages and replay pages append this text (no nlohmann tree is built and
+// freed per view); view_to_json and view_delta_to_json (json.h, view_delta.h) are this text
+// parsed, for tests and tools only (the scenario tool, which puts the board back into the
+// hexes and prints the view indented). The text is what a tree of it
+// dumps with nlohmann's dump(-1, ' ', false, error_handler_t::replace): keys in byte order,
+// compact (tests/protocol/view_text_test.cpp).
 #pragma once
 
 #include <string>

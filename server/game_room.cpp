@@ -536,7 +536,7 @@ GameRoom::ViewerCache GameRoom::build_cache(const GameState& s, int seq, int vie
 
 const std::string& GameRoom::view_json(ViewerCache& c) {
   if (c.view_json.empty()) {
-    c.view_json = protocol::view_json_text(*c.view);  // = view_to_json(...).dump()
+    c.view_json = protocol::view_json_text(*c.view);  // the one view writer (view_text.h)
   }
   return c.view_json;
 }

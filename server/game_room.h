@@ -191,7 +191,7 @@ class GameRoom {
     // cache of seq - 1 is what every subscriber of this viewer holds, or he heals by a full
     // state), so the whole view is serialised only when a full state is asked for.
     std::shared_ptr<const GameView> view;
-    std::string view_json;  // view_to_json, serialised; built on demand ("" until then)
+    std::string view_json;  // the view's JSON text (view_text.h); built on demand ("" until then)
     std::string legal;      // the legal actions, serialised
     bool can_undo = false;
     std::string log;  // the recent log lines, serialised, built on demand ("" until then)

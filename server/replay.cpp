@@ -8,11 +8,13 @@
 #include "fair_play.h"
 #include "game_room.h"
 #include "json.h"
+#include "json_writer.h"
 #include "log_text.h"
 #include "stored_walk.h"
 #include "token.h"
 #include "view.h"
 #include "view_delta.h"
+#include "view_text.h"
 
 namespace viktory::server {
 namespace {
@@ -28,6 +30,9 @@ std::optional<int> query_int(const std::map<std::string, std::string>& query, co
   return v;
 }
 
+// The small parts of a replay page as the server dumps every tree (invalid UTF-8 replaced).
+std::string dumped(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 }  // namespace
 
 Replays::Replays(std::string db_path, Metrics& metrics, ReplayLimits limits)
@@ -36,21 +41,33 @@ Replays::Replays(std::string db_path, Metrics& metrics, ReplayLimits limits)
       limits_(limits),
       buckets_(limits.requests_per_minute / 60.0, limits.requests_per_minute) {}
 
-json Replays::build_page(Store& store, const GameRecord& record, int viewer, int from, int to) {
+// Written as text (protocol/json_writer.h): the views and deltas by the one view writer
+// (protocol/view_text.h), spliced in without a tree; the small parts (board, actions, events,
+// log lines) as their trees' dumps. The keys of every object in byte order, so the bytes are
+// those of the page as one nlohmann tree (tests/server/replay_text_test.cpp).
+std::string Replays::build_page(Store& store, const GameRecord& record, int viewer, int from,
+                                int to) {
   StoredWalk walk(store, record, from);
   const GameState& state = walk.state();
 
   GameView before = view_for(state, viewer);
-  json steps = json::array();
-  json out{{"game_id", record.id},
-           {"viewer", viewer >= 0 ? json(viewer) : json(nullptr)},
-           {"last_seq", record.seq},
-           {"from", from},
-           {"to", to},
-           {"view", protocol::view_to_json(before)},
-           // Every page carries the static board (its hexes' coordinates, labels, perimeter),
-           // which the views and deltas leave out: a page can be shown on its own.
-           {"board", protocol::board_to_json(before)}};
+  // The view after action `from`, where the steps begin; its key comes after "steps".
+  const std::string first_view = protocol::view_json_text(before);
+  std::string out;
+  protocol::JsonWriter w(out);
+  w.begin_object();
+  // Every page carries the static board (its hexes' coordinates, labels, perimeter), which the
+  // views and deltas leave out: a page can be shown on its own.
+  w.key("board");
+  w.raw(dumped(protocol::board_to_json(before)));
+  w.key("from");
+  w.value(from);
+  w.key("game_id");
+  w.value(record.id);
+  w.key("last_seq");
+  w.value(record.seq);
+  w.key("steps");
+  w.begin_array();
   while (walk.seq() < to) {
     const json action_json = protocol::action_to_json(walk.next_action());
     std::vector<Event> events;
@@ -62,14 +79,34 @@ json Replays::build_page(Store& store, const GameRecord& record, int viewer, int
     GameView after = view_for(state, viewer);
     json events_json = json::array();
     for (const Event& e : mine) events_json.push_back(protocol::event_to_json(e));
-    steps.push_back(json{{"seq", seq},
-                         {"action", action_json},
-                         {"events", std::move(events_json)},
-                         {"log", std::move(log)},
-                         {"delta", protocol::view_delta_to_json(before, after)}});
+    w.begin_object();
+    w.key("action");
+    w.raw(dumped(action_json));
+    w.key("delta");
+    w.value_appended_by([&](std::string& text) {
+      protocol::append_view_delta_json(text, protocol::diff_views(before, after), after);
+    });
+    w.key("events");
+    w.raw(dumped(events_json));
+    w.key("log");
+    w.raw(dumped(log));
+    w.key("seq");
+    w.value(seq);
+    w.end_object();
     before = std::move(after);
   }
-  out["steps"] = std::move(steps);
+  w.end_array();
+  w.key("to");
+  w.value(to);
+  w.key("view");
+  w.raw(first_view);
+  w.key("viewer");
+  if (viewer >= 0) {
+    w.value(viewer);
+  } else {
+    w.null();
+  }
+  w.end_object();
   return out;
 }
 
@@ -221,8 +258,7 @@ ApiResponse Replays::handle(std::int64_t game_id, const std::map<std::string, st
                           std::to_string(from) + "/" + std::to_string(to);
   return cached_or_built(key, game_id, "replay", [&](Store& store) {
     if (on_build_for_tests) on_build_for_tests();
-    std::string page = build_page(store, *record, viewer, from, to)
-                           .dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string page = build_page(store, *record, viewer, from, to);
     ++metrics_.replay_pages_built;
     return page;
   });

@@ -44,9 +44,9 @@ class Replays {
                             std::string_view authorization, std::string_view address);
 
   // One page for `viewer` (a seat or kSpectator): the view after action `from`, then steps
-  // from+1..to. Throws DamagedGame when the stored log does not add up.
-  static nlohmann::json build_page(Store& store, const GameRecord& record, int viewer, int from,
-                                   int to);
+  // from+1..to, as JSON text. Throws DamagedGame when the stored log does not add up.
+  static std::string build_page(Store& store, const GameRecord& record, int viewer, int from,
+                                int to);
 
   // Drops every cached page and record (a player deleted his account: his name leaves them).
   void forget_all();

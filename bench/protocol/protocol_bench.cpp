@@ -1,7 +1,6 @@
-// The JSON text of views and view deltas, as the server sends them: through an nlohmann tree
-// (view_to_json(...).dump(), the reference form) against the direct writer
-// (protocol/view_text.h, byte-identical). Figures and command: docs/performance.md,
-// "Views as text".
+// The JSON text of views and view deltas, as the server sends them, by their one writer
+// (protocol/view_text.h); the nlohmann tree writer it was measured against is gone (its figures
+// stay in docs/performance.md, "Views as text", with the command).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -55,18 +54,6 @@ const Sample& sample(int players) {
   return cache.emplace(players, std::move(out)).first->second;
 }
 
-void BM_ViewTree(benchmark::State& st) {
-  const Sample& s = sample(static_cast<int>(st.range(0)));
-  std::size_t bytes = 0;
-  for (auto _ : st) {
-    std::string text = dump(viktory::protocol::view_to_json(s.view));
-    bytes = text.size();
-    benchmark::DoNotOptimize(text);
-  }
-  st.counters["bytes"] = static_cast<double>(bytes);
-}
-BENCHMARK(BM_ViewTree)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
-
 void BM_ViewText(benchmark::State& st) {
   const Sample& s = sample(static_cast<int>(st.range(0)));
   std::size_t bytes = 0;
@@ -93,20 +80,8 @@ void BM_Board(benchmark::State& st) {
 }
 BENCHMARK(BM_Board)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
 
-// Per delta: the 64 steps' deltas serialised one after another (the comparison of the views,
-// diff_views, is done beforehand: it is the same for both).
-void BM_DeltaTree(benchmark::State& st) {
-  const Sample& s = sample(static_cast<int>(st.range(0)));
-  for (auto _ : st) {
-    for (const auto& [delta, after] : s.steps) {
-      std::string text = dump(viktory::protocol::view_delta_to_json(delta, after));
-      benchmark::DoNotOptimize(text);
-    }
-  }
-  st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(s.steps.size()));
-}
-BENCHMARK(BM_DeltaTree)->ArgName("players")->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
-
+// Per delta: the 64 steps' deltas written one after another (the comparison of the views,
+// diff_views, is done beforehand).
 void BM_DeltaText(benchmark::State& st) {
   const Sample& s = sample(static_cast<int>(st.range(0)));
   std::size_t bytes = 0;

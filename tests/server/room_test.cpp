@@ -299,12 +299,13 @@ TEST_F(RoomTest, ConcedeEndsTheGameAndItBecomesReadOnly) {
   EXPECT_EQ(after->code, "game_over");
   EXPECT_EQ(room->undo(alice.id, room->seq())->code, "game_over");
 
-  const json replay = Replays::build_page(*store, *stored, 1, 0, stored->seq);
+  const json replay = json::parse(Replays::build_page(*store, *stored, 1, 0, stored->seq));
   EXPECT_EQ(replay["view"]["viewer"], 1);
   ASSERT_EQ(replay["steps"].size(), 1u);
   EXPECT_EQ(replay["steps"][0]["seq"], 1);
   EXPECT_EQ(replay["steps"][0]["action"]["kind"], "concede");
-  const json spectator = Replays::build_page(*store, *stored, kSpectator, 0, stored->seq);
+  const json spectator =
+      json::parse(Replays::build_page(*store, *stored, kSpectator, 0, stored->seq));
   EXPECT_TRUE(spectator["viewer"].is_null());
 }
 
