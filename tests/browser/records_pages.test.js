@@ -196,6 +196,16 @@ test('the profile shows games played and won by player count and condition, the 
   ]);
   assert.equal(await newest.locator('.finished-result').textContent(), 'won');
   assert.equal(await page.locator('.profile-actions').count(), 1, 'the place for the follow button');
+  // Follow her from her profile (js/friends.js): the server keeps it, a reload shows it.
+  const follow = page.locator('.profile-actions .follow-button');
+  await follow.waitFor();
+  assert.equal(await follow.getAttribute('aria-pressed'), 'false');
+  await follow.click();
+  await page.waitForSelector('.profile-actions .follow-button[aria-pressed="true"]');
+  await page.reload();
+  await page.waitForSelector('.profile-actions .follow-button[aria-pressed="true"]');
+  await page.locator('.profile-actions .follow-button').click();
+  await page.waitForSelector('.profile-actions .follow-button[aria-pressed="false"]');
   assert.doesNotMatch(await page.textContent('#profile'), /null|undefined|NaN/);
   await page.screenshot({ path: screenshotPath('records-profile.png'), fullPage: true });
 

@@ -28,6 +28,7 @@ const pages = {
   account: () => import('./account.js'),
   tutorial: () => import('./tutorial/coach.js'),
   profile: () => import('./profile.js'),
+  friends: () => import('./friends.js'),
   finished: () => import('./finished.js'),
   ladder: () => import('./ladder.js'),
 };
@@ -165,7 +166,14 @@ function route() {
   }
   // Players' records are public (a visitor without a name sees them as any stranger would).
   if (parts[0] === 'player' && /^\d+$/.test(parts[1] || '')) {
-    show(t('profile.title'), pages.profile, (m) => m.mountProfile(root, ctx, parts[1]));
+    show(t('profile.title'), () => Promise.all([pages.profile(), pages.friends()]), ([m, friendsModule]) => {
+      const page = m.mountProfile(root, ctx, parts[1]);
+      // "Follow" beside the name, for a signed-in visitor who may see the profile (js/friends.js).
+      page.ready.then((profile) => {
+        if (profile && ctx.session && page.actions.isConnected) page.actions.append(friendsModule.followButton(ctx, parts[1]));
+      });
+      return page;
+    });
     return;
   }
   if (parts[0] === 'finished') {

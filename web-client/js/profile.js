@@ -26,7 +26,7 @@ export function mountProfile(root, ctx, playerId) {
     (err) => {
       if (gone) return null;
       const hidden = err instanceof ApiError && err.code === 'profile_hidden';
-      const missing = err instanceof ApiError && err.code === 'not_found';
+      const missing = err instanceof ApiError && (err.code === 'not_found' || err.code === 'player_deleted');
       card.replaceChildren(
         h('h1', {}, t('profile.title')),
         h('p', { class: hidden ? 'profile-hidden' : 'form-error', id: 'profile-message' }, hidden ? t('records.profileHidden') : missing ? t('profile.notFound') : err.message),
