@@ -134,7 +134,9 @@ ApiResponse Friends::list(const PlayerRecord& viewer, const Presence* presence) 
         "WHERE f.follower = ? ORDER BY p.name COLLATE NOCASE, f.followee");
     s.bind(1, viewer.id);
     while (s.step()) friends.push_back({s.int64(0), s.text(1), s.int64(2), false});
-    for (Friend& f : friends) f.visible = profile_visible_to(db, viewer.id, f.id);
+    // His opponents read once (a walk of his own games), not once per friend: social_bench.
+    const auto opponents = opponents_of(db, viewer.id);
+    for (Friend& f : friends) f.visible = profile_visible_to(db, viewer.id, f.id, opponents);
     Statement c = db.cached("SELECT COUNT(*) FROM follows WHERE followee = ?");
     c.bind(1, viewer.id);
     c.step();

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "account_deletion.h"
@@ -62,10 +63,13 @@ ProfileVisibility visibility_of(Database& db, std::int64_t player_id) {
 // viewer's seats (seats_by_player) to the other's seat in the same game (UNIQUE(game_id,
 // player_id)): the cost follows the viewer's own games.
 bool have_played(Database& db, std::int64_t viewer, std::int64_t owner) {
+  // CROSS JOIN fixes SQLite's order: the other's seat in each game (one probe of the unique
+  // index) before the game's row, which is read only for the games they share. Left to itself
+  // the planner read every one of the viewer's games first (social_bench: friends lists).
   Statement s = db.cached(
-      "SELECT 1 FROM seats m JOIN seats o ON o.game_id = m.game_id AND o.player_id = ?2 "
-      "JOIN games g ON g.id = m.game_id AND g.status IN ('running', 'finished') "
-      "WHERE m.player_id = ?1 LIMIT 1");
+      "SELECT 1 FROM seats m CROSS JOIN seats o CROSS JOIN games g "
+      "WHERE m.player_id = ?1 AND o.game_id = m.game_id AND o.player_id = ?2 "
+      "AND g.id = m.game_id AND g.status IN ('running', 'finished') LIMIT 1");
   s.bind(1, viewer).bind(2, owner);
   return s.step();
 }
@@ -444,6 +448,31 @@ ApiResponse handle_player_records_api(Store& store, std::string_view method, std
 
 bool profile_visible_to(Database& db, std::int64_t viewer, std::int64_t owner) {
   return may_see_profile(db, viewer, owner);
+}
+
+std::unordered_set<std::int64_t> opponents_of(Database& db, std::int64_t viewer) {
+  std::unordered_set<std::int64_t> out;
+  Statement s = db.cached(
+      "SELECT DISTINCT o.player_id FROM seats m CROSS JOIN games g CROSS JOIN seats o "
+      "WHERE m.player_id = ?1 AND g.id = m.game_id AND g.status IN ('running', 'finished') "
+      "AND o.game_id = m.game_id AND o.player_id != ?1");
+  s.bind(1, viewer);
+  while (s.step()) out.insert(s.int64(0));
+  return out;
+}
+
+bool profile_visible_to(Database& db, std::int64_t viewer, std::int64_t owner,
+                        const std::unordered_set<std::int64_t>& viewer_opponents) {
+  if (viewer != 0 && viewer == owner) return true;
+  switch (visibility_of(db, owner)) {
+    case ProfileVisibility::kEveryone:
+      return true;
+    case ProfileVisibility::kNobody:
+      return false;
+    case ProfileVisibility::kOpponents:
+      return viewer != 0 && viewer_opponents.count(owner) > 0;
+  }
+  return false;
 }
 
 }  // namespace viktory::server

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "common.h"
 #include "database.h"
@@ -49,6 +50,12 @@ std::optional<ProfileVisibility> profile_visibility_from_string(std::string_view
 // Whether `viewer` (0: a stranger) may see `owner`'s profile by his privacy setting (friends.h
 // shows a followed player's online state by the same rule).
 bool profile_visible_to(Database& db, std::int64_t viewer, std::int64_t owner);
+// The same for many owners at once (a friends list): `viewer_opponents` from opponents_of,
+// read once, instead of a walk of the viewer's games per owner.
+bool profile_visible_to(Database& db, std::int64_t viewer, std::int64_t owner,
+                        const std::unordered_set<std::int64_t>& viewer_opponents);
+// The players who held a seat with `viewer` in a game that started (running or finished).
+std::unordered_set<std::int64_t> opponents_of(Database& db, std::int64_t viewer);
 
 // Limits of the read API (fixed; docs/server.md lists them).
 struct PlayerRecordsLimits {
