@@ -219,3 +219,50 @@ test('a German browser gets the welcome page, the lobby, the invitation and the 
   assert.deepEqual(bob.errors, []);
   assert.deepEqual(phone.errors, []);
 });
+
+// The top bar's switch (js/language_switch.js, compact), on every page: an English phone turns
+// the lobby German from there; the page reloads in German, the server is told (the player's
+// mails and pushes), a reload keeps it, and the bar pushes nothing off a 390 px screen.
+test('the top bar switches the language on a phone; the choice holds over a reload and reaches the server', async () => {
+  server = server || (await startServer());
+  browser = browser || (await launchBrowser());
+  const dora = await newPlayer(browser, server, { viewport: { width: 390, height: 844 }, touch: true });
+  const { page } = dora;
+  await page.goto('/');
+  await page.waitForSelector('form.welcome-form');
+  await noSidewaysScroll(page);
+  await page.fill('#name', 'Dora');
+  await page.click('form.welcome-form button[type=submit]');
+  await page.waitForSelector('#create-form');
+  await page.waitForSelector('#me .me-name');
+  assert.equal(await page.getAttribute('#topbar-language', 'aria-label'), 'Language');
+  assert.deepEqual(await page.locator('#topbar-language option').allTextContents(), ['DE', 'EN']);
+  assert.equal(await page.inputValue('#topbar-language'), 'en');
+  await noSidewaysScroll(page);
+  // The whole bar, the switch and the name in it, within the screen.
+  for (const selector of ['.topbar', '#topbar-language', '#me .me-name']) {
+    const box = await page.locator(selector).boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${selector} fits the phone: ${JSON.stringify(box)}`);
+  }
+  await page.screenshot({ path: screenshotPath('i18n-topbar-en-phone.png') });
+  await Promise.all([page.waitForEvent('load'), page.selectOption('#topbar-language', 'de')]);
+  await page.waitForSelector('#create-form');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+  assert.equal(await page.inputValue('#topbar-language'), 'de');
+  assert.match(await page.textContent('#create-form'), /Neue Partie/);
+  assert.deepEqual(await leaks(page, englishPieces), []);
+  await noSidewaysScroll(page);
+  await page.screenshot({ path: screenshotPath('i18n-topbar-de-phone.png') });
+  // The server writes Dora's mails in German now (the page told it after the reload).
+  await page.waitForFunction(async () => {
+    const { token } = JSON.parse(localStorage.getItem('viktory.session'));
+    const account = await (await fetch('/api/account', { headers: { Authorization: `Bearer ${token}` } })).json();
+    return account.language === 'de';
+  });
+  await page.reload();
+  await page.waitForSelector('#create-form');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+  assert.match(await page.textContent('#create-form'), /Neue Partie/);
+  assert.deepEqual(dora.errors, []);
+  await dora.context.close();
+});

@@ -56,12 +56,14 @@ async function followCoach(page) {
 }
 
 // Follows the coach until `until(step)`, waiting while the computer plays.
-async function playGuided(page, until, { shots = {} } = {}) {
+// `texts`: a Map that collects the coach's text at each step.
+async function playGuided(page, until, { shots = {}, texts = null } = {}) {
   const deadline = Date.now() + 90000;
   let last = null;
   let same = 0;
   for (;;) {
     const step = await coachStep(page);
+    if (texts && step && !texts.has(step)) texts.set(step, await page.textContent('#coach'));
     if (until(step)) return step;
     assert.ok(Date.now() < deadline, `the guided game got stuck at step ${step}`);
     if (shots[step] && !shots[step].taken) {
@@ -139,9 +141,37 @@ test('on a phone the coach fits under the map and the guided game plays the same
   const box = await page.locator('#coach').boundingBox();
   assert.ok(box.x >= 0 && box.x + box.width <= 390, 'the coach fits the phone');
   const shots = { upgrade: { file: 'tutorial-phone-upgrade.png' }, battle: { file: 'tutorial-phone-battle.png' } };
-  await playGuided(page, (step) => step === 'won', { shots });
+  const texts = new Map();
+  await playGuided(page, (step) => step === 'battle', { shots, texts });
+  await page.locator('#coach').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('tutorial-phone-coach-battle.png') });
+  // The odds on a touch screen, as the coach says: tapping Fight asks first, and the preview
+  // is in the panel below the map; Cancel, and it is there to read.
+  const c4 = await hexIndex(page, 'C4');
+  await page.tap(`[data-battle-hex="${c4}"]`);
+  await page.waitForSelector('dialog.modal[open]');
+  await page.waitForSelector('#battle-preview');
+  await page.click('dialog.modal[open] button:has-text("Cancel")');
+  await sleep(500);
+  await page.waitForSelector('#battle-preview');
+  await page.evaluate(() => document.getElementById('battle-preview').scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: screenshotPath('tutorial-phone-odds.png') });
+  await playGuided(page, (step) => step === 'won', { shots, texts });
+  texts.set('won', await page.textContent('#coach'));
   await page.screenshot({ path: screenshotPath('tutorial-phone-won.png') });
   assert.deepEqual((await gameState(page)).view.winners, [0]);
+  // A touch screen is never told to click (the steps' words fit mouse and finger).
+  assert.ok(texts.size >= 10, `the coach's steps seen: ${[...texts.keys()]}`);
+  for (const [step, text] of texts) assert.doesNotMatch(text, /click/i, `step ${step}: ${text}`);
+  // A guided game has no record: the fair-play panel says so and offers no download or check.
+  await page.click('dialog.modal[open] button:has-text("Close")');
+  await page.click('#coach-toggle'); // the coach lies over the page's foot on a phone
+  await page.click('#fair-play summary');
+  assert.match(await page.textContent('#fair-no-record'), /A guided game has no game record/);
+  assert.equal(await page.locator('#download-record').count(), 0);
+  assert.equal(await page.locator('#fair-play a[href^="#/replay/"]').count(), 0);
+  await page.evaluate(() => document.getElementById('fair-no-record').scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: screenshotPath('tutorial-phone-fair-play.png') });
   assert.deepEqual(bea.errors, []);
   await bea.context.close();
 });
@@ -160,6 +190,7 @@ test('a German browser gets "Spielen lernen" and the coach in German', async () 
   assert.match(await page.textContent('#coach .coach-text'), /Hauptstadt/);
   await playGuided(page, (step) => step === 'upgrade');
   assert.match(await page.textContent('#coach .coach-after'), /Gelbs Spielzug/);
+  assert.doesNotMatch(await page.textContent('#coach'), /klick/i);
   await page.screenshot({ path: screenshotPath('tutorial-german-upgrade.png') });
   assert.deepEqual(carl.errors, []);
   await carl.context.close();

@@ -19,6 +19,7 @@ import { Connection, loadSession, clearSession, api } from './net.js';
 import { h, toast } from './util.js';
 import { registerWorker, rememberTimeZone } from './push.js';
 import { t, LANG } from './i18n.js';
+import { languageSwitch } from './language_switch.js';
 
 const pages = {
   lobby: () => import('./lobby.js'),
@@ -38,6 +39,8 @@ const statusPill = document.getElementById('conn-status');
 const meBox = document.getElementById('me');
 // index.html's own words, in the page's language.
 document.querySelector('.topbar .brand').title = t('title.lobby');
+// The language switch in the top bar, on every page (js/language_switch.js).
+document.getElementById('topbar-language-slot').append(languageSwitch({ compact: true }));
 
 const ctx = {
   session: loadSession(),

@@ -98,12 +98,16 @@ export class FairPlayPanel {
     this.token = token;
     this.invite = invite;
     this.commitment = undefined; // unknown until game.seats; null: a game from before fair play
+    // A guided first game has no record (the server answers 404 no_record: it starts from a
+    // scenario, not from its seed). Its seats tell it: the passive computer plays only there.
+    this.guided = false;
     this.over = false;
     this.revealed = null;
     this.body = h('div', { class: 'fair-body' });
     this.el = h('details', { class: 'panel fair-panel', id: 'fair-play' }, h('summary', {}, t('fairPlay.title')), this.body);
     const onSeats = (e) => {
       this.commitment = e.detail.commitment === undefined ? null : e.detail.commitment;
+      this.guided = (e.detail.seats || []).some((seat) => seat && seat.computer === 'passive');
       if (e.detail.status === 'finished') this.over = true;
       this.render();
     };
@@ -157,7 +161,10 @@ export class FairPlayPanel {
         h('code', { class: 'commitment', id: 'fair-commitment', title: this.commitment, dataset: { commitment: this.commitment } }, shortHex(this.commitment)),
       );
     }
-    if (this.over) {
+    if (this.guided) {
+      // Nothing to download or check: one line says why.
+      parts.push(h('p', { class: 'subtle', id: 'fair-no-record' }, t('fairPlay.guidedNoRecord')));
+    } else if (this.over) {
       this.el.open = true; // the record is what a finished game offers here
       if (this.commitment) {
         parts.push(h('p', { id: 'fair-revealed' }, this.revealed ? t('fairPlay.revealed') : t('fairPlay.revealedInRecord')));
