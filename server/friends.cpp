@@ -124,6 +124,7 @@ ApiResponse Friends::list(const PlayerRecord& viewer, const Presence* presence) 
     std::string name;
     std::int64_t since;
     bool visible;
+    bool follows_you = false;  // he follows the viewer too: he may be invited
   };
   std::vector<Friend> friends;
   std::int64_t followers = 0;
@@ -136,7 +137,10 @@ ApiResponse Friends::list(const PlayerRecord& viewer, const Presence* presence) 
     while (s.step()) friends.push_back({s.int64(0), s.text(1), s.int64(2), false});
     // His opponents read once (a walk of his own games), not once per friend: social_bench.
     const auto opponents = opponents_of(db, viewer.id);
-    for (Friend& f : friends) f.visible = profile_visible_to(db, viewer.id, f.id, opponents);
+    for (Friend& f : friends) {
+      f.visible = profile_visible_to(db, viewer.id, f.id, opponents);
+      f.follows_you = follows(db, f.id, viewer.id);  // one probe of the primary key
+    }
     Statement c = db.cached("SELECT COUNT(*) FROM follows WHERE followee = ?");
     c.bind(1, viewer.id);
     c.step();
@@ -149,7 +153,10 @@ ApiResponse Friends::list(const PlayerRecord& viewer, const Presence* presence) 
   const json seen = presence != nullptr ? presence->of(visible_ids) : json::object();
   json out = json::array();
   for (const Friend& f : friends) {
-    json entry{{"player", std::to_string(f.id)}, {"name", f.name}, {"since", f.since}};
+    json entry{{"player", std::to_string(f.id)},
+               {"name", f.name},
+               {"since", f.since},
+               {"follows_you", f.follows_you}};
     // Hidden by his privacy: no online state at all (not "offline": that would tell).
     const std::string key = std::to_string(f.id);
     if (f.visible && seen.contains(key)) {
@@ -169,8 +176,11 @@ Outcome Friends::record_invitation(std::int64_t inviter, std::int64_t invitee, s
   Database& db = store_.db();
   Transaction tx(db);
   if (invitee == inviter) return fail("bad_player", "you cannot invite yourself");
-  if (!follows(db, inviter, invitee)) {
-    return fail("not_friend", "you may invite only players you follow");
+  // Friends both ways: an invitation reaches only a player who follows the inviter himself
+  // (following is one-sided and asks nobody: without this, anyone could follow a stranger and
+  // send him a push or a mail per game).
+  if (!follows(db, inviter, invitee) || !follows(db, invitee, inviter)) {
+    return fail("not_friend", "you may invite only friends: players you follow who follow you too");
   }
   Statement once = db.cached("SELECT 1 FROM friend_invites WHERE game_id = ? AND invitee = ?");
   once.bind(1, game_id).bind(2, invitee);

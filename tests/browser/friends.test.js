@@ -104,7 +104,10 @@ test('follow a player: his open game comes first, marked; invite him with one cl
   await alice.page.waitForSelector(`#friends-list .friend[data-player="${bobId}"] .online-dot.unknown`);
   assert.equal((await request(bob, 'POST', '/api/profile/privacy', { visible_to: 'everyone' })).status, 200);
 
-  // Alice opens a game of three and invites Bob from its waiting room.
+  // Bob follows Alice back (an invitation reaches only friends both ways); Alice opens a game of
+  // three and invites Bob from its waiting room.
+  const aliceId = (await session(alice)).player_id;
+  assert.equal((await request(bob, 'POST', '/api/follow', { player: aliceId, follow: true })).status, 200);
   const alicesGame = await createGame(alice, 3);
   await alice.page.waitForSelector(`#invite-friends [data-invite-player="${bobId}"]`);
   await alice.page.click(`#invite-friends [data-invite-player="${bobId}"]`);
@@ -151,8 +154,14 @@ test('follow a player: his open game comes first, marked; invite him with one cl
   const carolOrder = await carol.page.$$eval('#open-games .game-row', (rows) => rows.map((r) => Number(r.dataset.gameId)));
   assert.equal(carolOrder[0], alicesGame);
   await carol.page.screenshot({ path: screenshotPath('friends-lobby-phone.png'), fullPage: true });
-  // And in her own waiting game, the list of friends to invite (Alice).
+  // In her own waiting game nobody to invite yet: Alice does not follow her back.
   await carol.page.goto(`/#/game/${carolsGame}`);
-  await carol.page.waitForSelector('#invite-friends [data-invite-player]');
+  await carol.page.waitForSelector('#invite-friends p.subtle');
+  assert.equal(await carol.page.locator('#invite-friends [data-invite-player]').count(), 0);
+  // Once Alice follows Carol too, Carol can invite her.
+  const carolId = (await session(carol)).player_id;
+  assert.equal((await request(alice, 'POST', '/api/follow', { player: carolId, follow: true })).status, 200);
+  await carol.page.reload();
+  await carol.page.waitForSelector(`#invite-friends [data-invite-player="${aliceId}"]`);
   await carol.page.screenshot({ path: screenshotPath('friends-invite-phone.png'), fullPage: true });
 });

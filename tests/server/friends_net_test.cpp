@@ -57,6 +57,7 @@ TEST_F(FriendsNet, AFollowerSeesTheOnlineStateOnlyAsTheProfilesPrivacyAllows) {
 
 TEST_F(FriendsNet, InviteAFriendOverTheWebSocket) {
   ASSERT_EQ(post("/api/follow", {{"player", bob.player_id}, {"follow", true}}, alice).status, 200);
+  ASSERT_EQ(post("/api/follow", {{"player", alice.player_id}, {"follow", true}}, bob).status, 200);
   WsClient a;
   a.connect(server->port());
   sign_in(a, alice);
@@ -69,7 +70,7 @@ TEST_F(FriendsNet, InviteAFriendOverTheWebSocket) {
   a.send(
       {{"type", "game.invite_friend"}, {"game_id", game}, {"player", bob.player_id}, {"req", 3}});
   EXPECT_EQ(a.wait_type("error")["code"], "already_invited");
-  // Bob does not follow Alice: he may not invite her (nor anybody into a game he is not in).
+  // Bob may not invite anybody into a game he is not in.
   WsClient b;
   b.connect(server->port());
   sign_in(b, bob);

@@ -128,6 +128,10 @@ TEST_F(FriendsTest, FollowListsTheFriendAndCountsTheFollowerUnfollowRemoves) {
   EXPECT_EQ(mine["followers"], 0);
   EXPECT_EQ(friends_of(bob)["followers"], 1);  // one-sided: Bob follows nobody
   EXPECT_TRUE(friends_of(bob)["friends"].empty());
+  EXPECT_EQ(mine["friends"][0]["follows_you"], false);
+  ASSERT_EQ(follow(bob, alice.id).status, 200);  // Bob follows back: friends both ways
+  EXPECT_EQ(friends_of(alice)["friends"][0]["follows_you"], true);
+  ASSERT_EQ(follow(bob, alice.id, false).status, 200);
 
   ASSERT_EQ(follow(alice, bob.id, false).status, 200);
   EXPECT_TRUE(friends_of(alice)["friends"].empty());
@@ -252,6 +256,7 @@ TEST_F(FriendsTest, ASeatedPlayerInvitesAFriendOnceAndTheFriendIsTold) {
   const Player bob = sign_up("Bob");
   const Player carol = sign_up("Carol");
   ASSERT_EQ(follow(alice, bob.id).status, 200);
+  ASSERT_EQ(follow(bob, alice.id).status, 200);  // friends both ways
   FakeClient& a = connect(alice);
   FakeClient& c = connect(carol);
   const std::int64_t game = open_game(a, 3);
@@ -268,6 +273,15 @@ TEST_F(FriendsTest, ASeatedPlayerInvitesAFriendOnceAndTheFriendIsTold) {
 
   EXPECT_EQ(invite(a, game, bob, 2)["code"], "already_invited");
   EXPECT_EQ(invite(a, game, carol, 3)["code"], "not_friend");  // Alice does not follow Carol
+  // Following is not enough: Carol follows Alice, Alice follows Carol only now, and Dan, whom
+  // Alice follows, does not follow her back: no invitation reaches a player who did not choose
+  // to hear from her.
+  ASSERT_EQ(follow(carol, alice.id).status, 200);
+  EXPECT_EQ(invite(a, game, carol, 30)["code"], "not_friend");
+  const Player dan = sign_up("Dan");
+  ASSERT_EQ(follow(alice, dan.id).status, 200);
+  EXPECT_EQ(invite(a, game, dan, 31)["code"], "not_friend");
+  EXPECT_EQ(friends_of(alice)["friends"].size(), 2u);
   ASSERT_EQ(follow(carol, bob.id).status, 200);
   EXPECT_EQ(invite(c, game, bob, 4)["code"], "not_seated");
   EXPECT_EQ(invite(a, game, alice, 5)["code"], "already_seated");
@@ -282,6 +296,7 @@ TEST_F(FriendsTest, APrivateGamesInvitationCarriesItsCodeAndAFullGameTakesNone) 
   const Player dora = sign_up("Dora");
   ASSERT_EQ(follow(alice, bob.id).status, 200);
   ASSERT_EQ(follow(alice, dora.id).status, 200);
+  ASSERT_EQ(follow(bob, alice.id).status, 200);
   FakeClient& a = connect(alice);
   std::string code;
   const std::int64_t game = open_game(a, 2, /*is_private=*/true, &code);
@@ -310,10 +325,14 @@ TEST_F(FriendsTest, AnInviterSendsAtMostTwentyAnHour) {
     Database& db = store.db();
     Transaction tx(db);
     for (const Player& f : friends) {
-      db.cached("INSERT INTO follows(follower, followee, since) VALUES(?, ?, 1)")
-          .bind(1, static_cast<std::int64_t>(std::stoll(alice.id)))
-          .bind(2, static_cast<std::int64_t>(std::stoll(f.id)))
-          .run();
+      const auto a_id = static_cast<std::int64_t>(std::stoll(alice.id));
+      const auto f_id = static_cast<std::int64_t>(std::stoll(f.id));
+      for (const auto& [follower, followee] : {std::pair{a_id, f_id}, std::pair{f_id, a_id}}) {
+        db.cached("INSERT INTO follows(follower, followee, since) VALUES(?, ?, 1)")
+            .bind(1, follower)
+            .bind(2, followee)
+            .run();
+      }
     }
     tx.commit();
   }

@@ -182,7 +182,9 @@ export function inviteFriendsBox(page, seats) {
   const seated = new Set((seats.seats || []).map((s) => s.player_id).filter(Boolean).map(String));
   const sent = new Set();
   const render = () => {
-    const open = state.friends.filter((f) => !seated.has(f.player));
+    // Friends both ways only: the server refuses an invitation to a player who does not follow
+    // the inviter too (nobody gets invitations from players he did not choose to hear from).
+    const open = state.friends.filter((f) => !seated.has(f.player) && f.follows_you);
     box.replaceChildren(h('h3', {}, t('friends.inviteTitle')));
     if (!open.length) {
       box.append(h('p', { class: 'subtle' }, t('friends.noneToInvite')));
