@@ -11,6 +11,7 @@
 #include "chat_comforts.h"
 #include "display_name.h"
 #include "json.h"
+#include "message_fields.h"
 #include "peek_req.h"
 #include "reach.h"
 #include "running_games.h"
@@ -20,52 +21,7 @@ namespace viktory::server {
 namespace {
 
 using nlohmann::json;
-
-// A message field of the wrong type or missing: answered with error "bad_message".
-struct BadField : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::int64_t int_field(const json& m, const char* name) {
-  auto it = m.find(name);
-  if (it == m.end() || !it->is_number_integer()) {
-    throw BadField(std::string("field '") + name + "' must be an integer");
-  }
-  return it->get<std::int64_t>();
-}
-
-int small_int_field(const json& m, const char* name) {
-  const std::int64_t v = int_field(m, name);
-  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-    throw BadField(std::string("field '") + name + "' is out of range");
-  }
-  return static_cast<int>(v);
-}
-
-std::optional<int> optional_small_int(const json& m, const char* name) {
-  if (!m.contains(name) || m[name].is_null()) return std::nullopt;
-  return small_int_field(m, name);
-}
-
-std::string string_field(const json& m, const char* name) {
-  auto it = m.find(name);
-  if (it == m.end() || !it->is_string()) {
-    throw BadField(std::string("field '") + name + "' must be a string");
-  }
-  return it->get<std::string>();
-}
-
-std::string optional_string(const json& m, const char* name) {
-  if (!m.contains(name) || m[name].is_null()) return "";
-  return string_field(m, name);
-}
-
-bool bool_field(const json& m, const char* name, bool fallback) {
-  auto it = m.find(name);
-  if (it == m.end() || it->is_null()) return fallback;
-  if (!it->is_boolean()) throw BadField(std::string("field '") + name + "' must be true or false");
-  return it->get<bool>();
-}
+using namespace message_fields;
 
 // What a request costs in the rate limit: requests that build a full state or read lists
 // from the database cost more than an action or a ping.
@@ -657,100 +613,6 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
     if (!e.storage_failure()) throw;
     std::lock_guard lobby_lock(mutex_);
     return storage_failed(game_id, e);
-  }
-}
-
-Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg) {
-  {
-    CreateRequest req;
-    req.options.players = small_int_field(msg, "seats");
-    // The option fields sit beside the message's own fields; the engine's options reader
-    // checks them (victory: one condition or a list [5.0]; the optional rules [15.x]).
-    json option_fields = json::object();
-    for (const char* key :
-         {"victory", "tile_mix", "independent_exploration", "terrain_leveling", "no_exploration",
-          "exploration_balancing", "luck_averaging", "town_relocation", "subjugation"}) {
-      if (msg.contains(key)) option_fields[key] = msg[key];
-    }
-    try {
-      const int seats = req.options.players;
-      req.options = protocol::options_from_json(option_fields);
-      req.options.players = seats;
-    } catch (const protocol::JsonError& e) {
-      return fail("bad_options", e.what());
-    }
-    const std::string spectators =
-        msg.contains("spectators") ? string_field(msg, "spectators") : "live";
-    auto sp = spectator_mode_from_string(spectators);
-    if (!sp) return fail("bad_options", "spectators must be \"live\", \"none\" or \"delayed\"");
-    req.is_private = bool_field(msg, "private", false);
-    req.seat = optional_small_int(msg, "seat").value_or(0);
-    req.creator_plays = bool_field(msg, "play", true);
-    if (msg.contains("rated") && !msg["rated"].is_null())
-      req.rated = bool_field(msg, "rated", true);
-    ClockOptions clock;
-    int decision_grace = 0;  // standing_order_service.h
-    try {
-      clock = clock_options_from_json(msg.value("clock", json(nullptr)));
-      decision_grace =
-          decision_grace_from_json(msg.value("decision_grace_seconds", json(nullptr)), clock);
-    } catch (const std::invalid_argument& e) {
-      return fail("bad_options", e.what());
-    }
-    if (msg.contains("computers") && !msg["computers"].is_null()) {
-      const json& computers = msg["computers"];
-      if (!computers.is_array() || computers.size() > kMaxPlayers) {
-        return fail("bad_message", "field 'computers' must be a list of {seat, level}");
-      }
-      for (const json& c : computers) {
-        if (!c.is_object()) return fail("bad_message", "field 'computers' holds {seat, level}");
-        const int seat = small_int_field(c, "seat");
-        if (!req.computers.emplace(seat, string_field(c, "level")).second) {
-          return fail("bad_seat", "a seat is named twice in 'computers'");
-        }
-      }
-    }
-    req.spectators = *sp;
-    req.spectator_delay = optional_small_int(msg, "spectator_delay").value_or(0);
-    if (clock.enabled()) req.clock = clock_options_to_json(clock);  // shown in the summaries
-    {
-      std::lock_guard lock(clients_mutex_);
-      auto state = clients_.find(client);
-      if (state == clients_.end()) return Failure{};  // closed meanwhile
-      req.address = state->second.address;            // the cap on open games per address
-      if (static_cast<int>(state->second.watched.size()) >= options_.max_watched_games) {
-        return fail("too_many_games", "this connection watches too many games; unwatch some first");
-      }
-      req.address = state->second.address;  // caps on computer games count per address too
-    }
-    // Written to the store (the game, its computers: the writer's transaction and fsync)
-    // with no lock held; then made known under the Lobby lock.
-    std::string invite;
-    auto made = lobby_.make_game(me, req, &invite);
-    if (auto* f = std::get_if<Failure>(&made)) return *f;
-    std::shared_ptr<GameRoom> room;
-    {
-      std::lock_guard lobby_lock(mutex_);
-      room = lobby_.add_game(std::move(std::get<std::unique_ptr<GameRoom>>(made)));
-    }
-    json reply{{"type", "game.created"}, {"game_id", room->id()}};
-    if (room->record().is_private) {
-      // The only time the code is told: the server keeps its hash only.
-      reply["invite"] = invite;
-      if (auto url = invite_url(room->id(), invite); !url.empty()) reply["invite_url"] = url;
-    }
-    client->deliver(make_message(reply));
-    {
-      std::lock_guard room_lock(room->mutex());
-      clocks_->create(*room, clock);
-      standing_->create(*room, decision_grace);
-      watch(client, room.get(), me.id, /*always=*/true);  // the limit was checked above
-    }
-    lobby_.changed();
-    spdlog::info("game_created game={} player={} seats={} private={} spectators={} commitment={}",
-                 room->id(), me.id, room->record().options.players, room->record().is_private,
-                 to_string(room->record().spectators), room->record().commitment);
-    return std::nullopt;
   }
 }
 
