@@ -69,4 +69,13 @@ void erase_player_data(Database& db, std::int64_t player_id, std::int64_t now) {
   }
 }
 
+void put_player_name(nlohmann::json& out, const std::string& name) {
+  if (is_former_name(name)) {
+    out["name"] = nullptr;
+    out["former"] = true;
+  } else {
+    out["name"] = name;
+  }
+}
+
 }  // namespace viktory::server

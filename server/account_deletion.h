@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "database.h"
@@ -29,5 +31,9 @@ void erase_player_data(Database& db, std::int64_t player_id, std::int64_t now);
 
 // Whether the player deleted his account (his name is empty).
 inline bool is_former_name(std::string_view name) { return name.empty(); }
+
+// A seat's name as the API shows it: {"name": ...} or, for a former player, {"name": null,
+// "former": true} (the client shows "a former player").
+void put_player_name(nlohmann::json& out, const std::string& name);
 
 }  // namespace viktory::server

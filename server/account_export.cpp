@@ -6,15 +6,6 @@ namespace viktory::server {
 
 using nlohmann::json;
 
-void put_player_name(json& out, const std::string& name) {
-  if (is_former_name(name)) {
-    out["name"] = nullptr;
-    out["former"] = true;
-  } else {
-    out["name"] = name;
-  }
-}
-
 namespace {
 
 json account_part(Database& db, std::int64_t player_id) {

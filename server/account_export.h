@@ -22,8 +22,4 @@ struct ExportLimits {
 nlohmann::json export_account(Database& db, std::int64_t player_id, const ExportLimits& limits,
                               std::int64_t now);
 
-// A seat's name as the API shows it: {"name": ...} or, for a former player, {"name": null,
-// "former": true} (the client shows "a former player").
-void put_player_name(nlohmann::json& out, const std::string& name);
-
 }  // namespace viktory::server

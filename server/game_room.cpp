@@ -52,15 +52,11 @@ json chat_json(std::int64_t game_id, const ChatRecord& c) {
             {"from_player", std::to_string(c.player_id)},
             {"channel", c.seat ? "players" : "spectators"},
             {"from_seat", c.seat ? json(*c.seat) : json(nullptr)},
-            {"name", c.name},
             {"text", c.text},
             {"at", c.at}};
-  // A former player's line (account_deletion.h): no name, no text.
-  if (is_former_name(c.name)) {
-    line["name"] = nullptr;
-    line["former"] = true;
-    line["deleted"] = true;
-  }
+  put_player_name(line, c.name);
+  // A former player's line (account_deletion.h): no text either.
+  if (is_former_name(c.name)) line["deleted"] = true;
   return line;
 }
 

@@ -2,7 +2,7 @@
 // its stored record (also for games not loaded).
 #include <nlohmann/json.hpp>
 
-#include "account_export.h"
+#include "account_deletion.h"
 #include "game_room.h"
 #include "json.h"
 
