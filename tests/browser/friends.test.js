@@ -111,7 +111,8 @@ test('follow a player: his open game comes first, marked; invite him with one cl
   const alicesGame = await createGame(alice, 3);
   await alice.page.waitForSelector(`#invite-friends [data-invite-player="${bobId}"]`);
   await alice.page.click(`#invite-friends [data-invite-player="${bobId}"]`);
-  await alice.page.waitForSelector(`#invite-friends [data-invite-player="${bobId}"][disabled]`);
+  // The button is disabled at the click and says "Invited" once the server has answered.
+  await alice.page.waitForSelector(`#invite-friends [data-invite-player="${bobId}"][disabled]:text-is("Invited")`);
   assert.equal(await alice.page.textContent(`#invite-friends [data-invite-player="${bobId}"]`), 'Invited');
   await alice.page.screenshot({ path: screenshotPath('friends-invite-desktop.png'), fullPage: true });
 
