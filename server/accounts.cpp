@@ -114,17 +114,14 @@ std::string Accounts::format_recovery_code(std::string_view hex) {
 }
 
 std::optional<Accounts::Player> Accounts::player_for_bearer(std::string_view authorization) {
-  constexpr std::string_view kPrefix = "Bearer ";
-  if (authorization.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
-  const std::string_view token = authorization.substr(kPrefix.size());
-  if (!looks_like_hex_secret(token, 64)) return std::nullopt;
-  const std::string hash = token_hash(token);
+  const std::optional<std::string> hash = bearer_token_hash(authorization);
+  if (!hash) return std::nullopt;
   Statement s = db_.prepare(
       "SELECT id, name FROM players WHERE token_hash = ?1 UNION ALL SELECT p.id, p.name FROM "
       "device_tokens d JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?1 LIMIT 1");
-  s.bind(1, hash);
+  s.bind(1, *hash);
   if (!s.step()) return std::nullopt;
-  return Player{s.int64(0), s.text(1), hash};
+  return Player{s.int64(0), s.text(1), *hash};
 }
 
 std::string Accounts::link_to(std::string_view route, std::string_view code) const {

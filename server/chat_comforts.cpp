@@ -186,12 +186,8 @@ ApiResponse ChatMutes::handle_api(std::string_view method, std::string_view path
     refused.retry_after_seconds = 1;
     return refused;
   }
-  constexpr std::string_view kPrefix = "Bearer ";
   std::optional<PlayerRecord> me;
-  if (authorization.substr(0, kPrefix.size()) == kPrefix) {
-    const std::string token(authorization.substr(kPrefix.size()));
-    if (looks_like_hex_secret(token, 64)) me = store_.player_by_token_hash(token_hash(token));
-  }
+  if (const auto hash = bearer_token_hash(authorization)) me = store_.player_by_token_hash(*hash);
   if (!me) return api_error(401, "auth_failed", "send Authorization: Bearer <token>");
   if (path == "/api/mutes") {
     if (method != "GET") return api_error(405, "method", "use GET");

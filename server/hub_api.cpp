@@ -121,11 +121,9 @@ Outcome Hub::vacation_everywhere(Client* client, std::int64_t player_id, int day
 }
 
 std::optional<PlayerRecord> Hub::player_for_bearer(std::string_view authorization) {
-  constexpr std::string_view kPrefix = "Bearer ";
-  if (authorization.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
-  const std::string token(authorization.substr(kPrefix.size()));
-  if (!looks_like_hex_secret(token, 64)) return std::nullopt;
-  return store_.player_by_token_hash(token_hash(token));
+  const std::optional<std::string> hash = bearer_token_hash(authorization);
+  if (!hash) return std::nullopt;
+  return store_.player_by_token_hash(*hash);
 }
 
 Health Hub::health() {

@@ -51,4 +51,12 @@ bool looks_like_hex_secret(std::string_view s, std::size_t hex_digits) {
   return true;
 }
 
+std::optional<std::string> bearer_token_hash(std::string_view authorization) {
+  constexpr std::string_view kPrefix = "Bearer ";
+  if (authorization.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  const std::string_view token = authorization.substr(kPrefix.size());
+  if (!looks_like_hex_secret(token, 64)) return std::nullopt;
+  return token_hash(token);
+}
+
 }  // namespace viktory::server

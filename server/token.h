@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,9 @@ std::string sha256_hex(std::string_view data);
 std::string token_hash(std::string_view token);
 // A token or invite code has exactly the form we hand out (cheap check before hashing).
 bool looks_like_hex_secret(std::string_view s, std::size_t hex_digits);
+// The stored hash of the token an "Authorization: Bearer <token>" header carries, when the header
+// has that form and the token the form we hand out (64 hex digits); nothing otherwise. Every
+// HTTP API reads its bearer through this one function.
+std::optional<std::string> bearer_token_hash(std::string_view authorization);
 
 }  // namespace viktory::server

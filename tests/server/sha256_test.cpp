@@ -70,5 +70,19 @@ TEST(Token, HexSecretShapeIsChecked) {
   EXPECT_TRUE(looks_like_hex_secret(std::string(64, 'a'), 64));
 }
 
+// Every HTTP API reads "Authorization: Bearer <token>" through bearer_token_hash: the stored hash
+// of a well-formed token, nothing for any other header.
+TEST(Token, BearerHeaderGivesTheStoredHashOfAWellFormedTokenOnly) {
+  const std::string token = new_token();
+  EXPECT_EQ(bearer_token_hash("Bearer " + token), token_hash(token));
+  EXPECT_EQ(bearer_token_hash(token), std::nullopt);                        // no scheme
+  EXPECT_EQ(bearer_token_hash("bearer " + token), std::nullopt);            // the scheme as sent
+  EXPECT_EQ(bearer_token_hash("Bearer  " + token), std::nullopt);           // two spaces
+  EXPECT_EQ(bearer_token_hash("Bearer " + token + "0"), std::nullopt);      // too long
+  EXPECT_EQ(bearer_token_hash("Bearer " + token.substr(1)), std::nullopt);  // too short
+  EXPECT_EQ(bearer_token_hash("Bearer " + std::string(64, 'A')), std::nullopt);
+  EXPECT_EQ(bearer_token_hash(""), std::nullopt);
+}
+
 }  // namespace
 }  // namespace viktory::server
