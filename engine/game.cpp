@@ -56,7 +56,7 @@ GameState new_game(const Options& requested, std::uint64_t seed) {
     if (b.is_perimeter(h)) {
       s.hexes[h].terrain = Terrain::kWater;
       s.hexes[h].revealed = true;
-      s.hexes[h].known_by = (1 << kMaxPlayers) - 1;
+      s.hexes[h].known_by = everyone_mask(options.players);
     } else {
       ++interior;
     }

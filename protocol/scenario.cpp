@@ -79,10 +79,10 @@ RefReader refs_for(const Board& board, int players, int unit_count,
 }
 
 // Who knows a face-up tile: every player. Without independent exploration the engine marks
-// all six bits (engine/game.cpp, reveal), so a scenario does the same.
+// everyone_mask's bits (engine/state.h), so a scenario does the same.
 std::uint8_t everyone_mask(const Options& options) {
-  const int bits = options.independent_exploration ? options.players : kMaxPlayers;
-  return static_cast<std::uint8_t>((1u << bits) - 1);
+  if (!options.independent_exploration) return viktory::everyone_mask(options.players);
+  return static_cast<std::uint8_t>((1u << options.players) - 1);
 }
 
 std::uint8_t player_mask_from(const json& j, const std::string& path, int players) {
