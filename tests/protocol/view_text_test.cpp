@@ -166,6 +166,14 @@ TEST(ViewText, R3_2_CanonicalOnChosenBoardsAndWithEightPlayers) {
     ASSERT_FALSE(options_problem(o)) << *options_problem(o);
     check_game(o, 7700 + static_cast<std::uint64_t>(players), 80, coverage);
     if (::testing::Test::HasFatalFailure()) return;
+    // The view names the chosen board in its options (absent: the rules' size) and its radius.
+    const json view = json::parse(view_json_text(view_for(new_game(o, 1), 0)));
+    if (hexes != 0) {
+      EXPECT_EQ(view["options"]["board_hexes"], hexes);
+    } else {
+      EXPECT_FALSE(view["options"].contains("board_hexes"));
+    }
+    EXPECT_EQ(view["radius"], board_radius_for(players, hexes));
   }
   EXPECT_GT(coverage.views, 300) << coverage.views;
 }
