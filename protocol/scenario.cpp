@@ -356,6 +356,11 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
   if (auto* v = optional(j, "radius")) {
     s.radius =
         static_cast<int>(as_int(*v, join(path, "radius"), Board::kMinRadius, Board::kMaxRadius));
+    if (s.options.board_hexes != 0 && s.radius != fresh.radius) {
+      fail(join(path, "radius"), "the options choose a board of " +
+                                     std::to_string(s.options.board_hexes) + " hexes (radius " +
+                                     std::to_string(fresh.radius) + ")");
+    }
   }
   const Board& board = Board::for_radius(s.radius);
   s.rng = Rng(seed);
