@@ -30,7 +30,7 @@ void lay_map_face_up(GameState& s) {
     if (b.is_perimeter(h)) continue;
     if (c.terrain == Terrain::kNone) c.terrain = detail::draw_tile(s);
     c.revealed = true;
-    c.known_by = (1 << kMaxPlayers) - 1;
+    c.known_by = everyone_mask(s.options.players);
   }
 }
 

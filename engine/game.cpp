@@ -14,7 +14,16 @@ namespace viktory {
 using namespace detail;
 
 std::optional<std::string> options_problem(const Options& o) {
-  if (o.players < 2 || o.players > kMaxPlayers) return "a game has 2 to 6 players";
+  if (o.players < 2 || o.players > kMaxPlayers) return "a game has 2 to 8 players";
+  const int radius = board_radius_for(o.players, o.board_hexes);
+  if (radius < 0) {
+    return "the board has 61, 91, 127, 169 or 217 hexes (or 0: the rules' size for the player "
+           "count) [3.2]";
+  }
+  if (o.players > 6 && radius < 7) {
+    // Eight start areas on a smaller ring would almost touch (docs/rules-notes.md).
+    return "7 or 8 players need a board of 169 or 217 hexes";
+  }
   if (o.victory.bits() == 0 || (o.victory.bits() >> kVictoryConditions) != 0) {
     return "choose at least one victory condition [5.0]";
   }
@@ -39,7 +48,7 @@ GameState new_game(const Options& requested, std::uint64_t seed) {
   if (auto problem = options_problem(options)) throw std::invalid_argument(*problem);
   GameState s;
   s.options = options;
-  s.radius = board_radius_for_players(options.players);
+  s.radius = board_radius_for(options.players, options.board_hexes);  // [3.2]
   const Board& b = s.board();
   s.hexes.assign(static_cast<std::size_t>(b.size()), HexCell{});
   int interior = 0;
@@ -47,7 +56,7 @@ GameState new_game(const Options& requested, std::uint64_t seed) {
     if (b.is_perimeter(h)) {
       s.hexes[h].terrain = Terrain::kWater;
       s.hexes[h].revealed = true;
-      s.hexes[h].known_by = (1 << kMaxPlayers) - 1;
+      s.hexes[h].known_by = everyone_mask(options.players);
     } else {
       ++interior;
     }

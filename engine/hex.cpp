@@ -19,9 +19,17 @@ int axial_distance(Axial a, Axial b) {
 }  // namespace
 
 int board_radius_for_players(int players) {
-  if (players < 2 || players > 6) throw std::invalid_argument("players must be 2..6");
+  if (players < 2 || players > 8) throw std::invalid_argument("players must be 2..8");
   if (players <= 4) return players + 2;
-  return 7;
+  return players <= 6 ? 7 : 8;
+}
+
+int board_radius_for(int players, int board_hexes) {
+  if (board_hexes == 0) return board_radius_for_players(players);
+  for (int r = kSmallestBoardRadius; r <= kLargestBoardRadius; ++r) {
+    if (board_hexes_for_radius(r) == board_hexes) return r;
+  }
+  return -1;
 }
 
 Board::Board(int radius) : radius_(radius) {

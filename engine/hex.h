@@ -18,8 +18,17 @@ struct Axial {
 };
 
 // Radius of the board for a player count: 2 -> 4 (61 hexes), 3 -> 5 (91), 4 -> 6 (127),
-// 5 or 6 -> 7 (169). See the rules README's board-size table.
+// 5 or 6 -> 7 (169), the rules' board-size table [3.2]; 7 or 8 -> 8 (217), one ring past the
+// rules' largest board (docs/rules-notes.md, "Board sizes").
 int board_radius_for_players(int players);
+// Hexes of a board of this radius: 3R(R+1) + 1.
+constexpr int board_hexes_for_radius(int radius) { return 3 * radius * (radius + 1) + 1; }
+// The board sizes a game may choose (game option board_hexes): 61, 91, 127, 169, 217.
+constexpr int kSmallestBoardRadius = 4;
+constexpr int kLargestBoardRadius = 8;
+// The radius of a chosen board size: board_hexes 0 is the rules' size for the player count;
+// -1 when board_hexes is no board size.
+int board_radius_for(int players, int board_hexes);
 
 class Board {
  public:
@@ -48,7 +57,8 @@ class Board {
   int from_label(const std::string& label) const;  // kNoHex when unknown
 
   // Each player's group of three mutually adjacent interior hexes touching the perimeter
-  // ring [3.3]; see docs/rules-notes.md for how they are placed for 2..6 players.
+  // ring [3.3]; see docs/rules-notes.md for how they are placed for 2..8 players on each
+  // board size.
   std::vector<std::array<int, 3>> start_groups(int players) const;
 
   // The board object for a radius, built once and shared (boards are immutable).

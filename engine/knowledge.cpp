@@ -27,8 +27,8 @@ bool reveal(GameState& s, int hex, int by, Events& ev) {
   const bool first_time = !c.revealed;
   if (c.terrain == Terrain::kNone) c.terrain = draw_tile(s);  // drawn now from the bank
   c.revealed = true;
-  c.known_by =
-      static_cast<std::uint8_t>(independent ? (c.known_by | bit(by)) : (1 << kMaxPlayers) - 1);
+  c.known_by = independent ? static_cast<std::uint8_t>(c.known_by | bit(by))
+                           : everyone_mask(s.options.players);
   Event e = make_event(EventKind::kTileRevealed);
   e.player = by;
   e.hex = hex;

@@ -34,6 +34,14 @@ struct Unit {
   friend bool operator==(const Unit&, const Unit&) = default;
 };
 
+// A hex's bit set of "every player" (known_by: the perimeter, a tile revealed without
+// independent exploration): six bits in games of up to 6 players, as states were stored before
+// 7 and 8 players existed (old states and game records replay byte for byte), a bit per seat
+// beyond.
+inline std::uint8_t everyone_mask(int players) {
+  return static_cast<std::uint8_t>((1u << (players > 6 ? players : 6)) - 1);
+}
+
 struct HexCell {
   // The tile's terrain once it exists. An interior hex has kNone until revealed unless a
   // scenario laid a face-down tile there. The perimeter is always kWater.

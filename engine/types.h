@@ -87,7 +87,7 @@ class VictorySet {
 enum class TileMix : std::uint8_t { kStandard, kLandRich, kIslands };
 
 struct Options {
-  int players = 2;  // 2..6
+  int players = 2;  // 2..8 (7 and 8: GamesByEmail's expansion counts, docs/rules-notes.md)
   VictorySet victory = VictoryCondition::kStandard;
   TileMix tile_mix = TileMix::kStandard;
   // Each player sees only the terrain of hexes revealed by his own building and movement,
@@ -100,6 +100,10 @@ struct Options {
   bool luck_averaging = false;         // [15.4]
   bool town_relocation = false;        // [15.5]
   bool subjugation = false;            // [15.6]; implied by the Subjugation victory [5.2]
+  // Board size in hexes: 0 is the rules' size for the player count [3.2] (hex.h,
+  // board_radius_for_players); else 61, 91, 127, 169 or 217 (radius 4..8). 7 and 8 players
+  // need 169 or 217 (docs/rules-notes.md, "Board sizes").
+  int board_hexes = 0;
   friend bool operator==(const Options&, const Options&) = default;
 };
 
@@ -110,7 +114,7 @@ inline bool subjugation_rules(const Options& o) {
 
 constexpr int kRaceVictoryPoints = 20;  // [5.4]
 constexpr int kFrigateCapacity = 3;     // [9.41]
-constexpr int kMaxPlayers = 6;
+constexpr int kMaxPlayers = 8;          // per-player bit sets (HexCell) are 8 bits wide
 constexpr int kNoPlayer = -1;
 constexpr int kSpectator = -1;  // a viewer who holds no seat
 

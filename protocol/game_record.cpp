@@ -67,7 +67,8 @@ struct Limits {
 };
 
 Limits limits_for(const Options& options) {
-  return {options.players, Board::for_radius(board_radius_for_players(options.players)).size()};
+  return {options.players,
+          Board::for_radius(board_radius_for(options.players, options.board_hexes)).size()};
 }
 
 int player_from(const json& j, const std::string& path, const Limits& limits) {

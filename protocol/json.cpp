@@ -35,7 +35,7 @@ void reject_unknown_option_keys(const json& j, const std::string& path) {
   reject_unknown_keys(j,
                       {"players", "victory", "tile_mix", "independent_exploration",
                        "terrain_leveling", "no_exploration", "exploration_balancing",
-                       "luck_averaging", "town_relocation", "subjugation"},
+                       "luck_averaging", "town_relocation", "subjugation", "board_hexes"},
                       path);
 }
 
@@ -73,6 +73,14 @@ Options options_from_json_at(const json& j, const std::string& path) {
   for (const RuleFlag& flag : kRuleFlags) {
     if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
   }
+  // [3.2] The board size in hexes; absent or 0: the rules' size for the player count.
+  if (auto* v = optional(j, "board_hexes")) {
+    o.board_hexes = static_cast<int>(as_int(*v, join(path, "board_hexes"), 0, 1000));
+    if (board_radius_for(o.players, o.board_hexes) < 0) {
+      fail(join(path, "board_hexes"),
+           "a board has 61, 91, 127, 169 or 217 hexes (0: the rules' size for the player count)");
+    }
+  }
   // [5.2] Subjugation Conquest needs the Subjugation rules [15.6]: choosing it turns them on.
   o = normalized(o);
   if (auto problem = options_problem(o)) fail(path, *problem);
@@ -84,6 +92,8 @@ json options_to_json_impl(const Options& o) {
               {"victory", victory_set_to_json(o.victory)},
               {"tile_mix", to_string(o.tile_mix)}};
   for (const RuleFlag& flag : kRuleFlags) out[flag.key] = o.*flag.field;
+  // Written only for a chosen board, so the options of every other game read as before.
+  if (o.board_hexes != 0) out["board_hexes"] = o.board_hexes;
   return out;
 }
 

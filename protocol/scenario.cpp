@@ -79,10 +79,10 @@ RefReader refs_for(const Board& board, int players, int unit_count,
 }
 
 // Who knows a face-up tile: every player. Without independent exploration the engine marks
-// all six bits (engine/game.cpp, reveal), so a scenario does the same.
+// everyone_mask's bits (engine/state.h), so a scenario does the same.
 std::uint8_t everyone_mask(const Options& options) {
-  const int bits = options.independent_exploration ? options.players : kMaxPlayers;
-  return static_cast<std::uint8_t>((1u << bits) - 1);
+  if (!options.independent_exploration) return viktory::everyone_mask(options.players);
+  return static_cast<std::uint8_t>((1u << options.players) - 1);
 }
 
 std::uint8_t player_mask_from(const json& j, const std::string& path, int players) {
@@ -356,6 +356,11 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
   if (auto* v = optional(j, "radius")) {
     s.radius =
         static_cast<int>(as_int(*v, join(path, "radius"), Board::kMinRadius, Board::kMaxRadius));
+    if (s.options.board_hexes != 0 && s.radius != fresh.radius) {
+      fail(join(path, "radius"), "the options choose a board of " +
+                                     std::to_string(s.options.board_hexes) + " hexes (radius " +
+                                     std::to_string(fresh.radius) + ")");
+    }
   }
   const Board& board = Board::for_radius(s.radius);
   s.rng = Rng(seed);

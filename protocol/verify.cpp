@@ -13,7 +13,8 @@ class Checker {
   Checker(const GameRecord& record, VerifyReport& report)
       : record_(record),
         report_(report),
-        board_(Board::for_radius(board_radius_for_players(record.options.players))) {}
+        board_(Board::for_radius(
+            board_radius_for(record.options.players, record.options.board_hexes))) {}
 
   // Each returns false after setting report_.failure.
   bool check_commitments();

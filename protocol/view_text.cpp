@@ -24,6 +24,10 @@ using detail::unit_place_name;
 
 void write_options(JsonWriter& w, const Options& o) {
   w.begin_object();
+  if (o.board_hexes != 0) {  // only a chosen board (detail::options_to_json_impl)
+    w.key("board_hexes");
+    w.value(o.board_hexes);
+  }
   w.key("exploration_balancing");
   w.value(o.exploration_balancing);
   w.key("independent_exploration");

@@ -110,8 +110,11 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
                                                                   const CreateRequest& req,
                                                                   std::string* invite_code) {
   if (req.options.players < 2 || req.options.players > kMaxPlayers) {
-    return fail("bad_options", "a game has 2 to 6 seats");
+    return fail("bad_options", "a game has 2 to 8 seats");
   }
+  // The options were read before the seat count was known: check them with it (a board
+  // too small for 7 or 8 players [3.2]).
+  if (auto problem = options_problem(req.options)) return fail("bad_options", *problem);
   if (req.seat < 0 || req.seat >= req.options.players) return fail("bad_seat", "no such seat");
   for (const auto& [seat, level] : req.computers) {
     if (seat < 0 || seat >= req.options.players) return fail("bad_seat", "no such seat");

@@ -305,6 +305,10 @@ nlohmann::json seat_message(int seat) {
       return message("seat.white"_key);
     case 5:
       return message("seat.black"_key);
+    case 6:  // 7 and 8 players (docs/rules-notes.md)
+      return message("seat.orange"_key);
+    case 7:
+      return message("seat.purple"_key);
   }
   return message("log.nobody"_key);
 }

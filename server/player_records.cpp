@@ -140,7 +140,7 @@ ApiResponse ladder(Store& store, const std::map<std::string, std::string>& query
   if (bad || !players) {
     return api_error(
         400, "bad_page",
-        "players is 2 to 6; limit 1 to " + std::to_string(PlayerRecordsLimits::kMaxPage));
+        "players is 2 to 8; limit 1 to " + std::to_string(PlayerRecordsLimits::kMaxPage));
   }
   double after_rating = INFINITY;
   std::int64_t after_player = 0;
@@ -202,7 +202,7 @@ ApiResponse finished(Store& store, const std::map<std::string, std::string>& que
   const std::int64_t before = int_param(query, "before", 1, INT64_MAX, bad).value_or(INT64_MAX);
   if (bad) {
     return api_error(400, "bad_page",
-                     "players is 2 to 6, before a game id, limit 1 to " +
+                     "players is 2 to 8, before a game id, limit 1 to " +
                          std::to_string(PlayerRecordsLimits::kMaxPage));
   }
   int condition = 0;  // 1 + the index of VictoryCondition, 0: any (as in finished_public)

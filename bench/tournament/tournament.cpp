@@ -37,6 +37,7 @@ struct Settings {
   VictoryCondition victory = VictoryCondition::kStandard;
   TileMix mix = TileMix::kStandard;
   bool independent = false;
+  int board_hexes = 0;  // 0: the rules' size for the player count [3.2]
   std::vector<ai::Level> lineup{ai::Level::kSearch, ai::Level::kHeuristic};
   int games = 10;
   std::uint64_t seed = 1;
@@ -73,6 +74,7 @@ struct GameRecord {
   std::fprintf(stderr,
                "%s\nusage: viktory-tournament [--players N] [--victory standard|shorter|race|"
                "doomsday]\n  [--tile-mix standard|land_rich|islands] [--independent]\n"
+               "  [--board HEXES] (61, 91, 127, 169, 217; default the rules' size)\n"
                "  [--lineup LEVEL,LEVEL,...] (random, heuristic, search; one per seat)\n"
                "  [--games N] [--seed S] [--iterations N] [--time-ms MS] [--max-turns N]\n"
                "  [--horizon N] [--min-gain Z] [--jobs N] [--verbose] [--trace GAME]\n",
@@ -95,6 +97,8 @@ Settings parse(int argc, char** argv) {
       s.mix = *m;
     } else if (arg == "--independent") {
       s.independent = true;
+    } else if (arg == "--board") {
+      s.board_hexes = args.integer();
     } else if (arg == "--lineup") {
       s.lineup.clear();
       std::string list = args.value();
@@ -131,6 +135,10 @@ Settings parse(int argc, char** argv) {
     }
   }
   if (static_cast<int>(s.lineup.size()) != s.players) usage("--lineup needs one level per seat");
+  Options check;
+  check.players = s.players;
+  check.board_hexes = s.board_hexes;
+  if (auto problem = options_problem(check)) usage(problem->c_str());
   return s;
 }
 
@@ -164,6 +172,7 @@ GameRecord play(const Settings& settings, int game) {
   options.victory = settings.victory;
   options.tile_mix = settings.mix;
   options.independent_exploration = settings.independent;
+  options.board_hexes = settings.board_hexes;
   const std::uint64_t game_seed = settings.seed + static_cast<std::uint64_t>(game);
   GameState s = new_game(options, game_seed);
   GameRecord rec;

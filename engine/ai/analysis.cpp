@@ -52,7 +52,7 @@ Analysis::Analysis(const GameState& s, int me)
   // Who knows each hex, worked out once: the same test as viewer_knows (view.h), which is
   // too slow to ask per hex and player in the inner loops here.
   known_by_.assign(static_cast<std::size_t>(board_.size()), 0);
-  const std::uint8_t everyone = (1 << kMaxPlayers) - 1;
+  const std::uint8_t everyone = everyone_mask(s.options.players);
   for (int h = 0; h < board_.size(); ++h) {
     const HexCell& c = s.hexes[static_cast<std::size_t>(h)];
     std::uint8_t mask = c.revealed ? everyone : 0;

@@ -9,8 +9,6 @@
 namespace viktory::ai {
 namespace {
 
-constexpr std::uint8_t kEveryone = (1 << kMaxPlayers) - 1;
-
 std::uint8_t bit_of(int player) { return static_cast<std::uint8_t>(1 << player); }
 
 bool valid_player(const GameView& v, int p) {
@@ -25,10 +23,11 @@ bool valid_player(const GameView& v, int p) {
 std::vector<std::uint8_t> knowledge(const GameView& v, const PublicHistory& history,
                                     const Board& board) {
   const bool independent = v.options.independent_exploration;
+  const std::uint8_t everyone = everyone_mask(v.options.players);
   std::vector<std::uint8_t> known_by(static_cast<std::size_t>(board.size()), 0);
   for (const HexView& h : v.hexes) {
     if (h.known)
-      known_by[static_cast<std::size_t>(h.hex)] |= independent ? bit_of(v.viewer) : kEveryone;
+      known_by[static_cast<std::size_t>(h.hex)] |= independent ? bit_of(v.viewer) : everyone;
   }
   if (!independent) return known_by;
   auto mark_around = [&](int hex, int player) {
@@ -51,7 +50,7 @@ std::vector<std::uint8_t> knowledge(const GameView& v, const PublicHistory& hist
     if (h.town_owner != kNoPlayer) mark_around(h.hex, h.town_owner);
   }
   for (int h = 0; h < board.size(); ++h) {
-    if (board.is_perimeter(h)) known_by[static_cast<std::size_t>(h)] = kEveryone;
+    if (board.is_perimeter(h)) known_by[static_cast<std::size_t>(h)] = everyone;
   }
   return known_by;
 }

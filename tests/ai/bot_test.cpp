@@ -84,6 +84,41 @@ TEST(Bot, EveryLevelMakesEveryKindOfDecisionLegally) {
   EXPECT_GT(upgrades, 0);
 }
 
+// 7 and 8 players on the 217-hex board (docs/rules-notes.md, "Board sizes and 7-8 players"):
+// the search and the heuristic make every decision legally, past the setup of all eight
+// Capitals and into the fighting; and on a chosen board size of a 2-player game.
+TEST(Bot, R3_2_EightPlayersOnTheBigBoardAndTwoOnTheLargestRulesBoard) {
+  for (const auto& [players, hexes] :
+       std::vector<std::pair<int, int>>{{8, 0}, {7, 169}, {2, 217}}) {
+    SCOPED_TRACE(std::to_string(players) + " players, board " + std::to_string(hexes));
+    Options o = ai_testing::options(players);
+    o.board_hexes = hexes;
+    std::vector<ai::BotConfig> seats;
+    for (int p = 0; p < players; ++p) {
+      seats.push_back(
+          ai_testing::config(p % 2 == 0 ? Level::kSearch : Level::kHeuristic, 40 + p, 4));
+    }
+    std::vector<Action> legal;
+    std::map<ActionKind, int> chosen;
+    const Table end = ai_testing::play(
+        o, 77 + players, seats, 600,
+        [&](const Table& t, int seat) {
+          legal = legal_actions(t.state, seat);
+          return true;
+        },
+        [&](const Table&, int, const Action& a) {
+          EXPECT_TRUE(contains(legal, a));
+          EXPECT_NE(a.kind, ActionKind::kConcede);
+          ++chosen[a.kind];
+        });
+    EXPECT_EQ(board_hexes_for_radius(end.state.radius), hexes != 0 ? hexes : 217);
+    EXPECT_EQ(chosen[ActionKind::kPlaceCapital], players);
+    EXPECT_GT(chosen[ActionKind::kBuildTown], 0);
+    EXPECT_GT(chosen[ActionKind::kMove], 0);
+    EXPECT_GT(end.state.turn, 2 * players);
+  }
+}
+
 // A position in the middle of a game, with a real choice to make.
 struct Spot {
   GameView view;

@@ -248,7 +248,7 @@ test('js/i18n.js: the language from the saved choice or the browser, the English
     assert.equal(de.logLineText({ text: "Yellow's Cavalry moves from E5 to F6 by road.", msg: moved }), 'Gelb: Kavallerie zieht auf der Straße von E5 nach F6.');
     assert.equal(de.translateMessage({ key: 'log.diceAveraged', params: { player: { key: 'seat.red' }, count: 2, hex: 'F6' } }), 'Rot wirft auf F6 2 Würfelpaare nicht: 2 automatische Treffer.');
     assert.equal(de.logLineText({ text: 'A newer line.', msg: { key: 'log.fromANewerServer' } }), 'A newer line.');
-    assert.equal(de.logLineText({ text: 'A newer part.', msg: { key: 'log.and', params: { first: { key: 'seat.red' }, second: { key: 'seat.purple' } } } }), 'A newer part.');
+    assert.equal(de.logLineText({ text: 'A newer part.', msg: { key: 'log.and', params: { first: { key: 'seat.red' }, second: { key: 'seat.magenta' } } } }), 'A newer part.');
     assert.equal(de.logLineText({ text: 'A stored clock line.' }), 'A stored clock line.');
     assert.equal(de.translateMessage({ key: 'constructor' }), null);
     // A moment is written in the reader's language and time zone, with the zone named.

@@ -48,7 +48,7 @@ TEST(Board, R3_2_SizesByPlayerCount) {
   EXPECT_EQ(board_radius_for_players(4) + 1, 7);
   EXPECT_EQ(board_radius_for_players(6) + 1, 8);
   Options bad;
-  bad.players = 7;
+  bad.players = 9;
   EXPECT_THROW(new_game(bad, 1), std::invalid_argument);
 }
 

@@ -10,8 +10,6 @@
 namespace viktory::testing {
 namespace {
 
-constexpr std::uint8_t kEveryone = (1 << kMaxPlayers) - 1;
-
 [[noreturn]] void builder_error(const std::string& what) {
   throw std::logic_error("test position: " + what);
 }
@@ -30,7 +28,7 @@ Position::Position(int players, int radius, Options options, std::uint64_t seed)
     if (b.is_perimeter(h)) {
       state.hexes[h].terrain = Terrain::kWater;  // face up from the start [3.2]
       state.hexes[h].revealed = true;
-      state.hexes[h].known_by = kEveryone;
+      state.hexes[h].known_by = everyone_mask(state.options.players);
     } else {
       ++interior;
     }
@@ -64,7 +62,7 @@ Position& Position::terrain(int hex, Terrain t) {
   HexCell& c = state.hexes[hex];
   c.terrain = t;
   c.revealed = true;
-  c.known_by = kEveryone;
+  c.known_by = everyone_mask(state.options.players);
   return *this;
 }
 

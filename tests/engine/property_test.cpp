@@ -1,4 +1,5 @@
-// Property test of the rules engine: thousands of random games (2-6 players, every victory
+// Property test of the rules engine: thousands of random games (2-8 players on every board
+// size [3.2], every victory
 // condition and random sets of several [5.0], every tile mix and exploration mode, every
 // optional rule [15.1-15.6] in random combinations, fixed seeds), checked after every single
 // action:
@@ -366,7 +367,8 @@ std::string describe(const GameSpec& spec) {
       << " rules=" << (o.terrain_leveling ? "15.1," : "") << (o.no_exploration ? "15.2," : "")
       << (o.exploration_balancing ? "15.3," : "") << (o.luck_averaging ? "15.4," : "")
       << (o.town_relocation ? "15.5," : "") << (o.subjugation ? "15.6" : "")
-      << " max_actions=" << spec.max_actions << " concede_one_in=" << spec.concede_one_in;
+      << " max_actions=" << spec.max_actions << " concede_one_in=" << spec.concede_one_in
+      << " board_hexes=" << o.board_hexes;
   return out.str();
 }
 
@@ -509,9 +511,11 @@ void choose_rules(Options& o, Chooser& chooser, bool more_conditions) {
 }
 
 // Runs `games` games of this batch from `first_seed`, the player counts taken in turn from
-// `player_counts`; stops after a few broken games.
+// `player_counts` and, for each round of them, the next of `boards` (board_hexes; a board too
+// small for 7 or 8 players becomes 217); stops after a few broken games.
 Tally play_batch(const BatchSpec& batch, std::uint64_t first_seed, int games, int max_actions,
-                 const std::vector<int>& player_counts, bool more_conditions) {
+                 const std::vector<int>& player_counts, bool more_conditions,
+                 const std::vector<int>& boards = {0}) {
   Tally tally;
   int broken = 0;
   for (int i = 0; i < games && broken < 3; ++i) {
@@ -523,6 +527,9 @@ Tally play_batch(const BatchSpec& batch, std::uint64_t first_seed, int games, in
     spec.options.tile_mix = static_cast<TileMix>((i / 5) % 3);
     Chooser rules(spec.seed * 31 + 7);
     choose_rules(spec.options, rules, more_conditions);
+    spec.options.board_hexes =
+        boards[static_cast<std::size_t>(i) / player_counts.size() % boards.size()];
+    if (viktory::options_problem(spec.options)) spec.options.board_hexes = 217;
     spec.max_actions = max_actions;
     spec.concede_one_in = i % 7 == 3 ? 300 : 0;  // one game in seven sees concessions
     SCOPED_TRACE(describe(spec));
@@ -594,6 +601,18 @@ TEST_P(RandomGames, GamesPlayedToTheEndFinish) {
     EXPECT_GT(tally.count(EventKind::kUnitWithdrawn), 0);   // [15.62]
     EXPECT_GT(tally.count(EventKind::kAllianceBroken), 0);  // [15.65]
   }
+}
+
+// Every board size [3.2] with every player count, 7 and 8 players included (docs/rules-notes.md,
+// "Board sizes"): 70 games per batch, each board size with each count, cut off at 300 actions.
+TEST_P(RandomGames, EveryBoardSizeWithTwoToEightPlayers) {
+  const std::vector<int> boards{61, 91, 127, 169, 217, 0};
+  const Tally tally = play_batch(GetParam(), seed_base(GetParam()) + 200'000, 70, 300,
+                                 {2, 3, 4, 5, 6, 7, 8}, true, boards);
+  std::cout << "[ tally    ] " << tally.summary() << "\n";
+  EXPECT_EQ(tally.games, 70);
+  EXPECT_GT(tally.count(EventKind::kBattleStarted), 0);
+  EXPECT_GT(tally.count(EventKind::kTownCaptured), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(PropertyTest, RandomGames,

@@ -131,7 +131,7 @@ TEST(ActionJson, MalformedActionsAreRefusedWithAClearMessage) {
        "action.unit_type: unknown unit type \"dragon\""},
       {R"({"kind": "place_reserve", "hex": 4, "unit_type": 1})",
        "action.unit_type: expected a string"},
-      {R"({"kind": "concede", "player": 6})", "action.player: integer out of range [0, 5]"},
+      {R"({"kind": "concede", "player": 8})", "action.player: integer out of range [0, 7]"},
       {R"({"kind": "concede", "player": "0"})", "action.player: expected an integer"},
       {R"({"kind": "build_town", "hex": true})", "action.hex: expected an integer, got a boolean"},
   };
@@ -192,7 +192,7 @@ TEST(OptionsJson, RoundTripsAndChecksValues) {
                      {"subjugation", false}}));
   EXPECT_EQ(protocol::options_from_json(j), o);
   EXPECT_EQ(protocol::options_from_json(json::object()), Options{});  // defaults
-  EXPECT_THROW(protocol::options_from_json(json{{"players", 7}}), JsonError);
+  EXPECT_THROW(protocol::options_from_json(json{{"players", 9}}), JsonError);
   EXPECT_THROW(protocol::options_from_json(json{{"players", 1}}), JsonError);
   EXPECT_THROW(protocol::options_from_json(json{{"victory", "total"}}), JsonError);
   EXPECT_THROW(protocol::options_from_json(json{{"tile_mix", 2}}), JsonError);
@@ -247,6 +247,39 @@ TEST(OptionsJson, R15_0_OptionalRulesAreFlags) {
   } catch (const JsonError& e) {
     EXPECT_NE(std::string(e.what()).find("15.3"), std::string::npos) << e.what();
   }
+}
+
+// [3.2] The board size: written only when chosen (so other games' options read and hash as
+// before), read back, and refused with a clear error when it is no board size or too small
+// for 7 or 8 players.
+TEST(OptionsJson, R3_2_BoardSizeIsAnOption) {
+  EXPECT_FALSE(protocol::options_to_json(Options{}).contains("board_hexes"));
+  Options o;
+  o.players = 2;
+  o.board_hexes = 169;
+  const json j = protocol::options_to_json(o);
+  EXPECT_EQ(j["board_hexes"], 169);
+  EXPECT_EQ(protocol::options_from_json(j), o);
+  EXPECT_EQ(protocol::options_from_json(json{{"board_hexes", 0}}).board_hexes, 0);
+  EXPECT_EQ(protocol::options_from_json(json{{"players", 8}}).players, 8);
+  EXPECT_EQ(protocol::options_from_json(json{{"players", 7}, {"board_hexes", 169}}).board_hexes,
+            169);
+  auto refusal = [](const json& options) -> std::string {
+    try {
+      protocol::options_from_json(options);
+    } catch (const JsonError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  for (const json& bad : {json(60), json(100), json(271), json(-61), json("169"), json(169.5)}) {
+    const std::string why = refusal(json{{"board_hexes", bad}});
+    EXPECT_NE(why.find("board_hexes"), std::string::npos) << bad << ": " << why;
+  }
+  EXPECT_NE(refusal(json{{"board_hexes", 100}}).find("61, 91, 127, 169 or 217"), std::string::npos);
+  const std::string small = refusal(json{{"players", 8}, {"board_hexes", 127}});
+  EXPECT_NE(small.find("7 or 8 players need a board of 169 or 217 hexes"), std::string::npos)
+      << small;
 }
 
 }  // namespace

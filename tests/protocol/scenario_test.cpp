@@ -307,6 +307,26 @@ TEST(Scenario, R15_0_OptionalRulesAndTheirStateRoundTrip) {
   EXPECT_THROW(scenario_from_json(bad), JsonError);
 }
 
+// [3.2] A scenario on a chosen board size is laid on that board; a radius that contradicts the
+// options is refused, naming the field.
+TEST(Scenario, R3_2_TheBoardSizeOptionGivesTheBoard) {
+  json on_big = kPosition;
+  on_big["options"]["board_hexes"] = 217;
+  const Scenario sc = scenario_from_json(on_big);
+  EXPECT_EQ(sc.state.radius, 8);
+  EXPECT_EQ(sc.state.board().size(), 217);
+  on_big["radius"] = 8;
+  EXPECT_EQ(scenario_from_json(on_big).state.radius, 8);
+  on_big["radius"] = 4;
+  try {
+    scenario_from_json(on_big);
+    ADD_FAILURE() << "a radius of 4 on a 217-hex board was accepted";
+  } catch (const JsonError& e) {
+    EXPECT_NE(std::string(e.what()).find("radius"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("217 hexes"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Scenario, R15_2_NoExplorationLaysTheWholeMapFaceUp) {
   const Scenario sc = scenario_from_json(json::parse(R"({
     "options": {"players": 2, "no_exploration": true},

@@ -35,7 +35,13 @@ TEST(StateJson, NewGamesRoundTripForEveryOption) {
       }
     }
   }
-  EXPECT_EQ(games, 5 * 3 * 4 * 2);
+  EXPECT_EQ(games, 7 * 3 * 4 * 2);
+  // A chosen board size [3.2] is part of the stored options.
+  Options big;
+  big.board_hexes = 217;
+  const GameState on_big = new_game(big, 5);
+  EXPECT_EQ(through_json(on_big), on_big);
+  EXPECT_EQ(through_json(on_big).options.board_hexes, 217);
 }
 
 TEST(StateJson, RoundTripsThroughoutRandomGames) {
@@ -383,7 +389,7 @@ TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
   EXPECT_EQ(sizeof(PendingBombard), 20u);
   EXPECT_EQ(sizeof(PendingElimination), 32u);
   EXPECT_EQ(sizeof(BattleEntry), 8u);
-  EXPECT_EQ(sizeof(Options), 16u);
+  EXPECT_EQ(sizeof(Options), 20u);
 }
 #endif
 

@@ -155,6 +155,29 @@ TEST(ViewText, CanonicalAndCompleteOverRandomGames) {
   }
 }
 
+// [3.2] A chosen board size is in the view's options and every board, 7 and 8 players too, is
+// written the same by both writers.
+TEST(ViewText, R3_2_CanonicalOnChosenBoardsAndWithEightPlayers) {
+  Coverage coverage;
+  const std::vector<std::pair<int, int>> boards{{2, 217}, {6, 61}, {7, 169}, {8, 0}};
+  for (const auto& [players, hexes] : boards) {
+    Options o = testing::option_mix(players, 1);
+    o.board_hexes = hexes;
+    ASSERT_FALSE(options_problem(o)) << *options_problem(o);
+    check_game(o, 7700 + static_cast<std::uint64_t>(players), 80, coverage);
+    if (::testing::Test::HasFatalFailure()) return;
+    // The view names the chosen board in its options (absent: the rules' size) and its radius.
+    const json view = json::parse(view_json_text(view_for(new_game(o, 1), 0)));
+    if (hexes != 0) {
+      EXPECT_EQ(view["options"]["board_hexes"], hexes);
+    } else {
+      EXPECT_FALSE(view["options"].contains("board_hexes"));
+    }
+    EXPECT_EQ(view["radius"], board_radius_for(players, hexes));
+  }
+  EXPECT_GT(coverage.views, 300) << coverage.views;
+}
+
 // A view with every optional part and unusual values, which random play reaches rarely or not
 // at all.
 GameView every_part_view() {

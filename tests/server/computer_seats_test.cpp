@@ -271,3 +271,69 @@ TEST_F(ComputerSeats, CapsHoldAcrossARestartThatLowersThemAndTheComputersPlayOn)
 
 }  // namespace
 }  // namespace viktory::server::testing
+
+namespace viktory::server::testing {
+namespace {
+
+// [3.2] Board size and 7-8 players (docs/rules-notes.md, "Board sizes and 7-8 players"): a
+// 7-player game of computers runs on its 217-hex board, a 2-player game on the 169-hex board it
+// chose; a board too small for 8 players or no board size at all is refused, naming the sizes.
+TEST_F(ComputerSeats, R3_2_SevenPlayersAndTwoPlayersOnTheLargestRulesBoard) {
+  const Account alice = sign_up(server->port(), "Alice");
+  WsClient a;
+  a.connect(server->port());
+  sign_in(a, alice);
+  json seven = json::array();
+  for (int seat = 0; seat < 7; ++seat) {
+    seven.push_back({{"seat", seat}, {"level", seat % 2 == 0 ? "heuristic" : "search"}});
+  }
+  const std::int64_t big = create(a, json{{"seats", 7}, {"play", false}, {"computers", seven}});
+  const json board7 = a.wait_type("game.board");
+  EXPECT_EQ(board7["board"]["hexes"].size(), 217u);
+  const json state7 = a.wait_type("game.state");
+  EXPECT_EQ(state7["game_id"], big);
+  EXPECT_EQ(state7["view"]["radius"], 8);
+  EXPECT_EQ(state7["view"]["options"]["players"], 7);
+  EXPECT_EQ(state7["view"]["players"].size(), 7u);
+  // All seven build their Capitals and play on (the setup alone is 7 actions).
+  const json later = a.wait_for(
+      [&](const json& m) {
+        return m["type"] == "game.update" && m["game_id"] == big && m["seq"] >= 40;
+      },
+      60s);
+  EXPECT_GE(int(later["seq"]), 40);
+  a.send(json{{"type", "game.unwatch"}, {"game_id", big}, {"req", 2}});
+  a.wait_for([](const json& m) { return m["type"] == "ack" && m["req"] == 2; });
+
+  const std::int64_t two =
+      create(a, json{{"seats", 2},
+                     {"board_hexes", 169},
+                     {"computers", json::array({{{"seat", 1}, {"level", "heuristic"}}})}});
+  const json board2 =
+      a.wait_for([&](const json& m) { return m["type"] == "game.board" && m["game_id"] == two; });
+  EXPECT_EQ(board2["board"]["hexes"].size(), 169u);
+  const json state2 =
+      a.wait_for([&](const json& m) { return m["type"] == "game.state" && m["game_id"] == two; });
+  EXPECT_EQ(state2["view"]["radius"], 7);
+  EXPECT_EQ(state2["view"]["options"]["board_hexes"], 169);
+  EXPECT_EQ(state2["view"]["options"]["players"], 2);
+
+  auto refused = [&](json fields, int req) {
+    json create{{"type", "game.create"}, {"req", req}};
+    for (auto& [k, v] : fields.items()) create[k] = v;
+    a.send(create);
+    return a.wait_for([&](const json& m) { return m["type"] == "error" && m["req"] == req; });
+  };
+  const json small = refused({{"seats", 8}, {"board_hexes", 127}}, 10);
+  EXPECT_EQ(small["code"], "bad_options");
+  EXPECT_NE(small["message"].get<std::string>().find("169 or 217"), std::string::npos) << small;
+  const json odd = refused({{"seats", 2}, {"board_hexes", 100}}, 11);
+  EXPECT_EQ(odd["code"], "bad_options");
+  EXPECT_NE(odd["message"].get<std::string>().find("61, 91, 127, 169 or 217"), std::string::npos)
+      << odd;
+  const json nine = refused({{"seats", 9}}, 12);
+  EXPECT_EQ(nine["code"], "bad_options");
+}
+
+}  // namespace
+}  // namespace viktory::server::testing

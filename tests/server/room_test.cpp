@@ -402,12 +402,22 @@ TEST_F(RoomTest, PrivateGamesNeedTheInvite) {
 
 TEST_F(RoomTest, OptionsOutOfRangeAreRefused) {
   CreateRequest req;
-  req.options.players = 7;
+  req.options.players = 9;
   auto created = lobby->create(alice, req);
   ASSERT_TRUE(std::holds_alternative<Failure>(created));
   EXPECT_EQ(std::get<Failure>(created).code, "bad_options");
   req.options.players = 1;
   EXPECT_TRUE(std::holds_alternative<Failure>(lobby->create(alice, req)));
+  // [3.2] 8 players on a board too small for them (the options were read before the seat
+  // count was known, so the lobby checks them again with it).
+  req.options.players = 8;
+  req.options.board_hexes = 127;
+  created = lobby->create(alice, req);
+  ASSERT_TRUE(std::holds_alternative<Failure>(created));
+  EXPECT_EQ(std::get<Failure>(created).code, "bad_options");
+  EXPECT_NE(std::get<Failure>(created).message.find("169 or 217"), std::string::npos);
+  req.options.board_hexes = 169;
+  EXPECT_FALSE(std::holds_alternative<Failure>(lobby->create(alice, req)));
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 // "recent games" (finishedRow).
 
 import { api, ApiError } from './net.js';
-import { h, VICTORY_NAME } from './util.js';
+import { h, VICTORY_NAME, PLAYER_COUNTS } from './util.js';
 import { formatDate, t } from './i18n.js';
 import { seatName } from './seat_kinds.js';
 
@@ -127,7 +127,7 @@ class FinishedPage {
           h(
             'div',
             { class: 'records-filters' },
-            select('finished-players', t('records.filterPlayers'), [['', t('records.any')], ...[2, 3, 4, 5, 6].map((n) => [String(n), t('options.players', { count: n })])]),
+            select('finished-players', t('records.filterPlayers'), [['', t('records.any')], ...PLAYER_COUNTS.map((n) => [String(n), t('options.players', { count: n })])]),
             select('finished-victory', t('records.filterVictory'), [['', t('records.any')], ...VICTORIES.map((v) => [v, VICTORY_NAME[v]])]),
             select('finished-rated', t('records.filterRated'), [['', t('records.any')], ['true', t('records.rated')], ['false', t('records.unrated')]]),
           ),

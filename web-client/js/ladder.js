@@ -1,13 +1,13 @@
 // The ladder (#/ladder?players=N, docs/protocol.md "Players' records"): one per player count
-// (2..6), best displayed rating (mu - 3 sigma) first, in pages with the server's `after` cursor.
+// (2..8), best displayed rating (mu - 3 sigma) first, in pages with the server's `after` cursor.
 // A player who does not show his profile to the caller is a "hidden player" without a link.
 
 import { api } from './net.js';
-import { h } from './util.js';
+import { h, PLAYER_COUNTS } from './util.js';
 import { formatNumber, t } from './i18n.js';
 
 const PAGE = 20;
-const COUNTS = [2, 3, 4, 5, 6];
+const COUNTS = PLAYER_COUNTS;
 
 export function mountLadder(root, ctx, query) {
   const wanted = Number(new URLSearchParams(query || '').get('players'));

@@ -2,8 +2,8 @@
 // one's own games with whose turn it is.
 
 import { api, saveSession } from './net.js';
-import { h, seatStyle, toast, timeAgo, TILE_MIX_NAME } from './util.js';
-import { optionFields, optionsText, readOptionFields, wireOptionFields } from './options.js';
+import { h, seatStyle, toast, timeAgo, TILE_MIX_NAME, PLAYER_COUNTS } from './util.js';
+import { optionFields, optionsText, readOptionFields, wireOptionFields, boardSizeField, wireBoardSizeField } from './options.js';
 import { saveInvite } from './invites.js';
 import { fetchInvite, inviteSummary } from './invite.js';
 import { RunningGames } from './running.js';
@@ -249,6 +249,7 @@ class Lobby {
             seats: Number(f.seats.value),
             ...readOptionFields(f),
             tile_mix: f.tile_mix.value,
+            ...(Number(f.board_hexes.value) ? { board_hexes: Number(f.board_hexes.value) } : {}),
             independent_exploration: f.independent_exploration.checked,
             private: f.private.checked,
             spectators: f.spectators.value,
@@ -275,7 +276,8 @@ class Lobby {
         },
       },
       h('h2', {}, t('create.title')),
-      select('seats', t('create.players'), [2, 3, 4, 5, 6].map((n) => [String(n), t('options.players', { count: n })]), '2'),
+      select('seats', t('create.players'), PLAYER_COUNTS.map((n) => [String(n), t('options.players', { count: n })]), '2'),
+      boardSizeField(),
       kinds.element,
       clock.element,
       optionFields(),
@@ -297,6 +299,7 @@ class Lobby {
       error,
     );
     wireOptionFields(form);
+    wireBoardSizeField(form);
     // A computer seat makes the game unrated: the box follows the seat choices.
     const rated = form.querySelector('#rated');
     const ratedHelp = form.querySelector('#rated-help');

@@ -4,7 +4,7 @@
 // checks every combination; the form only helps with the two it always refuses.
 
 import { h, TILE_MIX_NAME, VICTORY_NAME } from './util.js';
-import { t } from './i18n.js';
+import { t, formatNumber } from './i18n.js';
 
 // In the order the server writes a list of conditions.
 export const VICTORY_CONDITIONS = [
@@ -47,6 +47,7 @@ export function optionsText(options, { players = true } = {}) {
   if (players && options.players) parts.push(t('options.players', { count: options.players }));
   parts.push(victoryText(options));
   parts.push(t('options.tiles', { mix: TILE_MIX_NAME[options.tile_mix] || options.tile_mix || TILE_MIX_NAME.standard }));
+  if (options.board_hexes) parts.push(t('options.board', { hexes: formatNumber(options.board_hexes) }));
   if (options.independent_exploration) parts.push(t('options.independentExploration'));
   for (const r of optionalRules(options)) parts.push(`${r.name} [${r.rule}]`);
   return parts.join(' · ');
@@ -109,4 +110,36 @@ export function readOptionFields(form) {
   const out = { victory: chosen.length === 1 ? chosen[0] : chosen };
   for (const r of OPTIONAL_RULES) out[r.key] = form.querySelector(`#rule-${r.key}`).checked;
   return out;
+}
+
+// Board size [3.2] (game option board_hexes): the rules' size for the player count by
+// default, or any of the five boards; 7 and 8 players need 169 or 217 hexes (the server
+// refuses smaller ones; docs/rules-notes.md, "Board sizes").
+export const BOARD_SIZES = [61, 91, 127, 169, 217];
+
+export function boardSizeField() {
+  return h(
+    'label',
+    { class: 'field', for: 'board_hexes' },
+    h('span', {}, t('create.board')),
+    h(
+      'select',
+      { id: 'board_hexes', name: 'board_hexes' },
+      h('option', { value: '0', selected: true }, t('create.boardRules')),
+      BOARD_SIZES.map((n) => h('option', { value: String(n) }, t('create.boardHexes', { hexes: formatNumber(n) }))),
+    ),
+  );
+}
+
+// Offers only the boards the chosen number of players may have.
+export function wireBoardSizeField(form) {
+  const seats = form.querySelector('#seats');
+  const board = form.querySelector('#board_hexes');
+  const sync = () => {
+    const many = Number(seats.value) > 6;
+    for (const option of board.options) option.disabled = many && Number(option.value) > 0 && Number(option.value) < 169;
+    if (board.selectedOptions[0] && board.selectedOptions[0].disabled) board.value = '0';
+  };
+  seats.addEventListener('change', sync);
+  sync();
 }

@@ -68,7 +68,13 @@ export const SEATS = [
   { name: t('seat.green'), fill: '#23a04f', ink: '#ffffff', edge: '#0b3d1d' },
   { name: t('seat.white'), fill: '#f7f7f2', ink: '#1d1d1d', edge: '#55554f' },
   { name: t('seat.black'), fill: '#2a2a2a', ink: '#ffffff', edge: '#000000' },
+  // Seats 7 and 8 (GamesByEmail's 7-8 player games; docs/rules-notes.md, "7 and 8 players").
+  { name: t('seat.orange'), fill: '#ee7d22', ink: '#1d1d1d', edge: '#6e3100' },
+  { name: t('seat.purple'), fill: '#8340b8', ink: '#ffffff', edge: '#33104f' },
 ];
+
+// Player counts a game may have (the rules' 2..6, and 7 or 8 as GamesByEmail allows).
+export const PLAYER_COUNTS = [2, 3, 4, 5, 6, 7, 8];
 
 export function seatStyle(seat) {
   return SEATS[seat] || { name: t('seat.number', { n: seat + 1 }), fill: '#999', ink: '#000', edge: '#333' };
