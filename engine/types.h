@@ -100,6 +100,9 @@ struct Options {
   bool luck_averaging = false;         // [15.4]
   bool town_relocation = false;        // [15.5]
   bool subjugation = false;            // [15.6]; implied by the Subjugation victory [5.2]
+  // GamesByEmail's house rules, not the rulebook's (docs/rules-notes.md, "House rules").
+  bool defender_prefire = false;  // the defender's Artillery also fires in [12.3 step 0]
+  bool redeployment = false;      // [13.0] board units may be placed like Reserve units
   friend bool operator==(const Options&, const Options&) = default;
 };
 
