@@ -29,14 +29,21 @@ constexpr RuleFlag kRuleFlags[] = {
     {"town_relocation", &Options::town_relocation},
     {"subjugation", &Options::subjugation},
 };
+// GamesByEmail's house rules (docs/rules-notes.md): written only when chosen, so that the
+// records and views of games without them stay byte for byte what they were.
+constexpr RuleFlag kHouseRuleFlags[] = {
+    {"defender_prefire", &Options::defender_prefire},
+    {"redeployment", &Options::redeployment},
+};
 }  // namespace
 
 void reject_unknown_option_keys(const json& j, const std::string& path) {
-  reject_unknown_keys(j,
-                      {"players", "victory", "tile_mix", "independent_exploration",
-                       "terrain_leveling", "no_exploration", "exploration_balancing",
-                       "luck_averaging", "town_relocation", "subjugation"},
-                      path);
+  reject_unknown_keys(
+      j,
+      {"players", "victory", "tile_mix", "independent_exploration", "terrain_leveling",
+       "no_exploration", "exploration_balancing", "luck_averaging", "town_relocation",
+       "subjugation", "defender_prefire", "redeployment"},
+      path);
 }
 
 // [5.0] One condition as a string (the only form stored before several could be chosen), or
@@ -73,6 +80,9 @@ Options options_from_json_at(const json& j, const std::string& path) {
   for (const RuleFlag& flag : kRuleFlags) {
     if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
   }
+  for (const RuleFlag& flag : kHouseRuleFlags) {
+    if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
+  }
   // [5.2] Subjugation Conquest needs the Subjugation rules [15.6]: choosing it turns them on.
   o = normalized(o);
   if (auto problem = options_problem(o)) fail(path, *problem);
@@ -84,6 +94,9 @@ json options_to_json_impl(const Options& o) {
               {"victory", victory_set_to_json(o.victory)},
               {"tile_mix", to_string(o.tile_mix)}};
   for (const RuleFlag& flag : kRuleFlags) out[flag.key] = o.*flag.field;
+  for (const RuleFlag& flag : kHouseRuleFlags) {
+    if (o.*flag.field) out[flag.key] = true;
+  }
   return out;
 }
 
@@ -137,6 +150,7 @@ json battle_preview_to_json(const BattlePreview& p) {
           {"naval", p.naval},
           {"terrain_known", p.terrain_known},
           {"pre_battle_fire", fire_to_json(p.pre_battle_fire)},
+          {"defender_pre_battle_fire", fire_to_json(p.defender_pre_battle_fire)},
           {"attacker_fire", fire_to_json(p.attacker_fire)},
           {"defender_fire", fire_to_json(p.defender_fire)},
           {"odds",
@@ -183,6 +197,7 @@ ActionFields detail::action_fields(ActionKind kind) {
     case ActionKind::kBombard:
     case ActionKind::kRetreat:
     case ActionKind::kWithdraw:
+    case ActionKind::kRedeploy:
       return {.hex = true, .unit = true};
     case ActionKind::kEmbark:
       return {.unit = true, .carrier = true};
@@ -362,6 +377,7 @@ unsigned documented_fields(EventKind kind) {
     case EventKind::kAllianceBroken:
       return kPlayer | kOtherPlayer | kValue;
     case EventKind::kUnitWithdrawn:
+    case EventKind::kUnitRedeployed:
       return kPlayer | kUnit | kUnitType | kFromHex | kHex;
   }
   return 0;

@@ -16,7 +16,7 @@ using nlohmann::json;
 using protocol::event_from_json;
 using protocol::event_to_json;
 
-constexpr int kEventKinds = static_cast<int>(EventKind::kUnitWithdrawn) + 1;
+constexpr int kEventKinds = static_cast<int>(EventKind::kUnitRedeployed) + 1;
 
 TEST(EventJson, EveryKindHasItsOwnNameAndRoundTrips) {
   std::set<std::string> names;
