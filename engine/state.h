@@ -72,14 +72,15 @@ struct PlayerState {
 };
 
 enum class BattleStage : std::uint8_t {
-  kAssignPreFire,          // pre-battle Artillery hits being assigned [12.3 step 0]
-  kAssignAttackerFire,     // attacker's hits being assigned [12.3 step 1]
-  kAssignDefenderFire,     // defender's hits being assigned [12.3 step 2]
-  kRetreatOption,          // attacker retreats or fights on [12.3 step 3]
-  kRetreating,             // attacker is moving his units out, one by one
-  kAverageAttackerFire,    // [15.4] the attacker decides how many pairs of dice to average
-  kAverageDefenderFire,    // [15.4] the defender decides, before his Fire Round
-  kAssignDefenderPreFire,  // house rule: the defender's pre-battle Artillery hits [12.3 step 0]
+  kAssignPreFire,        // pre-battle Artillery hits being assigned [12.3 step 0]
+  kAssignAttackerFire,   // attacker's hits being assigned [12.3 step 1]
+  kAssignDefenderFire,   // defender's hits being assigned [12.3 step 2]
+  kRetreatOption,        // attacker retreats or fights on [12.3 step 3]
+  kRetreating,           // attacker is moving his units out, one by one
+  kAverageAttackerFire,  // [15.4] the attacker decides how many pairs of dice to average
+  kAverageDefenderFire,  // [15.4] the defender decides, before his Fire Round
+  // House rule Defending Artillery Pre-fire: the defender's pre-battle hits [12.3 step 0].
+  kAssignDefenderPreFire,
 };
 
 struct Battle {

@@ -37,13 +37,16 @@ constexpr RuleFlag kHouseRuleFlags[] = {
 };
 }  // namespace
 
-void reject_unknown_option_keys(const json& j, const std::string& path) {
-  reject_unknown_keys(
-      j,
-      {"players", "victory", "tile_mix", "independent_exploration", "terrain_leveling",
-       "no_exploration", "exploration_balancing", "luck_averaging", "town_relocation",
-       "subjugation", "defender_prefire", "redeployment"},
-      path);
+void reject_unknown_option_keys(const json& whole, const std::string& path) {
+  json j = whole;  // the house rules' keys are known too
+  for (const RuleFlag& flag : kHouseRuleFlags) {
+    if (j.is_object()) j.erase(flag.key);
+  }
+  reject_unknown_keys(j,
+                      {"players", "victory", "tile_mix", "independent_exploration",
+                       "terrain_leveling", "no_exploration", "exploration_balancing",
+                       "luck_averaging", "town_relocation", "subjugation"},
+                      path);
 }
 
 // [5.0] One condition as a string (the only form stored before several could be chosen), or
