@@ -307,7 +307,7 @@ enum EventField : unsigned {
   kDice = 1u << 8,
 };
 
-constexpr int kRollPurposes = static_cast<int>(RollPurpose::kDoomsday) + 1;
+constexpr int kRollPurposes = static_cast<int>(RollPurpose::kDefenderPreFire) + 1;
 
 // The fields each kind documents in engine/event.h; they are always written. Any other field
 // that differs from its default is written too, so nothing the engine says is lost.

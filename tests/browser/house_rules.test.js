@@ -49,8 +49,8 @@ async function load(gameId, position) {
   for (const p of [alice, bob]) await waitForGameState(p.page, (s, t) => s.view.turn === t, position.turn, 30000);
 }
 
-// Red's Reserve Placement Phase: an Infantry that stayed put on D4, his Capital E3 and a Town C3;
-// Yellow far away. Red's Reserve is empty, so only redeployment is on offer.
+// Red's Reserve Placement Phase: an Infantry that stayed put on D4, another in his Capital E3, a
+// Town C3 and a Town G3 whose Infantry waits in the Reserve; Yellow far away.
 const POSITION_REDEPLOY = {
   options: { players: 2, defender_prefire: true, redeployment: true },
   phase: 'reserve',
@@ -59,12 +59,13 @@ const POSITION_REDEPLOY = {
   hexes: {
     E3: { terrain: 'plains', town: 0, capital: 0 },
     C3: { terrain: 'plains', town: 0 },
+    G3: { terrain: 'plains', town: 0 },
     D4: 'plains',
     E4: 'plains',
     E7: { terrain: 'plains', town: 1, capital: 1 },
     C6: { terrain: 'plains', town: 1 },
   },
-  units: ['0 infantry D4', '0 infantry E3'],
+  units: ['0 infantry D4', '0 infantry E3', '0 infantry reserve', '1 infantry reserve x2'],
 };
 
 // Red's Infantry on E4 attacks Yellow's Artillery and Infantry on E5: the Artillery answers in
@@ -82,7 +83,7 @@ const POSITION_PREFIRE = {
     E7: { terrain: 'plains', town: 1, capital: 1 },
     G4: { terrain: 'mountain', town: 1, city: true },
   },
-  units: ['0 infantry E4', '1 artillery E5', '1 infantry E5'],
+  units: ['0 infantry E4', '0 infantry reserve', '0 artillery reserve', '1 artillery E5', '1 infantry E5', '1 infantry reserve'],
   dice: [2],
 };
 
@@ -123,10 +124,19 @@ test('Redeployment [13.0]: select a unit on the board, click where it goes', asy
   assert.ok(!state.legal.some((a) => a.kind === 'redeploy' && a.hex === c3), 'the Town took its Infantry [13.11]');
   await alice.page.locator('#log li', { hasText: 'is redeployed from D4 to C3' }).waitFor();
   await bob.page.locator('#log li', { hasText: 'is redeployed from D4 to C3' }).waitFor();
+  // The Capital takes a Reserve unit and holds one that may redeploy: the page asks which.
+  await clickHex(alice.page, hexOf(state, 'E3'));
+  const dialog = alice.page.locator('dialog.modal.choice');
+  await dialog.waitFor();
+  assert.match(await dialog.textContent(), /Select one of your units here/);
+  await dialog.locator('button', { hasText: 'Select one of your units here' }).click();
+  await alice.page.waitForFunction(() => window.__viktoryGame.ui.selectedUnit !== null);
+  assert.match(await alice.page.textContent('#selection'), /redeploy \(house rule\)/);
 });
 
 test('Defending Artillery Pre-fire: the battle view shows the defender’s answer', async () => {
-  await load(gameId, POSITION_PREFIRE);
+  const second = await createGame(['defender_prefire', 'redeployment']);
+  await load(second.gameId, POSITION_PREFIRE);
   const state = await gameState(alice.page);
   const e4 = hexOf(state, 'E4');
   const e5 = hexOf(state, 'E5');

@@ -104,6 +104,8 @@ TEST(EventJson, EnumValuesGetReadableNames) {
   roll.dice = {3, 6};
   EXPECT_EQ(event_to_json(roll)["purpose"], "defender_fire");
   EXPECT_EQ(event_to_json(roll)["dice"], json({3, 6}));
+  roll.value = static_cast<int>(RollPurpose::kDefenderPreFire);  // house rule [12.3 step 0]
+  EXPECT_EQ(event_to_json(roll)["purpose"], "defender_pre_fire");
 
   Event over;
   over.kind = EventKind::kGameOver;
