@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 #include <map>
 
 #include "games.h"
@@ -17,8 +18,9 @@ using ai_testing::Table;
 
 TEST(HouseRules, TheComputerPlayersRedeployAndFightWithTheDefendersPreFire) {
   std::map<Level, int> redeploys;
+  std::map<Level, int> offered;  // decisions with a redeployment on offer
   int defender_pre_fires = 0;
-  for (std::uint64_t seed = 0; seed < 2; ++seed) {
+  for (std::uint64_t seed = 0; seed < 8; ++seed) {
     Options o = ai_testing::options(2);
     o.defender_prefire = true;
     o.redeployment = true;
@@ -30,6 +32,12 @@ TEST(HouseRules, TheComputerPlayersRedeployAndFightWithTheDefendersPreFire) {
         o, 4200 + seed, seats, 1200,
         [&](const Table& t, int seat) {
           legal = legal_actions(t.state, seat);
+          for (const Action& a : legal) {
+            if (a.kind == ActionKind::kRedeploy) {
+              ++offered[lineup[static_cast<std::size_t>(seat)]];
+              break;
+            }
+          }
           // The defender's dice at a pre-fire stage are his pre-battle answer (house rule).
           const auto& b = t.state.battle;
           if (b && !b->defender_dice.empty() &&
@@ -44,8 +52,11 @@ TEST(HouseRules, TheComputerPlayersRedeployAndFightWithTheDefendersPreFire) {
           if (a.kind == ActionKind::kRedeploy) ++redeploys[lineup[static_cast<std::size_t>(seat)]];
         });
   }
-  EXPECT_GT(redeploys[Level::kHeuristic], 0);
-  EXPECT_GT(redeploys[Level::kSearch], 0);
+  EXPECT_GT(redeploys[Level::kHeuristic], 0) << offered[Level::kHeuristic];
+  std::cout << "[ redeploy ] heuristic " << redeploys[Level::kHeuristic] << "/"
+            << offered[Level::kHeuristic] << ", search " << redeploys[Level::kSearch] << "/"
+            << offered[Level::kSearch] << "\n";
+  EXPECT_GT(redeploys[Level::kSearch], 0) << offered[Level::kSearch];
   EXPECT_GT(defender_pre_fires, 0);
 }
 
