@@ -34,6 +34,7 @@ enum class ActionKind : std::uint8_t {
   kRemoveTown,      // hex: [15.5] remove one's Town/City to rebuild it next door
   kRebuildTown,     // hex: [15.5] the removed Town/City, rebuilt adjacent to where it stood
   kWithdraw,        // unit -> hex: [15.62] a Ruler's unit leaves his new Vassal's Capital
+  kRedeploy,        // unit -> hex: house rule Redeployment, in the Reserve phase [13.0]
 };
 
 struct Action {
@@ -100,6 +101,9 @@ inline Action remove_town(int p, int hex) { return make(ActionKind::kRemoveTown,
 inline Action rebuild_town(int p, int hex) { return make(ActionKind::kRebuildTown, p, hex); }
 inline Action withdraw(int p, int unit, int hex) {
   return make(ActionKind::kWithdraw, p, hex, unit);
+}
+inline Action redeploy(int p, int unit, int hex) {
+  return make(ActionKind::kRedeploy, p, hex, unit);
 }
 }  // namespace act
 

@@ -88,13 +88,25 @@ enum class Outcome { kAttackerWins, kDefenderHolds, kUndecided };
 
 // One Battle fought to the end without a retreat [12.3 steps 0-4].
 Outcome simulate(Rng& rng, UnitCounts att, UnitCounts def, bool naval, const Defences& defences,
-                 int* rounds) {
+                 bool defender_prefire, int* rounds) {
   *rounds = 0;
   int hits = 0;
   if (!naval && total(def) > 0) {
     const UnitCounts lost =
         fire(rng, pre_battle_fire_dice(att).entitled(), def, false, naval, &hits);
-    for (std::size_t i = 0; i < def.size(); ++i) def[i] -= lost[i];  // at once [step 0]
+    // House rule: the defender's Artillery answers, all of it, less the excess hits [12.31].
+    UnitCounts att_lost{};
+    if (defender_prefire) {
+      const int excess = std::max(0, hits - total(def));
+      int answer_hits = 0;
+      att_lost = fire(rng, defender_pre_battle_fire_dice(def, excess).entitled(), att, true, naval,
+                      &answer_hits);
+    }
+    for (std::size_t i = 0; i < def.size(); ++i) {
+      def[i] -= lost[i];  // at once [step 0]
+      att[i] -= att_lost[i];
+    }
+    if (total(att) == 0) return Outcome::kDefenderHolds;
     if (total(def) == 0 && !defences.town) return Outcome::kAttackerWins;
   }
   for (int round = 1; round <= kPreviewMaxRounds; ++round) {
@@ -185,6 +197,8 @@ std::optional<BattlePreview> preview_battle(const GameView& view, int hex,
   defences.terrain_leveling = view.options.terrain_leveling;
 
   if (!p.naval && total(defenders) > 0) p.pre_battle_fire = pre_battle_fire_dice(attackers);
+  const bool defender_prefire = view.options.defender_prefire && !p.naval;
+  if (defender_prefire) p.defender_pre_battle_fire = defender_pre_battle_fire_dice(defenders, 0);
   if (total(defenders) > 0) p.attacker_fire = attacker_fire_dice(p.naval, attackers);
   p.defender_fire = defender_fire_dice(p.naval, defenders, defences, 0);
 
@@ -196,7 +210,8 @@ std::optional<BattlePreview> preview_battle(const GameView& view, int hex,
   long rounds_total = 0;
   for (int i = 0; i < p.trials; ++i) {
     int rounds = 0;
-    const Outcome o = simulate(rng, attackers, defenders, p.naval, defences, &rounds);
+    const Outcome o =
+        simulate(rng, attackers, defenders, p.naval, defences, defender_prefire, &rounds);
     won += o == Outcome::kAttackerWins ? 1 : 0;
     held += o == Outcome::kDefenderHolds ? 1 : 0;
     rounds_total += rounds;

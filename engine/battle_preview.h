@@ -27,6 +27,9 @@ struct BattlePreview {
   // Suppression, which depends on the attacker's hits). Luck Averaging [15.4] may lower the
   // dice rolled; the entitlement is shown.
   FireDice pre_battle_fire;
+  // House rule Defending Artillery Pre-fire: the defender's answer in step 0, before any
+  // Suppression by the attacker's pre-battle hits [12.31]; no dice when the rule is off.
+  FireDice defender_pre_battle_fire;
   FireDice attacker_fire;
   FireDice defender_fire;
   // Outcome if the attacker fights on to the end (no retreat) and every die is rolled: the

@@ -40,7 +40,8 @@ void hit_unit(GameState& s, int unit, bool chosen_by_firer, Events& ev) {
   ev.push_back(e);
   // Bombardment and pre-battle fire casualties go straight to the Reserve [11.0, 12.3 step 0];
   // fire-round casualties are only noted, they fire back first [12.3 step 1].
-  if (s.bombard || s.battle->stage == BattleStage::kAssignPreFire) {
+  if (s.bombard || s.battle->stage == BattleStage::kAssignPreFire ||
+      s.battle->stage == BattleStage::kAssignDefenderPreFire) {
     lose_unit(s, unit, ev);
   } else {
     s.battle->marked.push_back(unit);
@@ -349,7 +350,9 @@ std::vector<int> hit_candidates(const GameState& s) {
   if (s.bombard) return units_of_at(s, s.bombard->target, s.bombard->hex);
   if (!s.battle) return {};
   const Battle& b = *s.battle;
-  const int side = b.stage == BattleStage::kAssignDefenderFire ? b.attacker : b.defender;
+  const bool defender_firing =
+      b.stage == BattleStage::kAssignDefenderFire || b.stage == BattleStage::kAssignDefenderPreFire;
+  const int side = defender_firing ? b.attacker : b.defender;
   auto units = units_of_at(s, side, b.hex);
   std::erase_if(units, [&](int u) {
     return std::find(b.marked.begin(), b.marked.end(), u) != b.marked.end();
@@ -463,10 +466,25 @@ void start_battle(GameState& s, int hex, int attacker, int defender, bool placem
   const auto defenders = units_of_at(s, defender, hex);
   const FireDice pre_fire = pre_battle_fire_dice(counts_of(s, attackers));
   const int artillery = pre_fire.entitled();
+  std::vector<int> dice;
   if (!b.naval && artillery > 0 && !defenders.empty()) {
-    const auto dice =
-        roll_dice(s, artillery, attacker, hex, RollPurpose::kPreBattleFire, ev, &pre_fire);
-    s.battle->attacker_dice = dice;
+    dice = roll_dice(s, artillery, attacker, hex, RollPurpose::kPreBattleFire, ev, &pre_fire);
+  }
+  // House rule Defending Artillery Pre-fire: the defender's Artillery fires back in the same
+  // segment, as his hit units do in a Fire Round [12.3 step 1]: every defending Artillery
+  // there at the start rolls, less one die per attacker's hit beyond the defenders' number
+  // [12.31]. Both roll before any hit is assigned; the attacker's hits are assigned first.
+  // A Naval Battle (also a placement one [13.5]) has no Artillery and no pre-fire.
+  if (s.options.defender_prefire && !b.naval && !attackers.empty()) {
+    const int excess = std::max(0, hits_in(dice) - static_cast<int>(defenders.size()));
+    const FireDice answer = defender_pre_battle_fire_dice(counts_of(s, defenders), excess);
+    if (answer.entitled() > 0) {
+      s.battle->defender_dice = roll_dice(s, answer.entitled(), defender, hex,
+                                          RollPurpose::kDefenderPreFire, ev, &answer);
+    }
+  }
+  s.battle->attacker_dice = dice;
+  if (!dice.empty()) {
     set_picks(&s.battle->picks_by_firer, &s.battle->picks_by_target, dice,
               static_cast<int>(defenders.size()));
     auto_assign(s, ev);
@@ -479,8 +497,22 @@ void advance_battle(GameState& s, Events& ev) {
     Battle& b = *s.battle;
     if (b.picks_by_firer + b.picks_by_target > 0) return;  // a player must choose
     switch (b.stage) {
-      case BattleStage::kAssignPreFire: {
+      case BattleStage::kAssignPreFire:
+        if (!b.defender_dice.empty()) {
+          // House rule: now the defender's pre-battle hits; they too leave at once.
+          b.stage = BattleStage::kAssignDefenderPreFire;
+          set_picks(&b.picks_by_firer, &b.picks_by_target, b.defender_dice,
+                    static_cast<int>(units_of_at(s, b.attacker, b.hex).size()));
+          auto_assign(s, ev);
+          break;
+        }
+        [[fallthrough]];
+      case BattleStage::kAssignDefenderPreFire: {
         const bool town = s.hexes[b.hex].town_owner == b.defender;
+        if (units_of_at(s, b.attacker, b.hex).empty()) {
+          conclude(s, false, ev);  // house rule: the defender's pre-fire took every attacker
+          return;
+        }
         if (units_of_at(s, b.defender, b.hex).empty() && !town) {
           conclude(s, true, ev);  // all defenders fell to pre-battle fire outside a Town
           return;

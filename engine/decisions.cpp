@@ -36,6 +36,7 @@ DecisionKind kind_of(const Situation& s) {
       case BattleStage::kAssignPreFire:
       case BattleStage::kAssignAttackerFire:
       case BattleStage::kAssignDefenderFire:
+      case BattleStage::kAssignDefenderPreFire:
         // [10.1] '1's first, picked by the firer; then the target's own choice.
         return s.battle->picks_by_firer > 0 ? DecisionKind::kEnemyCasualties
                                             : DecisionKind::kOwnCasualties;

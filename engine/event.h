@@ -50,6 +50,7 @@ enum class EventKind : std::uint8_t {
   kSubjugated,        // player = new Vassal, other_player = his Ruler, hex = Capital [15.61]
   kAllianceBroken,    // player = freed Vassal, other_player = former Ruler; value = why [15.65]
   kUnitWithdrawn,     // player, unit, from_hex -> hex [15.62]
+  kUnitRedeployed,    // player, unit, unit_type, from_hex -> hex (house rule Redeployment)
 };
 
 // Why a Vassal went free (kAllianceBroken.value) [15.65].
@@ -66,6 +67,7 @@ enum class RollPurpose : std::uint8_t {
   kAttackerFire,
   kDefenderFire,
   kDoomsday,
+  kDefenderPreFire,  // house rule Defending Artillery Pre-fire [12.3 step 0]
 };
 
 struct Event {

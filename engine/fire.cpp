@@ -29,6 +29,12 @@ FireDice pre_battle_fire_dice(const UnitCounts& attackers) {
   return fire;
 }
 
+FireDice defender_pre_battle_fire_dice(const UnitCounts& defenders, int suppression) {
+  FireDice fire = pre_battle_fire_dice(defenders);
+  fire.suppressed = std::min(count_of(defenders, UnitType::kArtillery), std::max(0, suppression));
+  return fire;
+}
+
 FireDice attacker_fire_dice(bool naval, const UnitCounts& attackers) {
   FireDice fire;
   // Combined arms [12.0]: it is the unit types present that count, not how many units.

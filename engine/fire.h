@@ -57,6 +57,9 @@ struct Defences {
 
 // [12.3 step 0] one die per attacking Artillery unit.
 FireDice pre_battle_fire_dice(const UnitCounts& attackers);
+// House rule Defending Artillery Pre-fire (docs/rules-notes.md): one die per defending
+// Artillery unit, less one for each pre-battle hit beyond the defenders' number [12.31].
+FireDice defender_pre_battle_fire_dice(const UnitCounts& defenders, int suppression);
 // [12.3 step 1] Infantry 1, Cavalry 2, Artillery 1; a Naval Battle: Frigate 1.
 FireDice attacker_fire_dice(bool naval, const UnitCounts& attackers);
 // [12.3 step 2] one die per unit type, less `suppression` [12.31], plus Naval Support and the

@@ -88,6 +88,7 @@ int decider(const GameState& s) {
       case BattleStage::kAssignAttackerFire:
         return b.picks_by_firer > 0 ? b.attacker : b.defender;
       case BattleStage::kAssignDefenderFire:
+      case BattleStage::kAssignDefenderPreFire:
         return b.picks_by_firer > 0 ? b.defender : b.attacker;
       case BattleStage::kRetreatOption:
       case BattleStage::kRetreating:
@@ -165,7 +166,8 @@ std::optional<ActionError> check_action(const GameState& s, const Action& a) {
   }
   if (s.bombard || (s.battle && (s.battle->stage == BattleStage::kAssignPreFire ||
                                  s.battle->stage == BattleStage::kAssignAttackerFire ||
-                                 s.battle->stage == BattleStage::kAssignDefenderFire))) {
+                                 s.battle->stage == BattleStage::kAssignDefenderFire ||
+                                 s.battle->stage == BattleStage::kAssignDefenderPreFire))) {
     if (auto e = only({ActionKind::kChooseCasualty}, "choose who takes the hits [10.1]")) return e;
     return check_choose_casualty(s, a);
   }
@@ -251,6 +253,8 @@ std::optional<ActionError> check_action(const GameState& s, const Action& a) {
       return error("no_relocation", "No Town or City is waiting to be rebuilt [15.5].");
     case ActionKind::kWithdraw:
       return error("no_withdrawal", "No Capital is being returned to a Vassal [15.62].");
+    case ActionKind::kRedeploy:
+      return s.phase == Phase::kReserve ? check_redeploy(s, a) : wrong_phase(s, a);
     case ActionKind::kConcede:
       break;
   }
@@ -335,6 +339,9 @@ std::optional<ActionError> apply_in_place(GameState& s, const Action& a, std::ve
         break;
       case ActionKind::kWithdraw:
         do_withdraw(s, a, ev);
+        break;
+      case ActionKind::kRedeploy:
+        do_redeploy(s, a, ev);
         break;
       case ActionKind::kConcede:
         break;

@@ -188,6 +188,12 @@ Check check_eliminate(const GameState& s, const Action& a);
 void do_eliminate(GameState& s, const Action& a, Events& ev);
 Check check_place_reserve(const GameState& s, const Action& a);
 void do_place_reserve(GameState& s, const Action& a, Events& ev);
+// Whether a unit of `type` may be placed on `hex` now, as a Reserve unit [13.0-13.5, 14.0].
+Check check_placement_spot(const GameState& s, int player, UnitType type, int hex);
+// House rule Redeployment (docs/rules-notes.md): a board unit placed like a Reserve unit.
+bool may_redeploy_unit(const GameState& s, int player, int unit);
+Check check_redeploy(const GameState& s, const Action& a);
+void do_redeploy(GameState& s, const Action& a, Events& ev);
 void do_concede(GameState& s, int player, Events& ev);
 // Logs stored before a concession that left one player ended the game at once [5.1] go on
 // after it: that player chose the units he still owed [10.2], or conceded too. Those actions

@@ -128,6 +128,25 @@ std::vector<Action> legal_actions(const GameState& s, int player) {
               if (candidate) consider(act::place_reserve(player, type, h));
             }
           }
+          if (s.options.redeployment) {  // house rule Redeployment
+            for (int t = 0; t < kUnitTypes; ++t) {
+              const auto type = static_cast<UnitType>(t);
+              std::vector<int> spots;
+              for (const Unit& u : s.units) {
+                if (u.type != type || !may_redeploy_unit(s, player, u.id)) continue;
+                if (spots.empty()) {
+                  for (int h = 0; h < b.size(); ++h) {
+                    const bool candidate = type == UnitType::kFrigate
+                                               ? known_water(s, player, h)
+                                               : s.hexes[h].town_owner == player;
+                    if (candidate && !check_placement_spot(s, player, type, h)) spots.push_back(h);
+                  }
+                  if (spots.empty()) break;
+                }
+                for (int h : spots) consider(act::redeploy(player, u.id, h));
+              }
+            }
+          }
           consider(act::end_phase(player));
           break;
         }

@@ -140,11 +140,17 @@ void add_once(std::vector<int>& hexes, int hex) {
 }  // namespace
 
 Check check_place_reserve(const GameState& s, const Action& a) {
-  const int p = a.player;
-  const Board& b = s.board();
-  if (reserve_unit_of(s, p, a.unit_type) < 0) {
+  if (reserve_unit_of(s, a.player, a.unit_type) < 0) {
     return error("not_in_reserve", "You have no such unit in your Reserve [13.0].");
   }
+  return check_placement_spot(s, a.player, a.unit_type, a.hex);
+}
+
+Check check_placement_spot(const GameState& s, int p, UnitType type, int hex) {
+  const Board& b = s.board();
+  Action a;  // the spot's checks read the type and hex as a placement would carry them
+  a.unit_type = type;
+  a.hex = hex;
   if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
   const bool have_capital = holds_own_capital(s, p);
   if (a.unit_type == UnitType::kFrigate) {
@@ -195,8 +201,13 @@ Check check_place_reserve(const GameState& s, const Action& a) {
   return std::nullopt;
 }
 
-void do_place_reserve(GameState& s, const Action& a, Events& ev) {
-  const int p = a.player;
+namespace {
+
+// Uses up the placement capacity a unit of `type` placed on `hex` takes [13.11, 13.3].
+void count_placement(GameState& s, int p, UnitType type, int hex) {
+  Action a;
+  a.unit_type = type;
+  a.hex = hex;
   if (a.unit_type == UnitType::kFrigate) {
     const auto by_capital = capital_frigate_spots(s, p);
     if (std::find(by_capital.begin(), by_capital.end(), a.hex) == by_capital.end()) {
@@ -210,7 +221,75 @@ void do_place_reserve(GameState& s, const Action& a, Events& ev) {
       ++c.placed_other;
     }
   }
+}
+
+}  // namespace
+
+void do_place_reserve(GameState& s, const Action& a, Events& ev) {
+  const int p = a.player;
+  count_placement(s, p, a.unit_type, a.hex);
   if (place_unit(s, p, a.unit_type, a.hex, ev)) {
+    add_once(s.placement_battles, a.hex);  // fought once everything is placed [13.5]
+  }
+}
+
+// House rule Redeployment (docs/rules-notes.md, "House rules"). A unit that has stayed put
+// this turn -- not moved, carried, placed or in an attack [10.6, 10.7] -- and stands alone
+// with its own side's pieces may be placed instead of a Reserve unit of its type: same spots,
+// same capacities [13.11], so it competes with the Reserve for them. It may leave a Town or
+// City empty. Cargo sails with its Frigate and a Frigate with cargo keeps it [9.45], so
+// neither is taken. Each redeployed unit has then moved, so it goes once per turn.
+bool may_redeploy_unit(const GameState& s, int player, int unit) {
+  if (unit < 0 || unit >= static_cast<int>(s.units.size())) return false;
+  const Unit& u = s.units[unit];
+  return u.owner == player && u.place == UnitPlace::kMap && u.carrier < 0 && !u.has_moved &&
+         !u.move_done && !u.attacked && !u.transported && cargo_of(s, unit).empty() &&
+         !foreign_pieces_at(s, player, u.hex);
+}
+
+Check check_redeploy(const GameState& s, const Action& a) {
+  if (!s.options.redeployment) {
+    return error("house_rule_off", "Redeployment is a house rule this game does not use.");
+  }
+  if (a.unit < 0 || a.unit >= static_cast<int>(s.units.size()))
+    return error("bad_unit", "No such unit.");
+  const Unit& u = s.units[a.unit];
+  if (u.owner != a.player || u.place != UnitPlace::kMap)
+    return error("not_your_unit", "That unit is not yours on the map.");
+  if (u.carrier >= 0) return error("cargo", "Cargo stays aboard its Frigate [9.45].");
+  if (!cargo_of(s, a.unit).empty()) {
+    return error("has_cargo", "A Frigate carrying units cannot be redeployed [9.45].");
+  }
+  if (u.has_moved || u.move_done || u.attacked || u.transported) {
+    return error("not_idle",
+                 "Only a unit that has not moved, been carried, been placed or fought this turn "
+                 "can be redeployed [10.6, 10.7].");
+  }
+  if (foreign_pieces_at(s, a.player, u.hex)) {
+    return error("in_battle",
+                 "A unit sharing its hex with another player's pieces cannot be redeployed "
+                 "[12.0, 15.64].");
+  }
+  if (a.hex == u.hex) return error("same_hex", "The unit already stands there.");
+  return check_placement_spot(s, a.player, u.type, a.hex);
+}
+
+void do_redeploy(GameState& s, const Action& a, Events& ev) {
+  Unit& u = s.units[a.unit];
+  count_placement(s, a.player, u.type, a.hex);
+  Event e = make_event(EventKind::kUnitRedeployed);
+  e.player = a.player;
+  e.unit = a.unit;
+  e.unit_type = u.type;
+  e.from_hex = u.hex;
+  e.hex = a.hex;
+  ev.push_back(e);
+  u.hex = a.hex;
+  u.has_moved = true;
+  u.move_done = true;
+  u.moves_left = 0;
+  reveal_neighbors(s, a.hex, a.player, ev);  // it enters its hex as a placed unit does [9.2]
+  if (u.type == UnitType::kFrigate && enemy_units_at(s, a.player, a.hex)) {
     add_once(s.placement_battles, a.hex);  // fought once everything is placed [13.5]
   }
 }

@@ -87,6 +87,8 @@ enum class BattleStage : std::uint8_t {
   kRetreating,           // attacker is moving his units out, one by one
   kAverageAttackerFire,  // [15.4] the attacker decides how many pairs of dice to average
   kAverageDefenderFire,  // [15.4] the defender decides, before his Fire Round
+  // House rule Defending Artillery Pre-fire: the defender's pre-battle hits [12.3 step 0].
+  kAssignDefenderPreFire,
 };
 
 struct Battle {

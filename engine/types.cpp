@@ -31,13 +31,13 @@ constexpr std::array<std::string_view, 5> kPhaseNames{"setup", "build", "movemen
 constexpr std::array<std::string_view, 5> kVictoryNames{"standard", "shorter", "race", "doomsday",
                                                         "subjugation"};
 constexpr std::array<std::string_view, 3> kMixNames{"standard", "land_rich", "islands"};
-constexpr std::array<std::string_view, 21> kActionNames{
+constexpr std::array<std::string_view, 22> kActionNames{
     "place_capital", "build_town",      "upgrade_city",   "end_phase",     "move",
     "embark",        "disembark",       "bombard",        "start_battle",  "choose_casualty",
     "retreat",       "continue_battle", "eliminate_unit", "place_reserve", "concede",
     "replace_water", "keep_water",      "average_dice",   "remove_town",   "rebuild_town",
-    "withdraw"};
-constexpr std::array<std::string_view, 36> kEventNames{
+    "withdraw",      "redeploy"};
+constexpr std::array<std::string_view, 37> kEventNames{
     "turn_started",   "phase_changed",   "tile_revealed",     "capital_placed",  "town_built",
     "city_upgraded",  "unit_gained",     "unit_moved",        "unit_embarked",   "unit_disembarked",
     "dice_rolled",    "bombarded",       "battle_started",    "unit_hit",        "unit_lost",
@@ -45,9 +45,10 @@ constexpr std::array<std::string_view, 36> kEventNames{
     "capital_lost",   "capital_retaken", "player_eliminated", "player_conceded", "doomsday_started",
     "doomsday_coin",  "game_over",       "land_drawn",        "tile_replaced",   "water_kept",
     "dice_averaged",  "town_removed",    "town_relocated",    "subjugated",      "alliance_broken",
-    "unit_withdrawn"};
-constexpr std::array<std::string_view, 5> kRollNames{"bombard", "pre_battle_fire", "attacker_fire",
-                                                     "defender_fire", "doomsday"};
+    "unit_withdrawn", "unit_redeployed"};
+constexpr std::array<std::string_view, 6> kRollNames{"bombard",       "pre_battle_fire",
+                                                     "attacker_fire", "defender_fire",
+                                                     "doomsday",      "defender_pre_fire"};
 
 }  // namespace
 

@@ -104,6 +104,9 @@ struct Options {
   // board_radius_for_players); else 61, 91, 127, 169 or 217 (radius 4..8). 7 and 8 players
   // need 169 or 217 (docs/rules-notes.md, "Board sizes").
   int board_hexes = 0;
+  // GamesByEmail's house rules, not the rulebook's (docs/rules-notes.md, "House rules").
+  bool defender_prefire = false;  // the defender's Artillery also fires in [12.3 step 0]
+  bool redeployment = false;      // [13.0] board units may be placed like Reserve units
   friend bool operator==(const Options&, const Options&) = default;
 };
 

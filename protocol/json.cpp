@@ -29,9 +29,19 @@ constexpr RuleFlag kRuleFlags[] = {
     {"town_relocation", &Options::town_relocation},
     {"subjugation", &Options::subjugation},
 };
+// GamesByEmail's house rules (docs/rules-notes.md): written only when chosen, so that the
+// records and views of games without them stay byte for byte what they were.
+constexpr RuleFlag kHouseRuleFlags[] = {
+    {"defender_prefire", &Options::defender_prefire},
+    {"redeployment", &Options::redeployment},
+};
 }  // namespace
 
-void reject_unknown_option_keys(const json& j, const std::string& path) {
+void reject_unknown_option_keys(const json& whole, const std::string& path) {
+  json j = whole;  // the house rules' keys are known too
+  for (const RuleFlag& flag : kHouseRuleFlags) {
+    if (j.is_object()) j.erase(flag.key);
+  }
   reject_unknown_keys(j,
                       {"players", "victory", "tile_mix", "independent_exploration",
                        "terrain_leveling", "no_exploration", "exploration_balancing",
@@ -81,6 +91,9 @@ Options options_from_json_at(const json& j, const std::string& path) {
            "a board has 61, 91, 127, 169 or 217 hexes (0: the rules' size for the player count)");
     }
   }
+  for (const RuleFlag& flag : kHouseRuleFlags) {
+    if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
+  }
   // [5.2] Subjugation Conquest needs the Subjugation rules [15.6]: choosing it turns them on.
   o = normalized(o);
   if (auto problem = options_problem(o)) fail(path, *problem);
@@ -94,6 +107,9 @@ json options_to_json_impl(const Options& o) {
   for (const RuleFlag& flag : kRuleFlags) out[flag.key] = o.*flag.field;
   // Written only for a chosen board, so the options of every other game read as before.
   if (o.board_hexes != 0) out["board_hexes"] = o.board_hexes;
+  for (const RuleFlag& flag : kHouseRuleFlags) {
+    if (o.*flag.field) out[flag.key] = true;
+  }
   return out;
 }
 
@@ -147,6 +163,7 @@ json battle_preview_to_json(const BattlePreview& p) {
           {"naval", p.naval},
           {"terrain_known", p.terrain_known},
           {"pre_battle_fire", fire_to_json(p.pre_battle_fire)},
+          {"defender_pre_battle_fire", fire_to_json(p.defender_pre_battle_fire)},
           {"attacker_fire", fire_to_json(p.attacker_fire)},
           {"defender_fire", fire_to_json(p.defender_fire)},
           {"odds",
@@ -193,6 +210,7 @@ ActionFields detail::action_fields(ActionKind kind) {
     case ActionKind::kBombard:
     case ActionKind::kRetreat:
     case ActionKind::kWithdraw:
+    case ActionKind::kRedeploy:
       return {.hex = true, .unit = true};
     case ActionKind::kEmbark:
       return {.unit = true, .carrier = true};
@@ -299,7 +317,7 @@ enum EventField : unsigned {
   kDice = 1u << 8,
 };
 
-constexpr int kRollPurposes = static_cast<int>(RollPurpose::kDoomsday) + 1;
+constexpr int kRollPurposes = static_cast<int>(RollPurpose::kDefenderPreFire) + 1;
 
 // The fields each kind documents in engine/event.h; they are always written. Any other field
 // that differs from its default is written too, so nothing the engine says is lost.
@@ -372,6 +390,7 @@ unsigned documented_fields(EventKind kind) {
     case EventKind::kAllianceBroken:
       return kPlayer | kOtherPlayer | kValue;
     case EventKind::kUnitWithdrawn:
+    case EventKind::kUnitRedeployed:
       return kPlayer | kUnit | kUnitType | kFromHex | kHex;
   }
   return 0;

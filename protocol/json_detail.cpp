@@ -175,7 +175,7 @@ std::optional<UnitPlace> parse_unit_place(std::string_view s) {
   return by_name<UnitPlace>(s, static_cast<int>(UnitPlace::kStock) + 1, unit_place_name);
 }
 std::optional<BattleStage> parse_battle_stage(std::string_view s) {
-  return by_name<BattleStage>(s, static_cast<int>(BattleStage::kAverageDefenderFire) + 1,
+  return by_name<BattleStage>(s, static_cast<int>(BattleStage::kAssignDefenderPreFire) + 1,
                               battle_stage_name);
 }
 std::optional<Reorganization> parse_reorganization(std::string_view s) {
@@ -245,6 +245,8 @@ std::string_view battle_stage_name(BattleStage stage) {
       return "average_attacker_fire";
     case BattleStage::kAverageDefenderFire:
       return "average_defender_fire";
+    case BattleStage::kAssignDefenderPreFire:
+      return "assign_defender_pre_fire";
   }
   return "?";
 }

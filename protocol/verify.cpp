@@ -52,6 +52,8 @@ class Checker {
         return "the defender's fire";
       case RollPurpose::kDoomsday:
         return "the Doomsday Clock";
+      case RollPurpose::kDefenderPreFire:
+        return "the defender's pre-battle Artillery fire";
     }
     return "a roll";
   }

@@ -28,6 +28,10 @@ void write_options(JsonWriter& w, const Options& o) {
     w.key("board_hexes");
     w.value(o.board_hexes);
   }
+  if (o.defender_prefire) {  // house rules: only when chosen (protocol/json.cpp)
+    w.key("defender_prefire");
+    w.value(true);
+  }
   w.key("exploration_balancing");
   w.value(o.exploration_balancing);
   w.key("independent_exploration");
@@ -38,6 +42,10 @@ void write_options(JsonWriter& w, const Options& o) {
   w.value(o.no_exploration);
   w.key("players");
   w.value(o.players);
+  if (o.redeployment) {
+    w.key("redeployment");
+    w.value(true);
+  }
   w.key("subjugation");
   w.value(o.subjugation);
   w.key("terrain_leveling");

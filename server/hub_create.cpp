@@ -24,6 +24,9 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
                             "town_relocation", "subjugation", "board_hexes"}) {
       if (msg.contains(key)) option_fields[key] = msg[key];
     }
+    for (const char* key : {"defender_prefire", "redeployment"}) {  // GamesByEmail's house rules
+      if (msg.contains(key)) option_fields[key] = msg[key];
+    }
     try {
       const int seats = req.options.players;
       req.options = protocol::options_from_json(option_fields);

@@ -85,6 +85,8 @@ json roll_message(int purpose) {
       return message("log.roll.defenderFire"_key);
     case RollPurpose::kDoomsday:
       return message("log.roll.doomsday"_key);
+    case RollPurpose::kDefenderPreFire:
+      return message("log.roll.defenderPreFire"_key);
   }
   return message("log.roll.dice"_key);
 }
@@ -278,6 +280,9 @@ class LineMaker {
                        {{"player", who}, {"ruler", seat_message(e.other_player)}});
       case EventKind::kUnitWithdrawn:
         return message("log.unitWithdrawn"_key,
+                       whose_unit(e, {{"from", hex(e.from_hex)}, {"to", hex(e.hex)}}));
+      case EventKind::kUnitRedeployed:  // house rule Redeployment
+        return message("log.unitRedeployed"_key,
                        whose_unit(e, {{"from", hex(e.from_hex)}, {"to", hex(e.hex)}}));
     }
     return json();

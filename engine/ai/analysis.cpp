@@ -281,6 +281,7 @@ BattleOdds Analysis::attack_odds(const Force& attackers, int hex, int attacker) 
   int defender = enemy_units_owner(hex, attacker);
   if (defender == kNoPlayer) defender = c.town_owner;
   BattleSetup setup;
+  setup.defender_pre_fire = s_.options.defender_prefire;  // house rule
   setup.attacker = attackers;
   if (defender == kNoPlayer || defender == attacker) {
     BattleOdds free;
@@ -307,6 +308,7 @@ double Analysis::capture_risk(int hex, int owner, const Force& garrison) const {
     const Force& f = threat(p, hex);
     if (f.land() == 0) continue;
     BattleSetup setup;
+    setup.defender_pre_fire = s_.options.defender_prefire;  // house rule
     setup.attacker = f;
     setup.attacker.frigates = 0;
     setup.defender = garrison;

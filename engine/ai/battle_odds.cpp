@@ -154,24 +154,29 @@ BattleOdds battle_odds(const BattleSetup& in) {
     return o;
   };
 
-  auto after_pre_fire = [&](int nd) -> Outcome {
-    if (nd == 0) return in.town ? empty_town(na0) : Outcome{1, static_cast<double>(na0), 0};
-    return at(na0, nd);
+  auto after_pre_fire = [&](int na, int nd) -> Outcome {
+    if (na == 0) return {0, 0, static_cast<double>(nd)};  // the defender holds [12.3 step 4]
+    if (nd == 0) return in.town ? empty_town(na) : Outcome{1, static_cast<double>(na), 0};
+    return at(na, nd);
   };
 
+  // [12.3 step 0] Pre-Battle Fire: one die per attacking Artillery; losses leave before the
+  // rounds. Under the house rule Defending Artillery Pre-fire the defender's Artillery answers,
+  // less one die per attacker's hit beyond the defenders' number [12.31].
   Outcome total;
-  const int artillery = in.attacker.artillery;
-  if (!naval && in.pre_fire && artillery > 0 && nd0 > 0) {
-    // [12.3 step 0] Pre-Battle Fire: one die per Artillery; losses leave before the rounds.
-    for (int h = 0; h <= artillery; ++h) {
-      const double p = hit_probability(artillery, h);
-      const Outcome o = after_pre_fire(nd0 - std::min(h, nd0));
-      total.win += p * o.win;
-      total.attackers += p * o.attackers;
-      total.defenders += p * o.defenders;
+  const bool pre = !naval && in.pre_fire;
+  const int artillery = pre && nd0 > 0 ? in.attacker.artillery : 0;
+  const int answering = pre && in.defender_pre_fire ? in.defender.artillery : 0;
+  for (int h = 0; h <= artillery; ++h) {
+    const double p = hit_probability(artillery, h);
+    const int d = std::max(0, answering - std::max(0, h - nd0));
+    for (int hd = 0; hd <= d; ++hd) {
+      const double q = p * hit_probability(d, hd);
+      const Outcome o = after_pre_fire(na0 - std::min(hd, na0), nd0 - std::min(h, nd0));
+      total.win += q * o.win;
+      total.attackers += q * o.attackers;
+      total.defenders += q * o.defenders;
     }
-  } else {
-    total = after_pre_fire(nd0);
   }
   out.attacker_wins = total.win;
   out.attacker_losses = na0 - total.attackers;

@@ -34,6 +34,8 @@ struct BattleSetup {
   bool town = false;     // a Town or City of the defender is in the hex (fights even when empty)
   bool naval = false;    // a Frigate Battle on water [12.3]
   bool pre_fire = true;  // the Pre-Battle Artillery Fire is still to come [12.3 step 0]
+  // House rule Defending Artillery Pre-fire: the defender's Artillery answers in that step.
+  bool defender_pre_fire = false;
 };
 
 struct BattleOdds {

@@ -130,6 +130,32 @@ double score_placement(const Analysis& a, const Action& act) {
   return score;
 }
 
+// House rule Redeployment: worth it when the unit does more good where a Reserve unit would go
+// than where it stands. A Reserve placement of the same slot adds a unit, so it ranks above
+// (score_placement starts at 3); a redeployment only moves one, and only for a clear gain.
+double score_redeploy(const Analysis& a, const Action& act) {
+  const GameState& s = a.state();
+  const int me = a.me();
+  const Unit& u = s.units[static_cast<std::size_t>(act.unit)];
+  Action as_placement = act;
+  as_placement.unit_type = u.type;
+  const double gain = score_placement(a, as_placement) - 3;
+  double keep = 0;
+  if (is_land_unit(u.type)) {
+    if (cell(s, u.hex).town_owner == me) {
+      const Force garrison = land_only(a.force(u.hex, me));
+      Force without = garrison;
+      without.add(u.type, -1);
+      keep += 8 * (a.capture_risk(u.hex, me, without) - a.capture_risk(u.hex, me, garrison));
+      if (cell(s, u.hex).capital_of == me) keep += 1;
+    }
+    keep += 2.0 / (1 + a.enemy_town_land_distance(u.hex));
+  } else {
+    keep += 1.0 / (1 + a.enemy_town_distance(u.hex));
+  }
+  return gain - keep - 1.0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Casualties [10.1], eliminations [10.2], retreats [12.3]
 
@@ -154,6 +180,7 @@ BattleOdds current_battle_odds(const Analysis& a) {
   const Battle& b = *s.battle;
   BattleSetup setup;
   setup.naval = b.naval;
+  setup.defender_pre_fire = s.options.defender_prefire;  // house rule
   setup.attacker = a.force(b.hex, b.attacker);
   setup.defender = a.force(b.hex, b.defender);
   if (!setup.naval) {
@@ -221,6 +248,9 @@ std::vector<ScoredAction> HeuristicPlayer::rank(const GameState& s, int me,
           break;
         case ActionKind::kPlaceReserve:
           score = score_placement(a, act);
+          break;
+        case ActionKind::kRedeploy:
+          score = score_redeploy(a, act);
           break;
         case ActionKind::kEndPhase:
           score = 0;

@@ -277,6 +277,7 @@ double MovementPlanner::danger_at(int hex) {
   const Force threat = a_.strongest_threat(hex, me_);
   if (threat.land() > 0 && cell(s_, hex).town_owner != me_) {
     BattleSetup setup;
+    setup.defender_pre_fire = s_.options.defender_prefire;  // house rule
     setup.attacker = land_only(threat);
     setup.defender = land_only(a_.force(hex, me_));
     setup.defender.add(UnitType::kInfantry);

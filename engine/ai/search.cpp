@@ -126,6 +126,15 @@ std::vector<Candidate> candidates(const GameState& det, int me, const std::vecto
     for (const Action& a : legal) {
       if (a.kind == ActionKind::kEndPhase && out.size() < kMaxCandidates) add_candidate(out, a, 0);
     }
+  } else if (det.phase == Phase::kReserve && det.options.redeployment) {
+    // House rule Redeployment: the best redeployment against the best of everything else.
+    for (const bool redeploy : {true, false}) {
+      for (const ScoredAction& sa : ranked) {
+        if ((sa.action.kind == ActionKind::kRedeploy) != redeploy) continue;
+        add_candidate(out, sa.action, 0);
+        break;
+      }
+    }
   }
   // Actions of kinds the heuristic does not know (score 0) are played by its default choice
   // above; they are never dropped from the legal list, so a seat can always act.

@@ -26,6 +26,7 @@ struct Case {
   Side defender;
   Terrain terrain = Terrain::kPlains;
   bool town = false;
+  bool defender_prefire = false;  // house rule Defending Artillery Pre-fire
 };
 
 // The unit a side loses next in the model's order: a spare copy (Infantry, Artillery, Cavalry)
@@ -53,7 +54,9 @@ int model_loss(const GameState& s, const std::vector<Action>& legal) {
 
 // Fights the Battle of `c` with the engine, game seed `seed`; true if the attacker won.
 bool engine_battle(const Case& c, std::uint64_t seed) {
-  Position p(2, 6, Options{}, seed);
+  Options options;
+  options.defender_prefire = c.defender_prefire;
+  Position p(2, 6, options, seed);
   p.fill(Terrain::kPlains);
   const int target = p.at(0, 0);
   const int from = p.at(1, 0);
@@ -117,6 +120,7 @@ double model_odds(const Case& c) {
   b.attacker = Force{c.attacker.infantry, c.attacker.cavalry, c.attacker.artillery, 0};
   b.defender = Force{c.defender.infantry, c.defender.cavalry, c.defender.artillery, 0};
   b.town = c.town;
+  b.defender_pre_fire = c.defender_prefire;
   const bool strong = c.terrain == Terrain::kMountain;
   b.terrain_dice = strong ? 2 : (c.terrain == Terrain::kForest || c.town) ? 1 : 0;
   return ai::battle_odds(b).attacker_wins;
@@ -149,6 +153,18 @@ TEST(BattleOdds, InfantryAgainstATown_12_3) {
 
 TEST(BattleOdds, CombinedArmsWithPreBattleFireOnAMountain_12_3) {
   expect_model_matches_engine({{2, 1, 1}, {1, 0, 1}, Terrain::kMountain, false});
+}
+
+// House rule Defending Artillery Pre-fire: the defender's Artillery answers in [12.3 step 0].
+TEST(BattleOdds, DefendingArtilleryPreFireHouseRule_12_3) {
+  const Case with{{2, 1, 1}, {1, 0, 1}, Terrain::kPlains, false, true};
+  Case without = with;
+  without.defender_prefire = false;
+  EXPECT_LT(model_odds(with), model_odds(without));
+  // One Infantry against one Artillery: the answer hits half the time, then 1/3 [12.3].
+  EXPECT_NEAR(model_odds({{1, 0, 0}, {0, 0, 1}, Terrain::kPlains, false, true}), 1.0 / 6.0, 1e-9);
+  expect_model_matches_engine(with);
+  expect_model_matches_engine({{3, 0, 0}, {1, 0, 1}, Terrain::kPlains, true, true});
 }
 
 TEST(BattleOdds, SuppressionOfALoneDefender_12_31) {

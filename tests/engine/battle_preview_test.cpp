@@ -132,6 +132,29 @@ TEST(BattlePreview, R12_3_TheFirstRoundDiceAreTheOnesRolled) {
   EXPECT_NEAR(preview->attacker_wins + preview->defender_holds + preview->undecided, 1.0, 1e-9);
 }
 
+// House rule Defending Artillery Pre-fire: the preview shows the defender's answer and counts
+// it. One Infantry against one Artillery on Plains: the answer hits half the time (the
+// defender holds), else one die each a round, as for two Infantry: P(attacker) = 1/2 * 1/3.
+TEST(BattlePreview, DefendingArtilleryPreFireHouseRule) {
+  for (const bool on : {false, true}) {
+    Options o;
+    o.defender_prefire = on;
+    Field f(o);
+    f.p.unit(1, U::kArtillery, f.p.at("E4"));
+    const int inf = f.p.unit(0, U::kInfantry, f.p.at("D4"));
+    f.p.start_turn(0, Phase::kMovement);
+    const auto p = preview_battle(view_for(f.p.state, 0), f.p.at("E4"), {inf});
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(p->defender_pre_battle_fire.rolled(), on ? 1 : 0);
+    EXPECT_NEAR(p->attacker_wins, on ? 1.0 / 6.0 : 1.0 / 3.0, 0.03) << on;
+    if (!on) continue;
+    f.p.apply_ok(act::move(0, inf, f.p.at("E4")));
+    f.p.dice({6, 6, 6});
+    const auto ev = f.p.apply_ok(act::start_battle(0, f.p.at("E4")));
+    EXPECT_EQ(fire_event(ev, RollPurpose::kDefenderPreFire)->fire, p->defender_pre_battle_fire);
+  }
+}
+
 // Odds that can be worked out by hand, within four standard errors of the simulation.
 TEST(BattlePreview, R12_3_OddsMatchWhatCanBeWorkedOutExactly) {
   {

@@ -46,8 +46,8 @@ using viktory::TileMix;
 using viktory::VictoryCondition;
 using viktory::testing::Chooser;
 
-constexpr int kEventKinds = static_cast<int>(EventKind::kUnitWithdrawn) + 1;
-constexpr int kActionKinds = static_cast<int>(ActionKind::kWithdraw) + 1;
+constexpr int kEventKinds = static_cast<int>(EventKind::kUnitRedeployed) + 1;
+constexpr int kActionKinds = static_cast<int>(ActionKind::kRedeploy) + 1;
 constexpr int kVictoryConditions = viktory::kVictoryConditions;
 
 // What a batch of games went through, to prove the random games reached the rules under test.
@@ -58,6 +58,7 @@ struct Tally {
   long refused_probes = 0;  // illegal actions tried (and refused)
   std::array<long, kEventKinds> events{};
   std::array<int, kVictoryConditions> ended_by{};
+  long defender_prefire_rolls = 0;  // house rule Defending Artillery Pre-fire
 
   long count(EventKind k) const { return events[static_cast<int>(k)]; }
   std::string summary() const {
@@ -111,6 +112,7 @@ bool same_decision(const Action& a, const Action& b) {
     case ActionKind::kBombard:
     case ActionKind::kRetreat:
     case ActionKind::kWithdraw:
+    case ActionKind::kRedeploy:
       return a.unit == b.unit && a.hex == b.hex;
     case ActionKind::kAverageDice:
       return a.pairs == b.pairs;
@@ -367,6 +369,7 @@ std::string describe(const GameSpec& spec) {
       << " rules=" << (o.terrain_leveling ? "15.1," : "") << (o.no_exploration ? "15.2," : "")
       << (o.exploration_balancing ? "15.3," : "") << (o.luck_averaging ? "15.4," : "")
       << (o.town_relocation ? "15.5," : "") << (o.subjugation ? "15.6" : "")
+      << " house=" << (o.defender_prefire ? "prefire," : "") << (o.redeployment ? "redeploy" : "")
       << " max_actions=" << spec.max_actions << " concede_one_in=" << spec.concede_one_in
       << " board_hexes=" << o.board_hexes;
   return out.str();
@@ -454,7 +457,13 @@ std::string play_checked_game(const GameSpec& spec, Tally& tally) {
     }
     played.push_back(chosen);
     all_events.insert(all_events.end(), events.begin(), events.end());
-    for (const Event& e : events) ++tally.events[static_cast<int>(e.kind)];
+    for (const Event& e : events) {
+      ++tally.events[static_cast<int>(e.kind)];
+      if (e.kind == EventKind::kDiceRolled &&
+          e.value == static_cast<int>(viktory::RollPurpose::kDefenderPreFire)) {
+        ++tally.defender_prefire_rolls;
+      }
+    }
     if (s.action_count != static_cast<int>(played.size())) return fail("action_count is off");
     if (auto e = check_state(events); !e.empty()) return fail(e);
   }
@@ -530,6 +539,9 @@ Tally play_batch(const BatchSpec& batch, std::uint64_t first_seed, int games, in
     spec.options.board_hexes =
         boards[static_cast<std::size_t>(i) / player_counts.size() % boards.size()];
     if (viktory::options_problem(spec.options)) spec.options.board_hexes = 217;
+    Chooser house_rules(spec.seed * 53 + 3);  // its own draws: the games above stay the same
+    spec.options.defender_prefire = house_rules.below(2) == 0;
+    spec.options.redeployment = house_rules.below(2) == 0;
     spec.max_actions = max_actions;
     spec.concede_one_in = i % 7 == 3 ? 300 : 0;  // one game in seven sees concessions
     SCOPED_TRACE(describe(spec));
@@ -564,8 +576,10 @@ TEST_P(RandomGames, EveryActionKeepsTheInvariantsAndHidesUnknownTerrain) {
   EXPECT_GT(tally.count(EventKind::kTownCaptured), 0);
   EXPECT_GT(tally.count(EventKind::kCityUpgraded), 0);
   // ... and of the optional rules in play [15.x].
-  EXPECT_GT(tally.count(EventKind::kDiceAveraged), 0);   // [15.4]
-  EXPECT_GT(tally.count(EventKind::kTownRelocated), 0);  // [15.5]
+  EXPECT_GT(tally.count(EventKind::kDiceAveraged), 0);    // [15.4]
+  EXPECT_GT(tally.count(EventKind::kTownRelocated), 0);   // [15.5]
+  EXPECT_GT(tally.defender_prefire_rolls, 0);             // house rule [12.3 step 0]
+  EXPECT_GT(tally.count(EventKind::kUnitRedeployed), 0);  // house rule [13.0]
   if (!GetParam().independent) {
     EXPECT_GT(tally.count(EventKind::kLandDrawn), 0);  // [15.3]
     EXPECT_GT(tally.count(EventKind::kTileReplaced) + tally.count(EventKind::kWaterKept), 0);

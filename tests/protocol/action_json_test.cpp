@@ -14,7 +14,7 @@ using protocol::action_from_json;
 using protocol::action_to_json;
 using protocol::JsonError;
 
-constexpr int kActionKinds = static_cast<int>(ActionKind::kWithdraw) + 1;
+constexpr int kActionKinds = static_cast<int>(ActionKind::kRedeploy) + 1;
 
 // One example of each kind, as the act:: constructors build them.
 Action example_of(ActionKind kind) {
@@ -61,6 +61,8 @@ Action example_of(ActionKind kind) {
       return act::rebuild_town(3, 34);
     case ActionKind::kWithdraw:
       return act::withdraw(4, 8, 27);
+    case ActionKind::kRedeploy:
+      return act::redeploy(2, 9, 28);
   }
   return {};
 }
@@ -198,6 +200,23 @@ TEST(OptionsJson, RoundTripsAndChecksValues) {
   EXPECT_THROW(protocol::options_from_json(json{{"tile_mix", 2}}), JsonError);
   EXPECT_THROW(protocol::options_from_json(json{{"independent_exploration", "yes"}}), JsonError);
   EXPECT_THROW(protocol::options_from_json(json::array()), JsonError);
+}
+
+// GamesByEmail's house rules: flags like the optional rules, written only when chosen so that
+// the stored options of every other game stay as they were.
+TEST(OptionsJson, HouseRulesAreFlagsWrittenOnlyWhenChosen) {
+  EXPECT_FALSE(protocol::options_to_json(Options{}).contains("defender_prefire"));
+  EXPECT_FALSE(protocol::options_to_json(Options{}).contains("redeployment"));
+  Options o;
+  o.defender_prefire = true;
+  o.redeployment = true;
+  const json j = protocol::options_to_json(o);
+  EXPECT_EQ(j["defender_prefire"], true);
+  EXPECT_EQ(j["redeployment"], true);
+  EXPECT_EQ(protocol::options_from_json(j), o);
+  for (const char* key : {"defender_prefire", "redeployment"}) {
+    EXPECT_THROW(protocol::options_from_json(json{{key, "yes"}}), JsonError) << key;
+  }
 }
 
 // [5.0] Several victory conditions: a list; one condition stays a plain string, as stored

@@ -16,7 +16,7 @@ using nlohmann::json;
 using protocol::event_from_json;
 using protocol::event_to_json;
 
-constexpr int kEventKinds = static_cast<int>(EventKind::kUnitWithdrawn) + 1;
+constexpr int kEventKinds = static_cast<int>(EventKind::kUnitRedeployed) + 1;
 
 TEST(EventJson, EveryKindHasItsOwnNameAndRoundTrips) {
   std::set<std::string> names;
@@ -104,6 +104,8 @@ TEST(EventJson, EnumValuesGetReadableNames) {
   roll.dice = {3, 6};
   EXPECT_EQ(event_to_json(roll)["purpose"], "defender_fire");
   EXPECT_EQ(event_to_json(roll)["dice"], json({3, 6}));
+  roll.value = static_cast<int>(RollPurpose::kDefenderPreFire);  // house rule [12.3 step 0]
+  EXPECT_EQ(event_to_json(roll)["purpose"], "defender_pre_fire");
 
   Event over;
   over.kind = EventKind::kGameOver;

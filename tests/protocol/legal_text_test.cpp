@@ -68,7 +68,7 @@ TEST(LegalText, ByteEqualToTheTreeOverRandomGames) {
 
 TEST(LegalText, EveryKindWithEveryField) {
   std::vector<Action> all;
-  for (int k = 0; k <= static_cast<int>(ActionKind::kWithdraw); ++k) {
+  for (int k = 0; k <= static_cast<int>(ActionKind::kRedeploy); ++k) {
     Action a;
     a.kind = static_cast<ActionKind>(k);
     a.player = k % kMaxPlayers;

@@ -134,7 +134,9 @@ TEST(ViewText, CanonicalAndCompleteOverRandomGames) {
   int games = 0;
   for (int players = 2; players <= 6; ++players) {
     for (int n = 0; n < 6; ++n) {
-      const Options o = testing::option_mix(players, n);
+      Options o = testing::option_mix(players, n);
+      o.defender_prefire = n % 2 == 1;  // the house rules: their option keys and actions too
+      o.redeployment = n % 3 == 1;
       ASSERT_FALSE(options_problem(o)) << *options_problem(o);
       const std::uint64_t seed = 7000 + static_cast<std::uint64_t>(players * 100 + n);
       check_game(o, seed, players <= 3 ? 200 : 100, coverage);

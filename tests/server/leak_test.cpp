@@ -110,9 +110,17 @@ std::int64_t play_random_game(std::vector<Client>& players, Client& spectator, c
   for (Client& c : players) clients.push_back(c.ws.get());
   std::vector<Seen> seen;
   json fields = plan.rules;
+  if (!plan.rules.empty()) {  // every game with optional rules plays the house rules too
+    fields["defender_prefire"] = true;
+    fields["redeployment"] = true;
+  }
   fields["independent_exploration"] = plan.independent;
   fields["tile_mix"] = plan.tile_mix;
   const std::int64_t id = start_game(clients, seen, fields);
+  if (!plan.rules.empty()) {  // they reached the engine
+    EXPECT_EQ(seen[0].view["options"]["defender_prefire"], true);
+    EXPECT_EQ(seen[0].view["options"]["redeployment"], true);
+  }
   spectator.ws->send(json{{"type", "game.watch"}, {"game_id", id}});
   spectator.ws->wait_type("game.state");
   // Each seat reads its standing orders for the game, and the first changes one: the answer

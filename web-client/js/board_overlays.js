@@ -27,6 +27,7 @@ export const HIGHLIGHT_STYLE = {
   relocate: { color: '#ffe066', icon: 'arrow', text: t('overlay.relocate') },
   rebuild: { color: '#ffe066', icon: 'house', text: t('overlay.rebuild') },
   withdraw: { color: '#2ee07a', icon: 'arrow', text: t('overlay.withdraw') },
+  redeploy: { color: '#c9a6ff', icon: 'arrow', text: t('overlay.redeploy') }, // house rule
   // Further than the next move: reachable this turn by several moves (game.reach).
   reach: { color: '#b9f5cf', icon: 'dot', text: t('overlay.reach') },
 };

@@ -617,6 +617,15 @@ class GamePage {
     }
     if (!mode && this.ui.selectedUnit === null) {
       const places = [...c.place.values()].flat().filter((a) => a.hex === hex);
+      if (places.length && this.hasOwnActingUnits(hex, c)) {
+        // House rule Redeployment: a unit standing there may be redeployed instead.
+        const options = places.map((a) => ({ label: describeAction(this, a, units), value: a }));
+        options.push({ label: t('gamePage.selectUnitHere'), value: 'select' });
+        return choiceDialog(t('gamePage.whatToDoAt', { hex: this.label(hex) }), '', options).then((picked) => {
+          if (picked === 'select') this.selectUnitAt(hex, c, mode);
+          else if (picked) this.send(picked);
+        });
+      }
       if (places.length) return this.chooseAndSend(places, hex);
     }
     const retreats = c.retreat.filter((a) => a.hex === hex);

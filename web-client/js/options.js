@@ -24,6 +24,17 @@ export const OPTIONAL_RULES = [
   { key: 'subjugation', name: t('rule.subjugation'), rule: '15.6', help: t('rule.subjugationHelp') },
 ];
 
+// GamesByEmail's house rules: not the rulebook's, so they carry no rule number.
+export const HOUSE_RULES = [
+  { key: 'defender_prefire', name: t('rule.defenderPrefire'), house: true, help: t('rule.defenderPrefireHelp') },
+  { key: 'redeployment', name: t('rule.redeployment'), house: true, help: t('rule.redeploymentHelp') },
+];
+
+// "Luck Averaging [15.4]", "Redeployment (house rule)".
+export function ruleLabel(r) {
+  return r.house ? `${r.name} (${t('rule.houseRuleTag')})` : `${r.name} [${r.rule}]`;
+}
+
 // The conditions of a game, from either form the server writes (a string or a list).
 export function victoryList(options) {
   const v = options ? options.victory : null;
@@ -37,7 +48,7 @@ export function victoryText(options) {
 
 // The optional rules in play (a missing flag is off: games stored before they existed).
 export function optionalRules(options) {
-  return OPTIONAL_RULES.filter((r) => options && options[r.key]);
+  return OPTIONAL_RULES.concat(HOUSE_RULES).filter((r) => options && options[r.key]);
 }
 
 // "3 players · Standard Conquest + Race for Dominance · Standard tiles · Luck Averaging [15.4]"
@@ -49,7 +60,7 @@ export function optionsText(options, { players = true } = {}) {
   parts.push(t('options.tiles', { mix: TILE_MIX_NAME[options.tile_mix] || options.tile_mix || TILE_MIX_NAME.standard }));
   if (options.board_hexes) parts.push(t('options.board', { hexes: formatNumber(options.board_hexes) }));
   if (options.independent_exploration) parts.push(t('options.independentExploration'));
-  for (const r of optionalRules(options)) parts.push(`${r.name} [${r.rule}]`);
+  for (const r of optionalRules(options)) parts.push(ruleLabel(r));
   return parts.join(' · ');
 }
 
@@ -81,7 +92,21 @@ export function optionFields() {
       ),
     ),
   );
-  return [victories, rules];
+  // Under the optional rules, apart from them: not the rulebook's.
+  const house = h(
+    'details',
+    { class: 'option-set', id: 'house-rules' },
+    h('summary', {}, t('create.houseRules')),
+    HOUSE_RULES.map((r) =>
+      h(
+        'label',
+        { class: 'check', for: `rule-${r.key}` },
+        h('input', { type: 'checkbox', id: `rule-${r.key}`, name: r.key }),
+        h('span', {}, h('b', {}, ruleLabel(r)), `: ${r.help}`),
+      ),
+    ),
+  );
+  return [victories, rules, house];
 }
 
 // Keeps the form's choices in line with what the server accepts: at least one condition;
@@ -109,6 +134,7 @@ export function readOptionFields(form) {
   const chosen = [...form.querySelectorAll('input[name="victory"]')].filter((b) => b.checked).map((b) => b.value);
   const out = { victory: chosen.length === 1 ? chosen[0] : chosen };
   for (const r of OPTIONAL_RULES) out[r.key] = form.querySelector(`#rule-${r.key}`).checked;
+  for (const r of HOUSE_RULES) if (form.querySelector(`#rule-${r.key}`).checked) out[r.key] = true;
   return out;
 }
 

@@ -49,7 +49,7 @@ const TEXT = {
 // Live steps kept at most (the server's catch-up keeps as many).
 const MAX_LIVE_STEPS = 200;
 
-const MOVE_KINDS = new Set(['unit_moved', 'unit_retreated', 'unit_disembarked', 'unit_embarked', 'unit_withdrawn']);
+const MOVE_KINDS = new Set(['unit_moved', 'unit_retreated', 'unit_disembarked', 'unit_embarked', 'unit_withdrawn', 'unit_redeployed']);
 // Kinds that say whose turn it is when a reply starts in the middle of one.
 const ACTOR_KINDS = new Set(['unit_moved', 'town_built', 'city_upgraded', 'battle_started', 'bombarded', 'unit_placed', 'unit_embarked', 'unit_disembarked']);
 

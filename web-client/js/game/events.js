@@ -7,7 +7,7 @@ import { absorbBattleEvents } from './fire.js';
 import { noteDoomsdayRolls } from './victory.js';
 
 const TRAIL_KINDS = new Set(['unit_moved', 'unit_retreated', 'unit_disembarked', 'unit_embarked']);
-const BATTLE_ROLLS = new Set(['bombard', 'pre_battle_fire', 'attacker_fire', 'defender_fire']);
+const BATTLE_ROLLS = new Set(['bombard', 'pre_battle_fire', 'attacker_fire', 'defender_fire', 'defender_pre_fire']);
 const MAX_TRAILS = 40;
 
 export function absorbEvents(page, events, full) {

@@ -23,7 +23,7 @@ export const FIRE_TEXT = {
   round: (r) => t('fire.round', { round: r }),
 };
 
-const FIRE_PURPOSES = new Set(['pre_battle_fire', 'attacker_fire', 'defender_fire']);
+const FIRE_PURPOSES = new Set(['pre_battle_fire', 'attacker_fire', 'defender_fire', 'defender_pre_fire']);
 
 export const SOURCE_NAME = {
   infantry: UNIT_NAME.infantry,
@@ -41,6 +41,7 @@ const PURPOSE_NAME = {
   pre_battle_fire: t('fire.preBattleFire'),
   attacker_fire: t('battle.attacker'),
   defender_fire: t('battle.defender'),
+  defender_pre_fire: t('fire.defenderPreFire'), // house rule Defending Artillery Pre-fire
 };
 
 // A new, empty record of one Battle.
@@ -74,7 +75,10 @@ export function absorbBattleEvents(record, events, at) {
       lastFire = { round: rec.round, purpose, player: ev.player, dice: [], fire: ev.fire || null, hits: [], averaged: ev.value || 0, averagedOnly: true, at };
       rec.fires.push(lastFire);
     } else if (ev.kind === 'unit_hit' && ev.hex === rec.hex && lastFire) {
-      lastFire.hits.push({ owner: ev.player, type: ev.unit_type, byFirer: ev.value === 1, at });
+      // Both pre-battle fires roll before their hits are assigned (house rule Defending
+      // Artillery Pre-fire): a hit goes with the last fire of the other side.
+      const firing = lastFire.player !== ev.player ? lastFire : [...rec.fires].reverse().find((f) => f.player !== ev.player) || lastFire;
+      firing.hits.push({ owner: ev.player, type: ev.unit_type, byFirer: ev.value === 1, at });
     } else if (ev.kind === 'battle_ended' && ev.hex === rec.hex) {
       rec.ended = { winner: ev.player };
     }

@@ -1,7 +1,8 @@
 // The server's list of legal actions, sorted by how a player reaches them on the page. Nothing
 // here decides a rule: it only groups what the server sent.
 
-const UNIT_ACTION_KINDS = new Set(['move', 'embark', 'disembark', 'bombard', 'withdraw']);
+// redeploy: the house rule Redeployment, in the Reserve phase: select the unit, then its place.
+const UNIT_ACTION_KINDS = new Set(['move', 'embark', 'disembark', 'bombard', 'withdraw', 'redeploy']);
 // remove_town / rebuild_town [15.5] and replace_water [15.3] are chosen on the map, too.
 const HEX_ACTION_KINDS = new Set(['place_capital', 'build_town', 'upgrade_city', 'start_battle', 'remove_town', 'rebuild_town', 'replace_water']);
 

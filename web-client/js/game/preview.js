@@ -64,6 +64,7 @@ export function previewSection(page, entry) {
     { class: 'battle-preview', id: 'battle-preview', dataset: { hex: p.hex } },
     h('h2', {}, t('preview.title', { hex: page.label(p.hex) })),
     side(t('preview.preBattleFire'), p.attacker, p.pre_battle_fire),
+    side(t('preview.defenderPreFire'), p.defender, p.defender_pre_battle_fire), // house rule
     side(t('preview.attacksWith'), p.attacker, p.attacker_fire),
     side(t('preview.defendsWith'), p.defender, p.defender_fire),
     h(

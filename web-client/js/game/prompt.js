@@ -99,7 +99,10 @@ function instructions(page, c) {
     return { title: t('prompt.movementTitle'), text: parts.join(' ') };
   }
   if (view.phase === 'reserve') {
-    if (c.place.size) return { title: t('prompt.reserveTitle'), text: t('prompt.reserveText', click) };
+    // House rule Redeployment: units on the board are offered too (select one, then its place).
+    const redeploy = [...c.unit.values()].flat().some((a) => a.kind === 'redeploy') ? ` ${t('prompt.redeployText', click)}` : '';
+    if (c.place.size) return { title: t('prompt.reserveTitle'), text: t('prompt.reserveText', click) + redeploy };
+    if (redeploy) return { title: t('prompt.reserveTitle'), text: redeploy.trim() };
     return { title: t('prompt.reserveNothingTitle'), text: t('prompt.reserveNothing') };
   }
   return { title: t('prompt.yourMove'), text: '' };

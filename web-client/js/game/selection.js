@@ -61,7 +61,7 @@ export function renderSelection(page, c) {
   if (selected) {
     const acts = c.unit.get(selected.id) || [];
     const kinds = [...new Set(acts.map((a) => a.kind))];
-    const names = { move: t('selection.canMove'), embark: t('selection.canEmbark'), disembark: t('selection.canLand'), bombard: t('selection.canBombard'), withdraw: t('selection.canWithdraw') };
+    const names = { move: t('selection.canMove'), embark: t('selection.canEmbark'), disembark: t('selection.canLand'), bombard: t('selection.canBombard'), withdraw: t('selection.canWithdraw'), redeploy: t('selection.canRedeploy') };
     if (acts.length) {
       panel.append(h('p', { class: 'hint' }, t('selection.canAct', { unit: UNIT_NAME[selected.type], actions: kinds.map((k) => names[k] || k).join(', '), count: new Set(acts.map((a) => page.targetHex(a, units))).size })));
     }

@@ -25,6 +25,7 @@ const STAGE_TEXT = {
   retreating: t('gameText.stageRetreating'),
   average_attacker_fire: t('gameText.stageAverageAttacker'),
   average_defender_fire: t('gameText.stageAverageDefender'),
+  assign_defender_pre_fire: t('gameText.stageDefenderPreFire'),
 };
 
 const ROLL_PURPOSE = {
@@ -33,6 +34,7 @@ const ROLL_PURPOSE = {
   attacker_fire: t('gameText.rollAttackerFire'),
   defender_fire: t('gameText.rollDefenderFire'),
   doomsday: t('gameText.rollDoomsday'),
+  defender_pre_fire: t('gameText.rollDefenderPreFire'),
 };
 
 export function stageText(stage) {
@@ -96,6 +98,7 @@ export function describeAction(page, a, units) {
     case 'place_capital': return t('gameText.placeCapital', { hex });
     case 'place_reserve': return t('gameText.placeReserve', { unit: UNIT_NAME[a.unit_type], hex });
     case 'withdraw': return t('gameText.withdraw', { unit, hex });
+    case 'redeploy': return t('gameText.redeploy', { unit, hex });
     case 'remove_town': return page.hexInfo(a.hex) && page.hexInfo(a.hex).city ? t('gameText.relocateCity', { hex }) : t('gameText.relocateTown', { hex });
     case 'rebuild_town': return t('gameText.rebuildTown', { hex });
     case 'replace_water': return t('gameText.replaceWater', { hex });

@@ -9,7 +9,7 @@
 
 import { t } from '../i18n.js';
 import { h, seatStyle, VICTORY_NAME } from '../util.js';
-import { optionalRules, victoryList, VICTORY_CONDITIONS } from '../options.js';
+import { optionalRules, ruleLabel, victoryList, VICTORY_CONDITIONS } from '../options.js';
 
 // The Race's mark [5.4] (engine: kRaceVictoryPoints), named here only to show "x / 20".
 export const RACE_POINTS = 20;
@@ -61,7 +61,7 @@ export function renderThisGame(box, options) {
     ...(conditions.includes('standard') ? [] : [h('p', { class: 'subtle' }, t('thisGame.standardToo'))]),
     h('p', { class: 'help-game-head' }, t('thisGame.rulesHead')),
     rules.length
-      ? h('ul', { class: 'help-rules' }, rules.map((r) => h('li', { dataset: { rule: r.key } }, h('b', {}, `${r.name} [${r.rule}]`), `: ${r.help}`)))
+      ? h('ul', { class: 'help-rules' }, rules.map((r) => h('li', { dataset: { rule: r.key } }, h('b', {}, ruleLabel(r)), `: ${r.help}`)))
       : h('p', { class: 'subtle help-rules' }, t('thisGame.noRules')),
   );
 }
