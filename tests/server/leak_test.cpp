@@ -642,7 +642,9 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   std::cout << "leak check: " << played.size() << " games, " << messages << " messages, " << hexes
             << " known hexes checked, " << views << " views and " << deltas
             << " deltas compared with the viewer's own, " << boards << " boards, "
-            << side.reach_answers << " reach answers, " << side.previews << " battle previews\n";
+            << side.reach_answers << " reach answers, " << side.previews << " battle previews, "
+            << fog_units << " units checked against fog of war sight, " << fog_hidden
+            << " units hidden by it\n";
   for (auto& [kind, n] : events) std::cout << "  events " << kind << ": " << n << "\n";
 }
 
