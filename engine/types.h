@@ -107,6 +107,11 @@ struct Options {
   // GamesByEmail's house rules, not the rulebook's (docs/rules-notes.md, "House rules").
   bool defender_prefire = false;  // the defender's Artillery also fires in [12.3 step 0]
   bool redeployment = false;      // [13.0] board units may be placed like Reserve units
+  // Fog of war (GamesByEmail's "dark" game, not the rulebook's; docs/rules-notes.md): a player
+  // sees other players' units only within his sight (engine/sight.h); a City sees
+  // fog_city_sight hexes far (1..3), normalized to 2 when fog_of_war is off.
+  bool fog_of_war = false;
+  int fog_city_sight = 2;
   friend bool operator==(const Options&, const Options&) = default;
 };
 
@@ -120,6 +125,11 @@ constexpr int kFrigateCapacity = 3;     // [9.41]
 constexpr int kMaxPlayers = 8;          // per-player bit sets (HexCell) are 8 bits wide
 constexpr int kNoPlayer = -1;
 constexpr int kSpectator = -1;  // a viewer who holds no seat
+
+// Options::fog_city_sight: how far a City sees under fog of war.
+constexpr int kMinFogCitySight = 1;
+constexpr int kMaxFogCitySight = 3;
+constexpr int kDefaultFogCitySight = 2;
 
 std::string_view to_string(Terrain t);
 std::string_view to_string(UnitType u);

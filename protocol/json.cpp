@@ -37,16 +37,25 @@ constexpr RuleFlag kHouseRuleFlags[] = {
 };
 }  // namespace
 
-void reject_unknown_option_keys(const json& whole, const std::string& path) {
-  json j = whole;  // the house rules' keys are known too
-  for (const RuleFlag& flag : kHouseRuleFlags) {
-    if (j.is_object()) j.erase(flag.key);
-  }
-  reject_unknown_keys(j,
-                      {"players", "victory", "tile_mix", "independent_exploration",
-                       "terrain_leveling", "no_exploration", "exploration_balancing",
-                       "luck_averaging", "town_relocation", "subjugation", "board_hexes"},
-                      path);
+// Every key of the options object, in the order of docs/protocol.md.
+constexpr std::string_view kOptionKeys[] = {"players",
+                                            "victory",
+                                            "tile_mix",
+                                            "independent_exploration",
+                                            "terrain_leveling",
+                                            "no_exploration",
+                                            "exploration_balancing",
+                                            "luck_averaging",
+                                            "town_relocation",
+                                            "subjugation",
+                                            "board_hexes",
+                                            "defender_prefire",
+                                            "redeployment",
+                                            "fog_of_war",
+                                            "fog_city_sight"};
+
+void reject_unknown_option_keys(const json& j, const std::string& path) {
+  reject_unknown_keys(j, kOptionKeys, path);
 }
 
 // [5.0] One condition as a string (the only form stored before several could be chosen), or
@@ -83,16 +92,9 @@ Options options_from_json_at(const json& j, const std::string& path) {
   for (const RuleFlag& flag : kRuleFlags) {
     if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
   }
-  // [3.2] The board size in hexes; absent or 0: the rules' size for the player count.
-  if (auto* v = optional(j, "board_hexes")) {
-    o.board_hexes = static_cast<int>(as_int(*v, join(path, "board_hexes"), 0, 1000));
-    if (board_radius_for(o.players, o.board_hexes) < 0) {
-      fail(join(path, "board_hexes"),
-           "a board has 61, 91, 127, 169 or 217 hexes (0: the rules' size for the player count)");
-    }
-  }
-  for (const RuleFlag& flag : kHouseRuleFlags) {
-    if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
+  void reject_unknown_option_keys(const json& j, const std::string& path) {
+    reject_unknown_keys(j, std::vector<std::string>(option_keys().begin(), option_keys().end()),
+                        path);
   }
   // [5.2] Subjugation Conquest needs the Subjugation rules [15.6]: choosing it turns them on.
   o = normalized(o);
@@ -105,15 +107,16 @@ json options_to_json_impl(const Options& o) {
               {"victory", victory_set_to_json(o.victory)},
               {"tile_mix", to_string(o.tile_mix)}};
   for (const RuleFlag& flag : kRuleFlags) out[flag.key] = o.*flag.field;
-  // Written only for a chosen board, so the options of every other game read as before.
-  if (o.board_hexes != 0) out["board_hexes"] = o.board_hexes;
-  for (const RuleFlag& flag : kHouseRuleFlags) {
-    if (o.*flag.field) out[flag.key] = true;
+  void reject_unknown_option_keys(const json& j, const std::string& path) {
+    reject_unknown_keys(j, std::vector<std::string>(option_keys().begin(), option_keys().end()),
+                        path);
   }
   return out;
 }
 
 }  // namespace detail
+
+std::span<const std::string_view> option_keys() { return detail::kOptionKeys; }
 
 using namespace detail;
 

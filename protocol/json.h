@@ -9,8 +9,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "action.h"
@@ -27,6 +29,9 @@ struct JsonError : std::runtime_error {
 };
 
 nlohmann::json options_to_json(const Options& options);
+// Every key of the options object, as read and written (docs/protocol.md, "Game options"): one
+// list for the options reader and for game.create, which takes the same keys beside its own.
+std::span<const std::string_view> option_keys();
 Options options_from_json(const nlohmann::json& j);  // missing fields take defaults
 
 nlohmann::json action_to_json(const Action& action);

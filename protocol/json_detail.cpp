@@ -67,6 +67,11 @@ void expect_array(const json& j, const std::string& path) {
 
 void reject_unknown_keys(const json& j, std::initializer_list<std::string_view> allowed,
                          const std::string& path) {
+  reject_unknown_keys(j, std::span<const std::string_view>(allowed.begin(), allowed.size()), path);
+}
+
+void reject_unknown_keys(const json& j, std::span<const std::string_view> allowed,
+                         const std::string& path) {
   for (const auto& [key, value] : j.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       fail(join(path, printable_key(key)), "unknown field");

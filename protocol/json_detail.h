@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -49,6 +50,8 @@ void expect_object(const json& j, const std::string& path);
 void expect_array(const json& j, const std::string& path);
 // Throws for any key of `j` not in `allowed`.
 void reject_unknown_keys(const json& j, std::initializer_list<std::string_view> allowed,
+                         const std::string& path);
+void reject_unknown_keys(const json& j, std::span<const std::string_view> allowed,
                          const std::string& path);
 
 const json& require(const json& obj, std::string_view key, const std::string& path);

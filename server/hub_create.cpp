@@ -19,13 +19,9 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
     // The option fields sit beside the message's own fields; the engine's options reader
     // checks them (victory: one condition or a list [5.0]; the optional rules [15.x]).
     json option_fields = json::object();
-    for (const char* key : {"victory", "tile_mix", "independent_exploration", "terrain_leveling",
-                            "no_exploration", "exploration_balancing", "luck_averaging",
-                            "town_relocation", "subjugation", "board_hexes"}) {
-      if (msg.contains(key)) option_fields[key] = msg[key];
-    }
-    for (const char* key : {"defender_prefire", "redeployment"}) {  // GamesByEmail's house rules
-      if (msg.contains(key)) option_fields[key] = msg[key];
+    for (std::string_view key : protocol::option_keys()) {
+      // The number of seats is the message's own field (`seats`), not `players`.
+      if (key != "players" && msg.contains(key)) option_fields[std::string(key)] = msg[key];
     }
     try {
       const int seats = req.options.players;
