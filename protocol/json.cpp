@@ -92,9 +92,22 @@ Options options_from_json_at(const json& j, const std::string& path) {
   for (const RuleFlag& flag : kRuleFlags) {
     if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
   }
-  void reject_unknown_option_keys(const json& j, const std::string& path) {
-    reject_unknown_keys(j, std::vector<std::string>(option_keys().begin(), option_keys().end()),
-                        path);
+  // [3.2] The board size in hexes; absent or 0: the rules' size for the player count.
+  if (auto* v = optional(j, "board_hexes")) {
+    o.board_hexes = static_cast<int>(as_int(*v, join(path, "board_hexes"), 0, 1000));
+    if (board_radius_for(o.players, o.board_hexes) < 0) {
+      fail(join(path, "board_hexes"),
+           "a board has 61, 91, 127, 169 or 217 hexes (0: the rules' size for the player count)");
+    }
+  }
+  for (const RuleFlag& flag : kHouseRuleFlags) {
+    if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
+  }
+  // Fog of war (engine/sight.h): written only when on, so that other games' JSON stays as it was.
+  if (auto* v = optional(j, "fog_of_war")) o.fog_of_war = as_bool(*v, join(path, "fog_of_war"));
+  if (auto* v = optional(j, "fog_city_sight")) {
+    o.fog_city_sight = static_cast<int>(
+        as_int(*v, join(path, "fog_city_sight"), kMinFogCitySight, kMaxFogCitySight));
   }
   // [5.2] Subjugation Conquest needs the Subjugation rules [15.6]: choosing it turns them on.
   o = normalized(o);
@@ -107,9 +120,14 @@ json options_to_json_impl(const Options& o) {
               {"victory", victory_set_to_json(o.victory)},
               {"tile_mix", to_string(o.tile_mix)}};
   for (const RuleFlag& flag : kRuleFlags) out[flag.key] = o.*flag.field;
-  void reject_unknown_option_keys(const json& j, const std::string& path) {
-    reject_unknown_keys(j, std::vector<std::string>(option_keys().begin(), option_keys().end()),
-                        path);
+  // Written only for a chosen board, so the options of every other game read as before.
+  if (o.board_hexes != 0) out["board_hexes"] = o.board_hexes;
+  for (const RuleFlag& flag : kHouseRuleFlags) {
+    if (o.*flag.field) out[flag.key] = true;
+  }
+  if (o.fog_of_war) {  // absent when off: games without fog keep their JSON
+    out["fog_of_war"] = true;
+    out["fog_city_sight"] = o.fog_city_sight;
   }
   return out;
 }

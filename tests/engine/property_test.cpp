@@ -685,10 +685,59 @@ TEST_P(RandomGames, GamesPlayedToTheEndFinish) {
   }
 }
 
-<< " house=" << (o.defender_prefire ? "prefire," : "") << (o.redeployment ? "redeploy" : "")
-             << (o.fog_of_war ? " fog=" + std::to_string(o.fog_city_sight) : "")
-             << " max_actions=" << spec.max_actions << " concede_one_in=" << spec.concede_one_in
-             << " board_hexes=" << o.board_hexes;
+// Every board size [3.2] with every player count, 7 and 8 players included (docs/rules-notes.md,
+// "Board sizes"): 70 games per batch, each board size with each count, cut off at 300 actions.
+TEST_P(RandomGames, EveryBoardSizeWithTwoToEightPlayers) {
+  const std::vector<int> boards{61, 91, 127, 169, 217, 0};
+  const Tally tally = play_batch(GetParam(), seed_base(GetParam()) + 200'000, 70, 300,
+                                 {2, 3, 4, 5, 6, 7, 8}, true, boards);
+  std::cout << "[ tally    ] " << tally.summary() << "\n";
+  EXPECT_EQ(tally.games, 70);
+  EXPECT_GT(tally.count(EventKind::kBattleStarted), 0);
+  EXPECT_GT(tally.count(EventKind::kTownCaptured), 0);
+}
+
+// Fog of war with random optional rules, house rules, City sights, exploration modes, victory
+// conditions [5.0], every board size [3.2] and 2 to 8 players: the checks of the file comment over
+// every action, the fog ones included.
+TEST(FogGames, EveryActionHidesUnitsOutsideSight) {
+  Tally tally;
+  int broken = 0;
+  const int games = 60;
+  const std::vector<int> boards{0, 61, 91, 127, 169, 217};
+  for (int i = 0; i < games && broken < 3; ++i) {
+    GameSpec spec;
+    spec.seed = 7'000'000ULL + static_cast<std::uint64_t>(i);
+    spec.options.players = 2 + i % 7;
+    spec.options.victory = static_cast<VictoryCondition>(i % 4);
+    spec.options.independent_exploration = i % 3 == 1;
+    spec.options.tile_mix = static_cast<TileMix>((i / 5) % 3);
+    spec.options.fog_of_war = true;
+    spec.options.fog_city_sight = 1 + i % 3;
+    spec.options.board_hexes = boards[static_cast<std::size_t>(i / 7) % boards.size()];
+    if (viktory::options_problem(spec.options)) spec.options.board_hexes = 217;
+    Chooser rules(spec.seed * 31 + 7);
+    choose_rules(spec.options, rules, true);
+    Chooser house_rules(spec.seed * 53 + 3);
+    spec.options.defender_prefire = house_rules.below(2) == 0;
+    spec.options.redeployment = house_rules.below(2) == 0;
+    spec.max_actions = i % 10 == 0 ? 3000 : 300;
+    spec.concede_one_in = i % 7 == 3 ? 300 : 0;
+    SCOPED_TRACE(describe(spec));
+    const std::string problem = play_checked_game(spec, tally);
+    if (!problem.empty()) {
+      ADD_FAILURE() << problem;
+      ++broken;
+    }
+  }
+  std::cout << "[ tally    ] " << tally.summary() << "\n";
+  EXPECT_EQ(tally.games, games);
+  EXPECT_GT(tally.count(EventKind::kBattleStarted), 0);
+  EXPECT_GT(tally.count(EventKind::kBombarded), 0);
+  EXPECT_GT(tally.count(EventKind::kTownCaptured), 0);
+  EXPECT_GT(tally.count(EventKind::kUnitRedeployed), 0);  // house rule [13.0]
+  EXPECT_GT(tally.defender_prefire_rolls, 0);             // house rule [12.3 step 0]
+  EXPECT_GT(tally.finished, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(PropertyTest, RandomGames,
