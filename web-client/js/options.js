@@ -5,6 +5,7 @@
 
 import { h, TILE_MIX_NAME, VICTORY_NAME } from './util.js';
 import { t } from './i18n.js';
+import { fogOptionText } from './fog.js';
 
 // In the order the server writes a list of conditions.
 export const VICTORY_CONDITIONS = [
@@ -48,6 +49,7 @@ export function optionsText(options, { players = true } = {}) {
   parts.push(victoryText(options));
   parts.push(t('options.tiles', { mix: TILE_MIX_NAME[options.tile_mix] || options.tile_mix || TILE_MIX_NAME.standard }));
   if (options.independent_exploration) parts.push(t('options.independentExploration'));
+  if (options.fog_of_war) parts.push(fogOptionText(options));
   for (const r of optionalRules(options)) parts.push(`${r.name} [${r.rule}]`);
   return parts.join(' · ');
 }

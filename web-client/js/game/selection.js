@@ -2,6 +2,7 @@
 
 import { fillIn, h, seatStyle, touchScreen, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from '../util.js';
 import { t } from '../i18n.js';
+import { fogHexParts } from '../fog.js';
 
 export function renderSelection(page, c) {
   const panel = page.els.selection;
@@ -24,7 +25,10 @@ export function renderSelection(page, c) {
     panel.append(h('p', {}, fillIn(what, { who: page.who(hx.town_owner) }), parts.map((part) => ` · ${part}`).join('')));
   }
   const here = page.view.units.filter((u) => u.place === 'map' && u.hex === hex);
-  if (!here.length) {
+  // Out of sight in a fog game: no units shown says nothing; what was last seen there may.
+  const fog = fogHexParts(page.view, hx, (seat) => `${page.playerName(seat)} (${seatStyle(seat).name})`);
+  if (fog.length) panel.append(h('ul', { class: 'subtle fog-notes' }, fog.map((line) => h('li', {}, line))));
+  else if (!here.length) {
     panel.append(h('p', { class: 'subtle' }, t('selection.noUnits')));
   }
   const list = h('ul', { class: 'unit-chips' });
