@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "internal.h"
+#include "sight.h"
 #include "tiles.h"
 
 namespace viktory {
@@ -26,11 +27,16 @@ std::optional<std::string> options_problem(const Options& o) {
     // water hexes came up where they cannot see (docs/rules-notes.md).
     return "Exploration Balancing [15.3] cannot be combined with independent exploration";
   }
+  if (o.fog_city_sight < kMinFogCitySight || o.fog_city_sight > kMaxFogCitySight) {
+    return "a City sees 1 to 3 hexes far under fog of war (fog_city_sight)";
+  }
   return std::nullopt;
 }
 
 Options normalized(Options o) {
   if (o.victory.has(VictoryCondition::kSubjugation)) o.subjugation = true;  // [5.2] -> [15.6]
+  // The City sight means nothing without fog of war: one value, so equal games compare equal.
+  if (!o.fog_of_war) o.fog_city_sight = kDefaultFogCitySight;
   return o;
 }
 
@@ -65,6 +71,7 @@ GameState new_game(const Options& requested, std::uint64_t seed) {
   if (options.no_exploration) lay_map_face_up(s);                                  // [15.2]
   Events ignored;
   begin_setup(s, s.first_player, ignored);
+  update_last_seen(s);  // fog of war: one (empty) memory per player
   return s;
 }
 
@@ -332,6 +339,7 @@ std::optional<ActionError> apply_in_place(GameState& s, const Action& a, std::ve
     }
   }
   settle(s, ev);
+  update_last_seen(s);  // fog of war: what each player saw after this action
   ++s.action_count;
   if (out) out->insert(out->end(), ev.begin(), ev.end());
   return std::nullopt;

@@ -158,6 +158,17 @@ struct BattleEntry {
   friend bool operator==(const BattleEntry&, const BattleEntry&) = default;
 };
 
+// Fog of war: what one player last saw of another player's units on one hex (docs/rules-notes.md,
+// "Fog of war"). Kept for every hex in his sight holding such units; the view shows the entries
+// whose hex is now outside his sight.
+struct LastSeen {
+  int hex = -1;
+  int owner = kNoPlayer;
+  int turn = 0;                         // GameState::turn when he last saw them
+  std::array<int, kUnitTypes> units{};  // how many of each type
+  friend bool operator==(const LastSeen&, const LastSeen&) = default;
+};
+
 struct GameState {
   Options options;
   int radius = 4;
@@ -193,6 +204,8 @@ struct GameState {
   std::vector<int> winners;       // set when phase == kGameOver
   VictoryCondition ended_by = VictoryCondition::kStandard;
   int action_count = 0;
+  // Fog of war: per player, sorted by hex then owner; empty without fog (engine/sight.h).
+  std::vector<std::vector<LastSeen>> last_seen;
 
   const Board& board() const { return Board::for_radius(radius); }
   friend bool operator==(const GameState&, const GameState&) = default;

@@ -100,6 +100,11 @@ struct Options {
   bool luck_averaging = false;         // [15.4]
   bool town_relocation = false;        // [15.5]
   bool subjugation = false;            // [15.6]; implied by the Subjugation victory [5.2]
+  // Fog of war (GamesByEmail's "dark" game, not the rulebook's; docs/rules-notes.md): a player
+  // sees other players' units only within his sight (engine/sight.h); a City sees
+  // fog_city_sight hexes far (1..3), normalized to 2 when fog_of_war is off.
+  bool fog_of_war = false;
+  int fog_city_sight = 2;
   friend bool operator==(const Options&, const Options&) = default;
 };
 
@@ -113,6 +118,11 @@ constexpr int kFrigateCapacity = 3;     // [9.41]
 constexpr int kMaxPlayers = 6;
 constexpr int kNoPlayer = -1;
 constexpr int kSpectator = -1;  // a viewer who holds no seat
+
+// Options::fog_city_sight: how far a City sees under fog of war.
+constexpr int kMinFogCitySight = 1;
+constexpr int kMaxFogCitySight = 3;
+constexpr int kDefaultFogCitySight = 2;
 
 std::string_view to_string(Terrain t);
 std::string_view to_string(UnitType u);

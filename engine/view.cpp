@@ -1,6 +1,9 @@
 #include "view.h"
 
+#include <algorithm>
+
 #include "internal.h"
+#include "sight.h"
 
 namespace viktory {
 
@@ -16,6 +19,53 @@ bool viewer_knows(const GameState& s, int viewer, int hex) {
   }
   return detail::knows(s, viewer, hex);
 }
+
+namespace {
+
+// Fog of war: what the view may tell of units the viewer does not see (docs/rules-notes.md,
+// "Fog of war"). Battles and Bombardments he takes part in stay, whatever his sight.
+void apply_fog(const GameState& s, int viewer, const std::vector<bool>& seen, GameView& v) {
+  auto sees = [&](int hex) { return hex < 0 || seen[static_cast<std::size_t>(hex)]; };
+  for (HexView& hv : v.hexes) {
+    if (sees(hv.hex)) continue;
+    hv.unseen = true;
+    // Per-turn facts that would hint at units he does not see; his own bit stays.
+    hv.began_turn_with_land_unit &= viewer >= 0 ? detail::bit(viewer) : 0;
+    hv.placed_infantry = 0;
+    hv.placed_other = 0;
+    hv.battle_this_turn = false;
+  }
+  std::erase_if(v.units, [&](const UnitView& u) {
+    return u.owner != viewer && u.place == UnitPlace::kMap && !sees(u.hex);
+  });
+  if (v.active_unit >= 0 && std::none_of(v.units.begin(), v.units.end(), [&](const UnitView& u) {
+        return u.id == v.active_unit;
+      })) {
+    v.active_unit = -1;
+  }
+  if (v.battle && !sees(v.battle->hex) && v.battle->attacker != viewer &&
+      v.battle->defender != viewer) {
+    v.battle.reset();
+  }
+  if (v.bombard && !sees(v.bombard->hex) && v.bombard->firer != viewer &&
+      v.bombard->target != viewer) {
+    v.bombard.reset();
+  }
+  // The current player's own facts (his Battles to fight, where his units came from, his
+  // placed Frigates) stay his; others learn those in their sight.
+  if (viewer != s.current) {
+    std::erase_if(v.pending_battles, [&](int h) { return !sees(h); });
+    std::erase_if(v.battle_entries, [&](const BattleEntry& e) { return !sees(e.battle_hex); });
+    std::erase_if(v.placement_battles, [&](int h) { return !sees(h); });
+  }
+  if (viewer >= 0 && viewer < static_cast<int>(s.last_seen.size()) && s.players[viewer].in_game()) {
+    for (const LastSeen& e : s.last_seen[static_cast<std::size_t>(viewer)]) {
+      if (!sees(e.hex)) v.last_seen.push_back(e);
+    }
+  }
+}
+
+}  // namespace
 
 GameView view_for(const GameState& s, int viewer) {
   const Board& b = s.board();
@@ -108,6 +158,7 @@ GameView view_for(const GameState& s, int viewer) {
   v.battle_entries = s.entries;
   v.placement_battles = s.placement_battles;
   v.ending_turn = s.ending_turn;
+  if (fog_applies(s, viewer)) apply_fog(s, viewer, sight_of(s, viewer), v);
   return v;
 }
 

@@ -3,7 +3,8 @@
 // A hex whose terrain the viewer does not know carries Terrain::kNone; the random generator,
 // the scripted dice, the tile bank and every undrawn or face-down tile are absent. Pieces are
 // public (they stand on the table in the boxed game), also on hexes whose terrain a viewer
-// does not know under independent exploration.
+// does not know under independent exploration. Under fog of war (engine/sight.h) other
+// players' units are shown only within the viewer's sight.
 #pragma once
 
 #include <optional>
@@ -31,6 +32,9 @@ struct HexView {
   int placed_infantry = 0;  // Reserve placement counts this turn [13.11]
   int placed_other = 0;
   int began_turn_with_land_unit = 0;  // bit per player [9.12 exception B]
+  // Fog of war: the viewer does not see the units here (engine/sight.h); other players' units
+  // are then absent from the view, and the per-turn facts above keep only his own.
+  bool unseen = false;
   friend bool operator==(const HexView&, const HexView&) = default;
 };
 
@@ -100,20 +104,25 @@ struct GameView {
   std::vector<BattleEntry> battle_entries;
   std::vector<int> placement_battles;
   bool ending_turn = false;
+  // Fog of war: other players' units the viewer last saw on hexes now outside his sight
+  // (engine/sight.h), sorted by hex then owner; empty without fog and for spectators.
+  std::vector<LastSeen> last_seen;
   // Every field, so that view deltas (protocol/view_delta.h) notice a field they do not know.
   friend bool operator==(const GameView&, const GameView&) = default;
 };
 
 // viewer: a player index, or kSpectator. A spectator sees every face-up tile; under
 // independent exploration, while the game runs, only the hexes every player still in the game
-// knows, and never the capital choices.
+// knows, and never the capital choices. Under fog of war the viewer sees other players' units
+// only within his sight (engine/sight.h; spectators: every player's sight at once).
 GameView view_for(const GameState& state, int viewer);
 
 // Whether `viewer` knows the terrain of `hex` in `state`.
 bool viewer_knows(const GameState& state, int viewer, int hex);
 
 // The events `viewer` may see, from the state after they happened: tile reveals of hexes he
-// does not know lose their terrain.
+// does not know lose their terrain; under fog of war, events about units outside his sight
+// are dropped or lose what would name them (docs/rules-notes.md, "Fog of war").
 std::vector<Event> filter_events_for(const GameState& after, const std::vector<Event>& events,
                                      int viewer);
 

@@ -32,11 +32,12 @@ constexpr RuleFlag kRuleFlags[] = {
 }  // namespace
 
 void reject_unknown_option_keys(const json& j, const std::string& path) {
-  reject_unknown_keys(j,
-                      {"players", "victory", "tile_mix", "independent_exploration",
-                       "terrain_leveling", "no_exploration", "exploration_balancing",
-                       "luck_averaging", "town_relocation", "subjugation"},
-                      path);
+  reject_unknown_keys(
+      j,
+      {"players", "victory", "tile_mix", "independent_exploration", "terrain_leveling",
+       "no_exploration", "exploration_balancing", "luck_averaging", "town_relocation",
+       "subjugation", "fog_of_war", "fog_city_sight"},
+      path);
 }
 
 // [5.0] One condition as a string (the only form stored before several could be chosen), or
@@ -73,6 +74,12 @@ Options options_from_json_at(const json& j, const std::string& path) {
   for (const RuleFlag& flag : kRuleFlags) {
     if (auto* v = optional(j, flag.key)) o.*flag.field = as_bool(*v, join(path, flag.key));
   }
+  // Fog of war (engine/sight.h): written only when on, so that other games' JSON stays as it was.
+  if (auto* v = optional(j, "fog_of_war")) o.fog_of_war = as_bool(*v, join(path, "fog_of_war"));
+  if (auto* v = optional(j, "fog_city_sight")) {
+    o.fog_city_sight = static_cast<int>(
+        as_int(*v, join(path, "fog_city_sight"), kMinFogCitySight, kMaxFogCitySight));
+  }
   // [5.2] Subjugation Conquest needs the Subjugation rules [15.6]: choosing it turns them on.
   o = normalized(o);
   if (auto problem = options_problem(o)) fail(path, *problem);
@@ -84,6 +91,10 @@ json options_to_json_impl(const Options& o) {
               {"victory", victory_set_to_json(o.victory)},
               {"tile_mix", to_string(o.tile_mix)}};
   for (const RuleFlag& flag : kRuleFlags) out[flag.key] = o.*flag.field;
+  if (o.fog_of_war) {  // absent when off: games without fog keep their JSON
+    out["fog_of_war"] = true;
+    out["fog_city_sight"] = o.fog_city_sight;
+  }
   return out;
 }
 

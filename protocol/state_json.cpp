@@ -144,6 +144,58 @@ PlayerState player_state_from_json(const json& j, const std::string& path, const
   }
   return p;
 }
+// Fog of war: each player's memory of units last seen (engine/sight.h), one list per player;
+// a unit count list in the UnitType order (infantry, cavalry, artillery, frigate).
+json last_seen_to_json(const std::vector<std::vector<LastSeen>>& memory) {
+  json out = json::array();
+  for (const auto& entries : memory) {
+    json list = json::array();
+    for (const LastSeen& e : entries) {
+      list.push_back({{"hex", e.hex}, {"owner", e.owner}, {"turn", e.turn}, {"units", e.units}});
+    }
+    out.push_back(list);
+  }
+  return out;
+}
+
+std::vector<std::vector<LastSeen>> last_seen_from_json(const json& j, const std::string& path,
+                                                       const RefReader& refs) {
+  expect_array(j, path);
+  if (static_cast<int>(j.size()) != refs.players) {
+    fail(path, "expected one list per player (" + std::to_string(refs.players) + ")");
+  }
+  std::vector<std::vector<LastSeen>> out;
+  for (std::size_t p = 0; p < j.size(); ++p) {
+    const std::string list_path = join(path, p);
+    expect_array(j[p], list_path);
+    std::vector<LastSeen> entries;
+    for (std::size_t i = 0; i < j[p].size(); ++i) {
+      const json& e = j[p][i];
+      const std::string at = join(list_path, i);
+      expect_object(e, at);
+      reject_unknown_keys(e, {"hex", "owner", "turn", "units"}, at);
+      LastSeen entry;
+      entry.hex = refs.hex(require(e, "hex", at), join(at, "hex"), false);
+      entry.owner = refs.player(require(e, "owner", at), join(at, "owner"), false);
+      entry.turn =
+          static_cast<int>(as_int(require(e, "turn", at), join(at, "turn"), 0, 100'000'000));
+      const json& units = require(e, "units", at);
+      expect_array(units, join(at, "units"));
+      if (units.size() != kUnitTypes) fail(join(at, "units"), "expected one count per unit type");
+      for (std::size_t t = 0; t < units.size(); ++t) {
+        entry.units[t] = static_cast<int>(as_int(units[t], join(join(at, "units"), t), 0, 1000));
+      }
+      if (entry.owner == static_cast<int>(p)) fail(join(at, "owner"), "a player's own units");
+      if (!entries.empty() && std::pair(entries.back().hex, entries.back().owner) >=
+                                  std::pair(entry.hex, entry.owner)) {
+        fail(at, "entries must be sorted by hex then owner, each once");
+      }
+      entries.push_back(entry);
+    }
+    out.push_back(std::move(entries));
+  }
+  return out;
+}
 }  // namespace
 
 json state_to_json(const GameState& s) {
@@ -159,38 +211,41 @@ json state_to_json(const GameState& s) {
   for (const BattleEntry& e : s.entries) entries.push_back(entry_to_json(e));
   json winners = s.winners;
 
-  return {{"format", "viktory-state"},
-          {"version", kStateFormatVersion},
-          {"options", options_to_json(s.options)},
-          {"radius", s.radius},
-          {"hexes", hexes},
-          {"units", units},
-          {"players", players},
-          {"tile_bank", tile_bank_to_json(s.tile_bank)},
-          {"rng", rng},
-          {"scripted_dice", s.scripted_dice},
-          {"turn", s.turn},
-          {"first_player", s.first_player},
-          {"current", s.current},
-          {"phase", to_string(s.phase)},
-          {"capital_choices", s.capital_choices},
-          {"active_unit", s.active_unit},
-          {"entries", entries},
-          {"battle", s.battle ? battle_to_json(*s.battle) : json(nullptr)},
-          {"bombard", s.bombard ? bombard_to_json(*s.bombard) : json(nullptr)},
-          {"elimination", s.elimination ? elimination_to_json(*s.elimination) : json(nullptr)},
-          {"placement_battles", s.placement_battles},
-          {"ending_turn", s.ending_turn},
-          {"turn_order", s.turn_order},
-          {"balance", s.balance ? balance_to_json(*s.balance) : json(nullptr)},
-          {"relocation", s.relocation ? relocation_to_json(*s.relocation) : json(nullptr)},
-          {"capital_return",
-           s.capital_return ? capital_return_to_json(*s.capital_return) : json(nullptr)},
-          {"doomsday_started", s.doomsday_started},
-          {"capital_loser", s.capital_loser},
-          {"winners", winners},
-          {"ended_by", to_string(s.ended_by)},
-          {"action_count", s.action_count}};
+  json out = {{"format", "viktory-state"},
+              {"version", kStateFormatVersion},
+              {"options", options_to_json(s.options)},
+              {"radius", s.radius},
+              {"hexes", hexes},
+              {"units", units},
+              {"players", players},
+              {"tile_bank", tile_bank_to_json(s.tile_bank)},
+              {"rng", rng},
+              {"scripted_dice", s.scripted_dice},
+              {"turn", s.turn},
+              {"first_player", s.first_player},
+              {"current", s.current},
+              {"phase", to_string(s.phase)},
+              {"capital_choices", s.capital_choices},
+              {"active_unit", s.active_unit},
+              {"entries", entries},
+              {"battle", s.battle ? battle_to_json(*s.battle) : json(nullptr)},
+              {"bombard", s.bombard ? bombard_to_json(*s.bombard) : json(nullptr)},
+              {"elimination", s.elimination ? elimination_to_json(*s.elimination) : json(nullptr)},
+              {"placement_battles", s.placement_battles},
+              {"ending_turn", s.ending_turn},
+              {"turn_order", s.turn_order},
+              {"balance", s.balance ? balance_to_json(*s.balance) : json(nullptr)},
+              {"relocation", s.relocation ? relocation_to_json(*s.relocation) : json(nullptr)},
+              {"capital_return",
+               s.capital_return ? capital_return_to_json(*s.capital_return) : json(nullptr)},
+              {"doomsday_started", s.doomsday_started},
+              {"capital_loser", s.capital_loser},
+              {"winners", winners},
+              {"ended_by", to_string(s.ended_by)},
+              {"action_count", s.action_count}};
+  // Fog of war only, so that other games' snapshots stay as they were.
+  if (s.options.fog_of_war) out["last_seen"] = last_seen_to_json(s.last_seen);
+  return out;
 }
 
 GameState state_from_json(const json& j) {
@@ -206,7 +261,7 @@ GameState state_from_json(const json& j) {
                           "ending_turn",   "turn_order",     "balance",
                           "relocation",    "capital_return", "doomsday_started",
                           "capital_loser", "winners",        "ended_by",
-                          "action_count"},
+                          "action_count",  "last_seen"},
                       path);
   if (as_string(require(j, "format", path), join(path, "format")) != "viktory-state") {
     fail(join(path, "format"), "expected \"viktory-state\"");
@@ -326,6 +381,12 @@ GameState state_from_json(const json& j) {
   s.ended_by = victory_from(require(j, "ended_by", path), join(path, "ended_by"));
   s.action_count = static_cast<int>(
       as_int(require(j, "action_count", path), join(path, "action_count"), 0, 1'000'000'000));
+  if (const json* memory = optional(j, "last_seen")) {
+    if (!s.options.fog_of_war) fail(join(path, "last_seen"), "belongs to fog of war games");
+    s.last_seen = last_seen_from_json(*memory, join(path, "last_seen"), refs);
+  } else if (s.options.fog_of_war) {
+    s.last_seen.assign(static_cast<std::size_t>(s.options.players), {});
+  }
   if (auto problem = state_problem(s)) fail(path, "the state " + *problem);
   return s;
 }

@@ -54,6 +54,7 @@ const std::array kHeadFields = {
     VIKTORY_VIEW_FIELD(battle_entries),
     VIKTORY_VIEW_FIELD(placement_battles),
     VIKTORY_VIEW_FIELD(ending_turn),
+    VIKTORY_VIEW_FIELD(last_seen),
 };
 
 #undef VIKTORY_VIEW_FIELD

@@ -26,6 +26,12 @@ void write_options(JsonWriter& w, const Options& o) {
   w.begin_object();
   w.key("exploration_balancing");
   w.value(o.exploration_balancing);
+  if (o.fog_of_war) {  // absent when off: views of games without fog stay as they were
+    w.key("fog_city_sight");
+    w.value(o.fog_city_sight);
+    w.key("fog_of_war");
+    w.value(true);
+  }
   w.key("independent_exploration");
   w.value(o.independent_exploration);
   w.key("luck_averaging");
@@ -86,6 +92,10 @@ void write_hex(JsonWriter& w, const HexView& h) {
   if (h.town_owner != kNoPlayer) {
     w.key("town_owner");
     w.value(h.town_owner);
+  }
+  if (h.unseen) {  // fog of war only: outside the viewer's sight
+    w.key("unseen");
+    w.value(true);
   }
   w.end_object();
 }
@@ -283,6 +293,27 @@ void write_entries(JsonWriter& w, const std::vector<BattleEntry>& entries) {
   w.end_array();
 }
 
+// Fog of war: {"hex", "owner", "turn", "units": {type: count}} with zero counts left out.
+void write_last_seen(JsonWriter& w, const LastSeen& e) {
+  w.begin_object();
+  w.key("hex");
+  w.value(e.hex);
+  w.key("owner");
+  w.value(e.owner);
+  w.key("turn");
+  w.value(e.turn);
+  w.key("units");
+  w.begin_object();
+  for (UnitType t : unit_types_by_name()) {
+    const int n = e.units[static_cast<std::size_t>(t)];
+    if (n == 0) continue;
+    w.key(to_string(t));
+    w.value(n);
+  }
+  w.end_object();
+  w.end_object();
+}
+
 template <typename Item>
 void write_all(JsonWriter& w, const std::vector<Item>& items,
                void (*write)(JsonWriter&, const Item&)) {
@@ -325,6 +356,8 @@ const TopField kTopFields[] = {
     {"exploration_choice", VIKTORY_HAS(balance), VIKTORY_WRITE(write_balance(w, *v.balance))},
     {"first_player", nullptr, VIKTORY_WRITE(w.value(v.first_player))},
     {"hexes", nullptr, VIKTORY_WRITE(write_all(w, v.hexes, write_hex)), true},
+    {"last_seen", [](const GameView& v) { return v.options.fog_of_war; },
+     VIKTORY_WRITE(write_all(w, v.last_seen, write_last_seen))},
     {"options", nullptr, VIKTORY_WRITE(write_options(w, v.options))},
     {"pending_battles", nullptr, VIKTORY_WRITE(w.value(v.pending_battles))},
     {"phase", nullptr, VIKTORY_WRITE(w.value(to_string(v.phase)))},

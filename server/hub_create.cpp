@@ -19,9 +19,9 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
     // The option fields sit beside the message's own fields; the engine's options reader
     // checks them (victory: one condition or a list [5.0]; the optional rules [15.x]).
     json option_fields = json::object();
-    for (const char* key :
-         {"victory", "tile_mix", "independent_exploration", "terrain_leveling", "no_exploration",
-          "exploration_balancing", "luck_averaging", "town_relocation", "subjugation"}) {
+    for (const char* key : {"victory", "tile_mix", "independent_exploration", "terrain_leveling",
+                            "no_exploration", "exploration_balancing", "luck_averaging",
+                            "town_relocation", "subjugation", "fog_of_war", "fog_city_sight"}) {
       if (msg.contains(key)) option_fields[key] = msg[key];
     }
     try {

@@ -94,9 +94,21 @@ std::string check_position(const GameState& s, Tally& tally) {
              "): a kind not named as such: " + std::string(to_string(kind));
     }
   }
-  if (decision_kind(view_for(s, kSpectator)) != kind) return "the spectator's view disagrees";
+  // Fog of war hides a Battle or Bombardment from those who neither see it nor take part
+  // (docs/rules-notes.md, "Fog of war"): their views cannot tell its kind, the decider's can.
+  auto fog_hides_it = [&](const GameView& v) {
+    return v.battle.has_value() != s.battle.has_value() ||
+           v.bombard.has_value() != s.bombard.has_value();
+  };
+  const GameView spectator = view_for(s, kSpectator);
+  if (!fog_hides_it(spectator) && decision_kind(spectator) != kind) {
+    return "the spectator's view disagrees";
+  }
+  if (who != kNoPlayer && fog_hides_it(view_for(s, who))) return "the decider's view hides it";
   for (int p = 0; p < static_cast<int>(s.players.size()); ++p) {
-    if (decision_kind(view_for(s, p)) != kind) {
+    const GameView v = view_for(s, p);
+    if (fog_hides_it(v) && s.options.fog_of_war) continue;
+    if (decision_kind(v) != kind) {
       return "the view of seat " + std::to_string(p) + " disagrees";
     }
   }

@@ -31,6 +31,10 @@ inline Options option_mix(int players, int n) {
   o.victory = single[static_cast<std::size_t>(n % 4)];
   if (n % 3 == 1) o.victory.add(VictoryCondition::kDoomsday);  // several conditions [5.0]
   if (o.subjugation && n % 2 == 0) o.victory.add(VictoryCondition::kSubjugation);
+  if (n % 4 == 3) {  // fog of war, with every City sight, combined with the mixes above
+    o.fog_of_war = true;
+    o.fog_city_sight = 1 + (n / 4) % 3;
+  }
   o = normalized(o);
   if (options_problem(o)) o.independent_exploration = false;
   if (options_problem(o)) o.no_exploration = false;

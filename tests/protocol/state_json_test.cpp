@@ -97,6 +97,8 @@ GameState state_with_every_field_set() {
   // exploration (OptionsJson covers that flag).
   options.terrain_leveling = options.no_exploration = options.luck_averaging =
       options.town_relocation = options.subjugation = true;
+  options.fog_of_war = true;  // fog of war and its memory of units last seen
+  options.fog_city_sight = 3;
   GameState s = new_game(options, 9);
   int land = 0;
   while (s.board().is_perimeter(land)) ++land;  // a Town stands inland
@@ -198,6 +200,8 @@ GameState state_with_every_field_set() {
   s.winners = {0, 2};
   s.ended_by = VictoryCondition::kDoomsday;
   s.action_count = 99;
+  s.last_seen = {
+      {}, {{20, 2, 15, {1, 0, 2, 0}}}, {{5, 0, 3, {0, 0, 0, 1}}, {5, 1, 16, {2, 1, 0, 0}}}};
   return s;
 }
 
@@ -272,6 +276,14 @@ TEST(StateJson, MalformedStatesAreRefusedNamingTheField) {
       {"bad phase", [](json& j) { j["phase"] = "lunch"; }, "state.phase"},
       {"bad winner", [](json& j) { j["winners"] = {4}; }, "state.winners[0]"},
       {"bad options", [](json& j) { j["options"]["players"] = 9; }, "state.options.players"},
+      {"city sight too far", [](json& j) { j["options"]["fog_city_sight"] = 4; },
+       "state.options.fog_city_sight"},
+      {"memory of own units", [](json& j) { j["last_seen"][1][0]["owner"] = 1; },
+       "state.last_seen[1][0].owner"},
+      {"memory unsorted", [](json& j) { j["last_seen"][2][1]["owner"] = 0; },
+       "state.last_seen[2][1]"},
+      {"memory without fog", [](json& j) { j["options"].erase("fog_of_war"); }, "state.last_seen"},
+      {"memory per player", [](json& j) { j["last_seen"].erase(0); }, "state.last_seen"},
   };
   for (const Case& c : cases) {
     json bad = good;
@@ -372,7 +384,7 @@ TEST(StateJson, TerrainErrorsDoNotEchoTheTile) {
 // new field in state_to_json/state_from_json (protocol/state_json.cpp) and in
 // state_with_every_field_set above, then update the numbers.
 TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
-  EXPECT_EQ(sizeof(GameState), 664u);
+  EXPECT_EQ(sizeof(GameState), 688u);  // + fog of war memory (last_seen)
   EXPECT_EQ(sizeof(Unit), 36u);
   EXPECT_EQ(sizeof(HexCell), 24u);
   EXPECT_EQ(sizeof(PlayerState), 24u);
@@ -383,7 +395,8 @@ TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
   EXPECT_EQ(sizeof(PendingBombard), 20u);
   EXPECT_EQ(sizeof(PendingElimination), 32u);
   EXPECT_EQ(sizeof(BattleEntry), 8u);
-  EXPECT_EQ(sizeof(Options), 16u);
+  EXPECT_EQ(sizeof(Options), 20u);  // + fog_of_war, fog_city_sight
+  EXPECT_EQ(sizeof(LastSeen), 28u);
 }
 #endif
 

@@ -96,6 +96,24 @@ TEST(ViewDelta, ApplyingEachDeltaGivesTheNextViewOverRandomGames) {
       << total.delta << " delta bytes, " << total.full << " bytes of full views";
 }
 
+// Fog of war: the hexes' "unseen" flags and the "last_seen" list change as units move; they
+// travel as deltas (changed hexes, a set field), never as a whole-head fallback.
+TEST(ViewDelta, FogOfWarFieldsTravelAsDeltas) {
+  std::set<std::string> keys;
+  for (int players = 2; players <= 4; ++players) {
+    Options o;
+    o.players = players;
+    o.fog_of_war = true;
+    o.fog_city_sight = players - 1;
+    o.independent_exploration = players == 3;
+    o.subjugation = players == 4;
+    const Sizes s = check_game(o, 3000 + static_cast<std::uint64_t>(players), 600);
+    if (::testing::Test::HasFatalFailure()) return;
+    keys.insert(s.keys.begin(), s.keys.end());
+  }
+  EXPECT_TRUE(keys.count("last_seen")) << "no unit was ever remembered in these games";
+}
+
 // The optional rules [15.x] add top-level fields that come and go during a game (a pending
 // Exploration Balancing choice [15.3], a Town relocation [15.5], a Capital to return [15.62])
 // and Ruler/Vassal fields on the players [15.61]: they travel as deltas too, never as a
