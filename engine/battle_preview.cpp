@@ -127,6 +127,8 @@ std::optional<BattlePreview> preview_battle(const GameView& view, int hex,
   if (hex < 0 || hex >= static_cast<int>(view.hexes.size()) || attacking_units.empty()) {
     return std::nullopt;
   }
+  // Fog of war: only a Battle the viewer sees; its garrison is not in his view.
+  if (view.hexes[static_cast<std::size_t>(hex)].unseen) return std::nullopt;
   const Board& board = Board::for_radius(view.radius);
   auto unit_view = [&](int id) -> const UnitView* {
     for (const UnitView& u : view.units) {

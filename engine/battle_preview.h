@@ -47,7 +47,8 @@ constexpr std::uint64_t kPreviewSeed = 0x5EED0F0BA77115ULL;
 
 // The preview of `attacking_units` (all of one player, on the map, cargo included: it would
 // land) attacking `hex` in `view`. nullopt when there is nothing to attack there (no other
-// player's units, Town or City) or the units are not one player's units on the map.
+// player's units, Town or City), the units are not one player's units on the map, or the
+// hex is outside the viewer's sight (fog of war: the view lacks what stands there).
 std::optional<BattlePreview> preview_battle(const GameView& view, int hex,
                                             const std::vector<int>& attacking_units,
                                             int trials = kPreviewTrials,

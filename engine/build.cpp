@@ -58,7 +58,10 @@ Check check_build_town(const GameState& s, const Action& a) {
       return error("adjacent_town", "No two Towns or Cities may be in adjacent hexes [7.21].");
     }
   }
-  if (other_units_at(s, a.player, a.hex)) {
+  // Fog of war: whether another player's unit stands on a hex he cannot see is not his to
+  // know; such a hex is refused below, after the checks that depend on public facts alone.
+  const bool seen = in_sight(s, a.player, a.hex);
+  if (seen && other_units_at(s, a.player, a.hex)) {
     return error("enemy_units", "No Town may be built on a hex with another player's unit [7.22].");
   }
   bool in_range = false;
@@ -75,6 +78,9 @@ Check check_build_town(const GameState& s, const Action& a) {
     return error("not_contiguous",
                  "The hex must be linked to one of your Towns or Cities by a contiguous 2-3 hex "
                  "path of revealed hexes [7.21].");
+  }
+  if (!seen) {
+    return error("unseen", "Under fog of war Towns are built only on hexes in your sight [7.22].");
   }
   return std::nullopt;
 }

@@ -667,6 +667,10 @@ Check check_bombard(const GameState& s, const Action& a) {
   if (a.hex < 0 || a.hex >= b.size()) return error("bad_hex", "No such hex.");
   const int d = b.distance(u.hex, a.hex);
   if (d < 1 || d > 2) return error("out_of_range", "Bombardment reaches one or two hexes [11.0].");
+  if (!in_sight(s, a.player, a.hex)) {
+    // Fog of war: one refusal for every hex he cannot see, whatever stands there [11.0].
+    return error("unseen", "You cannot see into that hex (fog of war).");
+  }
   if (bombard_target(s, a.player, a.hex) == kNoPlayer) {
     if (other_units_at(s, a.player, a.hex)) {
       return error("alliance_target", "A Vassal may not attack Alliance units [15.64].");

@@ -207,6 +207,8 @@ std::vector<int> elimination_candidates(const GameState& s);
 // Eliminates owed units where the choice cannot matter; clears the elimination when done.
 void auto_eliminate(GameState& s, Events& ev);
 bool road_connected(const GameState& s, int player, int from, int to);
+// Fog of war: whether `player` sees the units on `hex` (always true without fog; sight.h).
+bool in_sight(const GameState& s, int player, int hex);
 bool line_of_sight(const GameState& s, int player, int from, int to);
 // Whose units `player` may Bombard in `hex`: an enemy's, or his own Vassal's [15.64].
 int bombard_target(const GameState& s, int player, int hex);

@@ -3,6 +3,7 @@
 #include <deque>
 
 #include "internal.h"
+#include "sight.h"
 
 namespace viktory::detail {
 namespace {
@@ -79,6 +80,12 @@ bool road_connected(const GameState& s, int player, int from, int to) {
   if (s.hexes[from].built_this_turn || s.hexes[to].built_this_turn) return false;
   const int d = b.distance(from, to);
   if (d < 2 || d > 3) return false;
+  // Fog of war: a road runs only through hexes in his sight (to the end), so that whether it
+  // is open never tells of enemy units he cannot see (docs/rules-notes.md, "Fog of war").
+  const bool fog = fog_applies(s, player);
+  const std::vector<bool> seen = fog ? sight_of(s, player) : std::vector<bool>{};
+  auto unseen = [&](int hex) { return fog && !seen[static_cast<std::size_t>(hex)]; };
+  if (unseen(to)) return false;
   std::vector<int> depth(static_cast<std::size_t>(b.size()), -1);
   std::deque<int> queue{from};
   depth[from] = 0;
@@ -88,6 +95,7 @@ bool road_connected(const GameState& s, int player, int from, int to) {
     if (depth[h] == 3) continue;
     for (int n : b.neighbors(h)) {
       if (n == Board::kNoHex || depth[n] >= 0 || !known_land(s, player, n)) continue;
+      if (unseen(n)) continue;
       if (n == to) return depth[h] + 1 >= 2;
       if (enemy_units_at(s, player, n)) continue;
       depth[n] = depth[h] + 1;
@@ -203,6 +211,11 @@ Check check_move(const GameState& s, const Action& a) {
   }
   if (u.transported) {
     return error("transported", "A transported land unit cannot move this turn [9.43].");
+  }
+  if (!in_sight(s, a.player, a.hex)) {
+    // Fog of war: every hex a unit can step into is next to it, hence in sight; a road's end
+    // must be too (road_connected). One refusal whatever stands there.
+    return error("unseen", "You cannot see into that hex (fog of war).");
   }
   if (s.hexes[a.hex].battle_this_turn && hostile_hex(s, a.player, a.hex)) {
     return error("battle_fought", "Only one Battle may be fought in a hex per turn [12.2].");

@@ -63,6 +63,36 @@ std::vector<bool> sight_of(const GameState& s, int viewer) {
   return seen;
 }
 
+namespace detail {
+bool in_sight(const GameState& s, int player, int hex) {
+  if (!fog_applies(s, player)) return true;
+  return sight_of(s, player)[static_cast<std::size_t>(hex)];
+}
+}  // namespace detail
+
+GameState seen_world(const GameState& s, int player) {
+  GameState world = s;
+  if (!fog_applies(s, player)) return world;
+  const auto seen = sight_of(s, player);
+  for (Unit& u : world.units) {
+    if (u.owner == player || u.place != UnitPlace::kMap || seen[static_cast<std::size_t>(u.hex)]) {
+      continue;
+    }
+    u.place = UnitPlace::kStock;
+    u.hex = -1;
+    u.carrier = -1;
+  }
+  for (std::size_t h = 0; h < world.hexes.size(); ++h) {
+    if (seen[h]) continue;
+    HexCell& c = world.hexes[h];
+    c.began_turn_with_land_unit &= player >= 0 ? detail::bit(player) : 0;
+    c.placed_infantry = 0;
+    c.placed_other = 0;
+    c.battle_this_turn = false;
+  }
+  return world;
+}
+
 void update_last_seen(GameState& s) {
   if (!s.options.fog_of_war) return;
   const int players = static_cast<int>(s.players.size());

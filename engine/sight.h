@@ -20,6 +20,12 @@ std::vector<bool> sight_of(const GameState& state, int viewer);
 // Whether fog of war hides anything from `viewer` now (a fog game under way).
 bool fog_applies(const GameState& state, int viewer);
 
+// The state as far as `player` may know its units: other players' units outside his sight
+// taken off the map (to stock) and the per-hex facts of unseen hexes cleared as in his view.
+// For questions answered by simulating his moves (the server's reach answers): what they find
+// then depends on nothing he cannot see. Without fog, the state itself.
+GameState seen_world(const GameState& state, int player);
+
 // After every action: each player in the game remembers the other players' units on the hexes
 // he sees now (type counts and the turn); entries for hexes he sees without such units go;
 // entries for hexes outside his sight stay as they were. Players out of the game forget.

@@ -162,6 +162,96 @@ GameView view_for(const GameState& s, int viewer) {
   return v;
 }
 
+namespace {
+
+// Fog of war: the hexes of Battles and Bombardments `viewer` takes part in during these events
+// (or still pending after them): he follows those whatever his sight.
+std::vector<int> fights_of(const GameState& after, const std::vector<Event>& events, int viewer) {
+  std::vector<int> hexes;
+  if (after.battle && (after.battle->attacker == viewer || after.battle->defender == viewer)) {
+    hexes.push_back(after.battle->hex);
+  }
+  if (after.bombard && (after.bombard->firer == viewer || after.bombard->target == viewer)) {
+    hexes.push_back(after.bombard->hex);
+  }
+  for (const Event& e : events) {
+    switch (e.kind) {
+      case EventKind::kBattleStarted:
+      case EventKind::kBattleEnded:
+        if (e.player == viewer || e.other_player == viewer) hexes.push_back(e.hex);
+        break;
+      case EventKind::kBombarded:
+      case EventKind::kUnitHit:
+      case EventKind::kUnitLost:
+        if (e.player == viewer) hexes.push_back(e.hex);  // his bombardment, or his units hit
+        break;
+      default:
+        break;
+    }
+  }
+  return hexes;
+}
+
+// Drops or masks (kept = false: drop) one event for a viewer who sees `visible` hexes only.
+// A unit seen leaving into the fog keeps where it came from, not where it went; one coming out
+// of the fog, where it went, not where from.
+template <typename Visible>
+bool fog_event(Event& e, int viewer, const Visible& visible) {
+  if (viewer >= 0 && e.player == viewer) return true;  // his own units and acts
+  switch (e.kind) {
+    case EventKind::kUnitMoved:
+    case EventKind::kUnitRetreated:
+    case EventKind::kUnitWithdrawn:
+    case EventKind::kUnitEmbarked:       // from_hex: the land unit's hex, hex: the Frigate's
+    case EventKind::kUnitDisembarked: {  // from_hex: the Frigate's hex, hex: where it landed
+      const bool from = visible(e.from_hex), to = visible(e.hex);
+      if (!from && !to) return false;
+      if ((e.kind == EventKind::kUnitEmbarked && !to) ||
+          (e.kind == EventKind::kUnitDisembarked && !from)) {
+        e.other_unit = -1;  // the Frigate stands in the fog
+      }
+      if (!from) e.from_hex = -1;
+      if (!to) e.hex = -1;
+      return true;
+    }
+    case EventKind::kBombarded: {  // seen firing into the fog, or fired on from it
+      const bool from = visible(e.from_hex), to = visible(e.hex);
+      if (!from && !to) return false;
+      if (!from) {
+        e.from_hex = -1;
+        e.unit = -1;
+      }
+      if (!to) e.hex = -1;
+      return true;
+    }
+    case EventKind::kDiceRolled:
+      return e.value == static_cast<int>(RollPurpose::kDoomsday) || visible(e.hex);
+    case EventKind::kDiceAveraged:
+    case EventKind::kBattleStarted:
+    case EventKind::kBattleEnded:
+    case EventKind::kUnitHit:
+    case EventKind::kUnitLost:
+    case EventKind::kUnitPlaced:
+      return visible(e.hex);
+    case EventKind::kUnitEliminated:  // [10.2] the type is public (what the Town supported)
+      if (!visible(e.hex)) {
+        e.unit = -1;
+        e.hex = -1;
+      }
+      return true;
+    case EventKind::kTileRevealed:
+    case EventKind::kTileReplaced:
+      // Fog hides units, not the map: the tile is turned over for all to see, but not who
+      // turned it (that would tell where his unit stands).
+      if (!visible(e.hex)) e.player = kNoPlayer;
+      return true;
+    default:
+      return true;  // turns, phases, buildings, Capitals, players, alliances: public
+  }
+}
+
+}  // namespace
+
 std::vector<Event> filter_events_for(const GameState& after, const std::vector<Event>& events,
                                      int viewer) {
   std::vector<Event> out = events;
@@ -171,6 +261,14 @@ std::vector<Event> filter_events_for(const GameState& after, const std::vector<E
       e.terrain = Terrain::kNone;  // he learns that someone explored, not what was found
     }
   }
+  if (!fog_applies(after, viewer)) return out;
+  const std::vector<bool> seen = sight_of(after, viewer);
+  const std::vector<int> fights = fights_of(after, events, viewer);
+  auto visible = [&](int hex) {
+    return hex < 0 || seen[static_cast<std::size_t>(hex)] ||
+           std::find(fights.begin(), fights.end(), hex) != fights.end();
+  };
+  std::erase_if(out, [&](Event& e) { return !fog_event(e, viewer, visible); });
   return out;
 }
 

@@ -51,6 +51,9 @@ std::variant<json, Failure> battle_preview_reply(const GameState& state, int sea
   if (!view.hexes[hex].known) {
     return fail("unknown_hex", "you do not know that hex");
   }
+  if (view.hexes[hex].unseen) {  // fog of war: the same answer whatever stands there
+    return fail("unseen_hex", "you cannot see into that hex (fog of war)");
+  }
   for (const UnitView& u : view.units) {
     if (u.owner == seat && u.place == UnitPlace::kMap && u.hex == hex &&
         std::find(units.begin(), units.end(), u.id) == units.end()) {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "game.h"
+#include "sight.h"
 
 namespace viktory::server {
 
@@ -39,13 +40,16 @@ std::variant<json, Failure> reach_reply(const GameState& state, int seat, std::i
   }
   const int unit = static_cast<int>(requested);
   std::map<int, Reached> reached;
-  if (state.units[unit].owner == seat) {
+  // Fog of war: simulate in the world he may know of, so that no answer depends on units
+  // outside his sight (engine/sight.h).
+  const GameState world = seen_world(state, seat);
+  if (world.units[unit].owner == seat) {
     // Breadth first, so the first time a hex is reached is with the fewest moves. States are
     // told apart by where the unit stands and what it has left.
     std::deque<std::pair<GameState, int>> queue;
     std::set<std::pair<int, int>> seen;
-    queue.emplace_back(state, 0);
-    seen.emplace(state.units[unit].hex, state.units[unit].moves_left);
+    queue.emplace_back(world, 0);
+    seen.emplace(world.units[unit].hex, world.units[unit].moves_left);
     while (!queue.empty() && seen.size() < kMaxStates) {
       auto [from, depth] = std::move(queue.front());
       queue.pop_front();

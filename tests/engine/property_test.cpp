@@ -13,7 +13,12 @@
 //  - a refused action (another player's, or a mutated one) leaves the state untouched, adds no
 //    event and comes with a non-empty error code and message;
 //  - apply() and apply_in_place() agree, and replaying the seed and the action list gives the
-//    identical final state and the identical events.
+//    identical final state and the identical events;
+//  - fog of war (docs/rules-notes.md, "Fog of war"): each view is the same when every unit
+//    outside that viewer's sight is taken away (engine/sight.h seen_world), so it cannot tell
+//    of them; so are the decider's legal actions and the refusals of probe actions; no other
+//    player's unit stands on an unseen hex of a view, every last-seen entry lies outside sight,
+//    and no filtered event moves or places another player's unit on a hex the viewer cannot see.
 //
 // Each test also counts what happened (finished games, Battles, Bombards, embarks, retreats,
 // captures...) and fails if the random games never reached those parts of the rules.
@@ -29,6 +34,7 @@
 
 #include "game.h"
 #include "random_play.h"
+#include "sight.h"
 #include "view.h"
 
 namespace {
@@ -226,10 +232,12 @@ std::string check_view(const GameState& s, int viewer) {
 std::string check_filtered_events(const GameState& after, const std::vector<Event>& events,
                                   int viewer) {
   const std::vector<Event> filtered = viktory::filter_events_for(after, events, viewer);
-  if (filtered.size() != events.size()) return "filtering dropped or added events";
+  // Fog of war drops and masks events about units outside sight (check_fog looks at those).
+  const bool fog = after.options.fog_of_war && after.phase != Phase::kGameOver;
+  if (!fog && filtered.size() != events.size()) return "filtering dropped or added events";
   for (std::size_t i = 0; i < filtered.size(); ++i) {
     const Event& e = filtered[i];
-    if (e.kind != events[i].kind || e.hex != events[i].hex || e.dice != events[i].dice) {
+    if (!fog && (e.kind != events[i].kind || e.hex != events[i].hex || e.dice != events[i].dice)) {
       return "filtering changed a public event";
     }
     if (e.terrain == Terrain::kNone) continue;
@@ -248,6 +256,51 @@ std::string check_filtered_events(const GameState& after, const std::vector<Even
   for (const Event& e : events) {
     if (e.kind == EventKind::kTileRevealed && e.terrain == Terrain::kNone) {
       return "unfiltered reveal event without terrain";
+    }
+  }
+  return {};
+}
+
+// Fog of war: the view and the filtered events of one viewer tell nothing of units outside his
+// sight (see the file comment).
+std::string check_fog(const GameState& s, const std::vector<Event>& events, int viewer) {
+  if (!s.options.fog_of_war || s.phase == Phase::kGameOver) return {};
+  const viktory::GameView view = viktory::view_for(s, viewer);
+  // (A spectator's sight is every player's at once: taking units away would change it.)
+  const bool player = viewer >= 0 && s.players[static_cast<std::size_t>(viewer)].in_game();
+  if (player && !(view == viktory::view_for(viktory::seen_world(s, viewer), viewer))) {
+    const viktory::GameView other = viktory::view_for(viktory::seen_world(s, viewer), viewer);
+    std::string why;
+    if (view.units != other.units) why += " units";
+    if (view.hexes != other.hexes) why += " hexes";
+    if (view.players != other.players) why += " players";
+    if (view.pending_battles != other.pending_battles) why += " pending_battles";
+    if (view.battle_entries != other.battle_entries) why += " battle_entries";
+    if (view.active_unit != other.active_unit) why += " active_unit";
+    if (view.last_seen != other.last_seen) why += " last_seen";
+    if (view.decider != other.decider) why += " decider";
+    return "fog: the view of " + std::to_string(viewer) + " depends on units he cannot see:" + why;
+  }
+  const std::vector<bool> seen = viktory::sight_of(s, viewer);
+  auto sees = [&](int hex) { return hex < 0 || seen[static_cast<std::size_t>(hex)]; };
+  for (const viktory::UnitView& u : view.units) {
+    if (u.owner != viewer && u.place == viktory::UnitPlace::kMap && !sees(u.hex)) {
+      return "fog: unit " + std::to_string(u.id) + " shown outside the sight of " +
+             std::to_string(viewer);
+    }
+  }
+  for (const viktory::HexView& h : view.hexes) {
+    if (h.unseen == sees(h.hex)) return "fog: hex " + h.label + " unseen flag is wrong";
+  }
+  for (const viktory::LastSeen& e : view.last_seen) {
+    if (sees(e.hex) || e.owner == viewer) return "fog: a last-seen entry in sight or his own";
+  }
+  for (const Event& e : viktory::filter_events_for(s, events, viewer)) {
+    if (e.player == viewer || viewer < 0) continue;
+    if ((e.kind == EventKind::kUnitMoved || e.kind == EventKind::kUnitPlaced) && !sees(e.hex) &&
+        e.hex >= 0) {
+      return "fog: event " + std::string(viktory::to_string(e.kind)) + " to unseen hex " +
+             std::to_string(e.hex) + " told to " + std::to_string(viewer);
     }
   }
   return {};
@@ -366,6 +419,7 @@ std::string describe(const GameSpec& spec) {
       << " rules=" << (o.terrain_leveling ? "15.1," : "") << (o.no_exploration ? "15.2," : "")
       << (o.exploration_balancing ? "15.3," : "") << (o.luck_averaging ? "15.4," : "")
       << (o.town_relocation ? "15.5," : "") << (o.subjugation ? "15.6" : "")
+      << (o.fog_of_war ? " fog=" + std::to_string(o.fog_city_sight) : "")
       << " max_actions=" << spec.max_actions << " concede_one_in=" << spec.concede_one_in;
   return out.str();
 }
@@ -395,6 +449,7 @@ std::string play_checked_game(const GameSpec& spec, Tally& tally) {
     for (int viewer = viktory::kSpectator; viewer < players; ++viewer) {
       if (auto e = check_view(s, viewer); !e.empty()) return e;
       if (auto e = check_filtered_events(s, last_events, viewer); !e.empty()) return e;
+      if (auto e = check_fog(s, last_events, viewer); !e.empty()) return e;
     }
     return {};
   };
@@ -404,6 +459,12 @@ std::string play_checked_game(const GameSpec& spec, Tally& tally) {
     const int who = viktory::decider(s);
     const std::vector<Action> legal = viktory::legal_actions(s, who);
     if (auto e = check_legal_actions(s, legal, who); !e.empty()) return fail(e);
+    const bool fog = s.options.fog_of_war;
+    const GameState world = fog ? viktory::seen_world(s, who) : GameState{};
+    if (fog && viktory::legal_actions(world, who) != legal) {
+      return fail("fog: the legal actions of " + std::to_string(who) +
+                  " depend on units he cannot see");
+    }
 
     Action chosen = viktory::testing::choose_action(s, legal, chooser);
     // Now and then somebody concedes, not necessarily the decider: [5.1] allows it any time.
@@ -431,6 +492,13 @@ std::string play_checked_game(const GameSpec& spec, Tally& tally) {
       if (bad.kind == ActionKind::kConcede || listed(legal, bad)) continue;
       if (!viktory::check_action(s, bad)) {
         return fail("check_action accepts " + describe(bad) + ", which legal_actions omits");
+      }
+      if (fog && bad.player == who) {
+        const auto here = viktory::check_action(s, bad);
+        const auto there = viktory::check_action(world, bad);
+        if (!there || here->code != there->code || here->message != there->message) {
+          return fail("fog: the refusal of " + describe(bad) + " depends on hidden units");
+        }
       }
       if (auto e = check_refused(s, bad, played.size() % 2 == 1); !e.empty()) return fail(e);
       ++tally.refused_probes;
@@ -594,6 +662,40 @@ TEST_P(RandomGames, GamesPlayedToTheEndFinish) {
     EXPECT_GT(tally.count(EventKind::kUnitWithdrawn), 0);   // [15.62]
     EXPECT_GT(tally.count(EventKind::kAllianceBroken), 0);  // [15.65]
   }
+}
+
+// Fog of war with random optional rules, City sights, exploration modes and victory conditions
+// [5.0]: the checks of the file comment over every action, the fog ones included.
+TEST(FogGames, EveryActionHidesUnitsOutsideSight) {
+  Tally tally;
+  int broken = 0;
+  const int games = 60;
+  for (int i = 0; i < games && broken < 3; ++i) {
+    GameSpec spec;
+    spec.seed = 7'000'000ULL + static_cast<std::uint64_t>(i);
+    spec.options.players = 2 + i % 5;
+    spec.options.victory = static_cast<VictoryCondition>(i % 4);
+    spec.options.independent_exploration = i % 3 == 1;
+    spec.options.tile_mix = static_cast<TileMix>((i / 5) % 3);
+    spec.options.fog_of_war = true;
+    spec.options.fog_city_sight = 1 + i % 3;
+    Chooser rules(spec.seed * 31 + 7);
+    choose_rules(spec.options, rules, true);
+    spec.max_actions = i % 10 == 0 ? 3000 : 300;
+    spec.concede_one_in = i % 7 == 3 ? 300 : 0;
+    SCOPED_TRACE(describe(spec));
+    const std::string problem = play_checked_game(spec, tally);
+    if (!problem.empty()) {
+      ADD_FAILURE() << problem;
+      ++broken;
+    }
+  }
+  std::cout << "[ tally    ] " << tally.summary() << "\n";
+  EXPECT_EQ(tally.games, games);
+  EXPECT_GT(tally.count(EventKind::kBattleStarted), 0);
+  EXPECT_GT(tally.count(EventKind::kBombarded), 0);
+  EXPECT_GT(tally.count(EventKind::kTownCaptured), 0);
+  EXPECT_GT(tally.finished, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(PropertyTest, RandomGames,
