@@ -212,6 +212,19 @@ test('fog of war: each player sees enemy units only in his sight; hexes out of s
 test('fog of war: the mark stays while Bob moves unseen, and no frame either page got names a unit outside its sight', async () => {
   // Alice ends her turn (nothing in her Reserve: the Movement phase ends it).
   await alice.page.evaluate(() => window.__viktoryGame.channel.act({ kind: 'end_phase' }));
+  await waitForGameState(bob.page, (s) => s.view.current === 1 && s.legal.some((x) => x.kind === 'end_phase'));
+  // "Since your last turn" (game.since, from Bob's last action of his own: none yet): Alice's
+  // scout left D5 for a hex Bob does not see; the page says so without naming it.
+  await bob.page.goto('/#/');
+  await bob.page.waitForSelector('#create-form');
+  await bob.page.evaluate((id) => {
+    localStorage.removeItem(`viktory.seen.${id}`);
+    localStorage.removeItem(`viktory.since.${id}`);
+  }, gameId);
+  await bob.page.goto(`/#/game/${gameId}`);
+  await bob.page.waitForFunction(() => /out of your sight/.test((document.querySelector('#catch-up') || {}).textContent || ''));
+  assert.match(await bob.page.textContent('#catch-up'), /moves from D5 out of your sight/);
+  await bob.page.screenshot({ path: screenshotPath('fog-bob-since.png') });
   let b = await waitForGameState(bob.page, (s) => s.view.current === 1 && s.legal.some((x) => x.kind === 'end_phase'));
   if (b.view.phase === 'build') {
     await bob.page.evaluate(() => window.__viktoryGame.channel.act({ kind: 'end_phase' }));
