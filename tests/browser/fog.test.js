@@ -5,7 +5,8 @@
 // line); hexes out of sight drawn shaded; the "last seen" mark of enemy units once they are out
 // of sight, with the round, in the tooltip and the accessible name, kept while the enemy moves
 // unseen. From a position written as a scenario (lib/harness.js loadPosition). Screenshots:
-// fog-create.png, fog-alice.png, fog-bob.png, fog-phone.png, fog-help.png.
+// fog-create.png, fog-alice.png, fog-bob.png, fog-bob-since.png, fog-spectator.png,
+// fog-phone.png, fog-help.png.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,12 +15,13 @@ import { clickHex, gameState, loadPosition, screenshotPath, useTable, waitForGam
 let server;
 let alice; // seat 0, Red
 let bob; // seat 1, Yellow
+let carol; // a spectator
 
 useTable(
-  ['Alice', 'Bob'],
+  ['Alice', 'Bob', 'Carol'],
   (table) => {
     ({ server } = table);
-    [alice, bob] = table.players;
+    [alice, bob, carol] = table.players;
   },
   { signedIn: true },
 );
@@ -275,6 +277,22 @@ test('fog of war: the mark stays while Bob moves unseen, and no frame either pag
     const s = await gameState(player.page);
     for (const u of s.view.units) if (u.owner !== viewer && u.place === 'map') assert.notEqual(s.view.hexes[u.hex].unseen, true);
   }
+});
+
+test('fog of war: a spectator sees units only where both players see them (here: none), and no last seen marks', async () => {
+  const a = await gameState(alice.page);
+  const b = await gameState(bob.page);
+  await carol.page.goto(`/#/game/${gameId}`);
+  const c = await waitForGameState(carol.page, (s) => s.you.seat === null && s.view.turn === 4);
+  // Shaded: every hex out of the sight of one of the players.
+  const expected = c.view.hexes.filter((hx) => a.view.hexes[hx.hex].unseen || b.view.hexes[hx.hex].unseen).map((hx) => hx.hex);
+  assert.deepEqual(c.view.hexes.filter((hx) => hx.unseen).map((hx) => hx.hex), expected);
+  assert.deepEqual(await carol.page.$$eval('.layer-fog .fog-shade', (els) => els.map((e) => Number(e.dataset.unseenHex)).sort((x, y) => x - y)), expected);
+  assert.deepEqual(c.view.units.filter((u) => u.place === 'map'), []);
+  assert.equal(await carol.page.locator('.layer-pieces .unit').count(), 0);
+  assert.equal(await carol.page.locator('.layer-fog .last-seen').count(), 0);
+  assert.deepEqual(unitMentions(carol.frames).filter(({ unit }) => unit.place === 'map'), []);
+  await carol.page.screenshot({ path: screenshotPath('fog-spectator.png') });
 });
 
 test('fog of war on a phone: the shaded hexes and the last seen mark stay readable (screenshot)', async () => {
