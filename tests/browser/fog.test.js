@@ -205,6 +205,10 @@ test('fog of war: each player sees enemy units only in his sight; hexes out of s
   const e6Name = await alice.page.getAttribute(`.layer-hits [data-hit-hex="${E6}"]`, 'aria-label');
   assert.match(e6Name, /^E6, .*out of sight; Bob \(Yellow\): 2 Infantry, last seen in round 2 \(turn 3\)/);
   assert.match(await alice.page.textContent(`.layer-hits [data-hit-hex="${E6}"] title`), /last seen in round 2/);
+  // The hex's panel says it when the hex is picked.
+  await clickHex(alice.page, E6);
+  await alice.page.waitForFunction(() => /last seen/.test((document.querySelector('.fog-notes') || {}).textContent || ''));
+  assert.match(await alice.page.textContent('.fog-notes'), /Out of your sight.*Bob \(Yellow\): 2 Infantry, last seen in round 2 \(turn 3\)/);
   // Bob saw the scout leave (D5 is in his sight) but not where it went: no mark, no unit.
   const bobAfter = await waitForGameState(bob.page, (s) => !s.view.units.some((u) => u.owner === 0 && u.place === 'map'));
   assert.deepEqual(bobAfter.view.last_seen || [], []);
