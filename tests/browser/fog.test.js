@@ -6,7 +6,7 @@
 // of sight, with the round, in the tooltip and the accessible name, kept while the enemy moves
 // unseen. From a position written as a scenario (lib/harness.js loadPosition). Screenshots:
 // fog-create.png, fog-alice.png, fog-bob.png, fog-bob-since.png, fog-spectator.png,
-// fog-phone.png, fog-help.png.
+// fog-phone.png, fog-de.png, fog-help.png.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -306,6 +306,19 @@ test('fog of war on a phone: the shaded hexes and the last seen mark stay readab
   assert.ok(box && box.width >= 18, `the mark is ${box && box.width} px wide on a phone`);
   await alice.page.screenshot({ path: screenshotPath('fog-phone.png') });
   await alice.page.setViewportSize({ width: 1400, height: 900 });
+  // In German (the rulebook's words): the mark, the hex's name, the options line.
+  await Promise.all([alice.page.waitForEvent('load'), alice.page.selectOption('#topbar-language', 'de')]);
+  const E6 = hexOf(await waitForGameState(alice.page, (s) => s.view.last_seen && s.view.last_seen.length > 0), 'E6');
+  const mark = alice.page.locator(`.layer-fog .last-seen[data-hex="${E6}"]`);
+  await mark.waitFor();
+  assert.match(await mark.textContent(), /I×2.*Runde 2/);
+  assert.equal(await mark.getAttribute('aria-label'), 'Gelb: 2 Infanterie, zuletzt gesehen in Runde 2 (Spielzug 3)');
+  assert.match(await alice.page.getAttribute(`.layer-hits [data-hit-hex="${E6}"]`, 'aria-label'), /außer Sicht; Bob \(Gelb\): 2 Infanterie, zuletzt gesehen in Runde 2/);
+  assert.match(await alice.page.textContent('#game-options'), /Kriegsnebel \(eine Stadt sieht 3 Hexfelder weit\)/);
+  await alice.page.screenshot({ path: screenshotPath('fog-de.png') });
+  await Promise.all([alice.page.waitForEvent('load'), alice.page.selectOption('#topbar-language', 'en')]);
+  await waitForGameState(alice.page, () => true);
+  if (!(await alice.page.locator('#help[open]').count())) await alice.page.click('#help summary');
   const help = alice.page.locator('.help-fog');
   await help.scrollIntoViewIfNeeded();
   await help.screenshot({ path: screenshotPath('fog-help.png') });
