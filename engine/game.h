@@ -61,6 +61,10 @@ std::vector<Action> legal_actions(const GameState& state, int player);
 // True when these events made the turn final: a hex was revealed or a die was rolled. Undo
 // may not go back past such an action (hidden information came out).
 bool seals_turn(const std::vector<Event>& events);
+// The same, and under fog of war also when the action put a hex into a player's sight that was
+// not, or showed him another player's unit arriving in it (undoing it would let a player peek
+// into the fog and take it back).
+bool seals_turn(const GameState& before, const GameState& after, const std::vector<Event>& events);
 
 // [5.3] 1 point per Town and 2 per City on the map.
 int victory_points(const GameState& state, int player);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "game.h"
 #include "internal.h"
 
 namespace viktory {
@@ -91,6 +92,31 @@ GameState seen_world(const GameState& s, int player) {
     c.battle_this_turn = false;
   }
   return world;
+}
+
+bool seals_turn(const GameState& before, const GameState& after, const std::vector<Event>& events) {
+  if (seals_turn(events)) return true;
+  if (!after.options.fog_of_war) return false;
+  if (after.phase == Phase::kGameOver) return true;  // the fog lifts: everything shows
+  // Looking into the fog cannot be taken back: a hex newly in anyone's sight shows what stands
+  // there, or that nothing does (which his last-seen marks then forget).
+  for (int p = 0; p < static_cast<int>(after.players.size()); ++p) {
+    if (!after.players[p].in_game()) continue;
+    const auto seen_before = sight_of(before, p);
+    const auto seen_after = sight_of(after, p);
+    for (std::size_t h = 0; h < seen_after.size(); ++h) {
+      if (seen_after[h] && !seen_before[h]) return true;
+    }
+    // An enemy unit stepping into his sight shows itself too.
+    for (std::size_t i = 0; i < after.units.size() && i < before.units.size(); ++i) {
+      const Unit& now = after.units[i];
+      if (now.owner == p || now.place != UnitPlace::kMap) continue;
+      if (!seen_after[static_cast<std::size_t>(now.hex)]) continue;
+      const Unit& then = before.units[i];
+      if (then.place != UnitPlace::kMap || then.hex != now.hex) return true;
+    }
+  }
+  return false;
 }
 
 void update_last_seen(GameState& s) {

@@ -171,7 +171,7 @@ std::unique_ptr<GameRoom> GameRoom::load(Store& store, Metrics& metrics, std::in
                         " no longer applies: " + error->code);
     }
     const ActionRecord& stored = room->log_[static_cast<std::size_t>(i)];
-    room->remember(Step{stored.seq, std::move(events), stored.source});
+    room->remember(Step{stored.seq, std::move(events), stored.source}, state);
   }
   room->record_.current_seat = decider(state);
   if (room->record_.status == GameStatus::kRunning && state.phase == Phase::kGameOver) {
@@ -598,8 +598,10 @@ Message GameRoom::build_state(int viewer, ViewerCache& c, const std::string& cha
     json log = json::array();
     for (const Step& step : recent_) {
       if (step.seq > c.seq) break;
-      append_log_json(log, step.seq, s, filter_events_for(s, step.events, viewer), viewer,
-                      step.source);
+      append_log_json(log, step.seq, s,
+                      step.fogged.empty() ? filter_events_for(s, step.events, viewer)
+                                          : step.fogged[static_cast<std::size_t>(viewer + 1)],
+                      viewer, step.source);
     }
     c.log = log.dump(-1, ' ', false, json::error_handler_t::replace);
   }
@@ -664,7 +666,12 @@ void GameRoom::broadcast_update(const Step& step, std::chrono::steady_clock::tim
       std::chrono::duration<double>(std::chrono::steady_clock::now() - received).count());
 }
 
-void GameRoom::remember(Step step) {
+void GameRoom::remember(Step step, const GameState& after) {
+  if (after.options.fog_of_war) {
+    for (int viewer = kSpectator; viewer < after.options.players; ++viewer) {
+      step.fogged.push_back(filter_events_for(after, step.events, viewer));
+    }
+  }
   recent_.push_back(std::move(step));
   while (static_cast<int>(recent_.size()) > limits_.log_keep) recent_.pop_front();
 }
@@ -714,7 +721,8 @@ Outcome GameRoom::prepare_action(std::int64_t player_id, int client_seq, Action 
     f.extra["reason"] = error->code;
     return f;
   }
-  ActionRecord record{record_.seq + 1, action,   seals_turn(pending.events),
+  // Under fog of war an action that let anyone look into the fog seals the turn too.
+  ActionRecord record{record_.seq + 1, action,   seals_turn(*state_, pending.next, pending.events),
                       state_->turn,    now_ms(), source};
   ActionCommit& commit = pending.commit;
   commit.game_id = record_.id;
@@ -743,7 +751,7 @@ void GameRoom::install(PendingAction& pending) {
   record_.current_seat = commit.current_seat;
   record_.last_move_at = record.at;
   ++metrics_.actions;
-  remember(Step{record.seq, std::move(pending.events), record.source});
+  remember(Step{record.seq, std::move(pending.events), record.source}, *state_);
   // The views built before the commit for this seq (prepare_updates) are now the current ones.
   for (auto& [viewer, cache] : pending.caches) cache_[viewer] = std::move(cache);
   // Actions name only public things (seats, unit ids, hex indexes); never log state or events.

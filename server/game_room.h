@@ -182,6 +182,9 @@ class GameRoom {
     int seq = 0;
     std::vector<Event> events;  // unfiltered; filtered per viewer when sent
     ActionSource source = ActionSource::kPlayer;
+    // Fog of war: the events each viewer (index viewer + 1, the spectator first) was told,
+    // filtered with the state after the step, since sight changes (engine/sight.h).
+    std::vector<std::vector<Event>> fogged = {};
   };
   // What one viewer (a seat, or kSpectator) sees at one seq, built once and shared by the
   // broadcast, game.watch and stale replies.
@@ -260,7 +263,7 @@ class GameRoom {
   void rebuild_delayed();
   bool spectators_hear_players() const;
   void begin_game(std::vector<SeatRecord> seats);  // all seats filled or early start
-  void remember(Step step);
+  void remember(Step step, const GameState& after);
   void set_status(GameStatus status);
   // Hands who must act now to limits_.on_turn (defined in turn_hook.cpp).
   void notify_turn(TurnChange::Kind kind);

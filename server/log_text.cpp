@@ -177,12 +177,8 @@ class LineMaker {
         return message(e.value == 1 ? "log.unitMovedByRoad"_key : "log.unitMoved"_key,
                        whose_unit(e, {{"from", hex(e.from_hex)}, {"to", hex(e.hex)}}));
       case EventKind::kUnitEmbarked:
-        return message(
-            "log.unitEmbarked"_key,
-            whose_unit(e, {{"hex", hex(e.other_unit >= 0 &&
-                                               e.other_unit < static_cast<int>(state_.units.size())
-                                           ? state_.units[e.other_unit].hex
-                                           : e.hex)}}));
+        // The Frigate's hex then (the event's), not now: under fog of war it may be hidden now.
+        return message("log.unitEmbarked"_key, whose_unit(e, {{"hex", hex(e.hex)}}));
       case EventKind::kUnitDisembarked:
         return message("log.unitDisembarked"_key, whose_unit(e, {{"hex", hex(e.hex)}}));
       case EventKind::kDiceRolled: {

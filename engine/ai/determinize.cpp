@@ -1,9 +1,11 @@
 #include "determinize.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "rng.h"
+#include "sight.h"
 #include "tiles.h"
 
 namespace viktory::ai {
@@ -152,6 +154,96 @@ std::vector<std::pair<int, Terrain>> city_terrains(const GameView& v,
   return out;
 }
 
+// Fog of war: the other players' units the seat cannot see, sampled from what it knows.
+// Their number is public: every unit is supported by one of its owner's Towns or Cities
+// [8.2 Key Concept], and his Reserve and the units in sight are known; what is missing stands
+// somewhere outside the seat's sight. Each goes where the seat last saw units of that owner and
+// type (engine/sight.h), else onto one of the owner's Towns or Cities outside sight (a Frigate:
+// the water next to them), else onto another unseen hex it may stand on.
+void add_hidden_units(const GameView& v, GameState& s, Rng& sampler) {
+  const Board& board = s.board();
+  const std::vector<bool> seen = sight_of(s, v.viewer);
+  auto unseen = [&](int h) { return !seen[static_cast<std::size_t>(h)]; };
+  auto fits = [&](int h, UnitType t) {
+    const Terrain terrain = s.hexes[static_cast<std::size_t>(h)].terrain;
+    return is_land_unit(t) ? is_land(terrain) : terrain == Terrain::kWater;
+  };
+  const int n = static_cast<int>(s.players.size());
+  std::size_t free_id = 0;
+  for (int q = 0; q < n; ++q) {
+    if (q == v.viewer || !s.players[static_cast<std::size_t>(q)].in_game()) continue;
+    std::array<int, kUnitTypes> need{};
+    std::vector<int> towns;
+    for (int h = 0; h < board.size(); ++h) {
+      const HexCell& c = s.hexes[static_cast<std::size_t>(h)];
+      if (c.town_owner != q) continue;
+      ++need[static_cast<std::size_t>(UnitType::kInfantry)];
+      if (c.city) ++need[static_cast<std::size_t>(city_unit_for(c.terrain))];
+      if (unseen(h)) towns.push_back(h);
+    }
+    if (s.elimination && s.elimination->player == q) {
+      for (UnitType t : s.elimination->owed) ++need[static_cast<std::size_t>(t)];
+    }
+    for (const Unit& u : s.units) {
+      if (u.owner == q && u.place != UnitPlace::kStock) --need[static_cast<std::size_t>(u.type)];
+    }
+    for (int t = 0; t < kUnitTypes; ++t) {
+      const auto type = static_cast<UnitType>(t);
+      std::vector<int> last_seen;  // one spot per unit he saw there
+      for (const LastSeen& e : v.last_seen) {
+        if (e.owner != q || !unseen(e.hex) || !fits(e.hex, type)) continue;
+        for (int k = 0; k < e.units[static_cast<std::size_t>(t)]; ++k) last_seen.push_back(e.hex);
+      }
+      std::vector<int> near;
+      for (int h : towns) {
+        if (fits(h, type)) near.push_back(h);
+        for (int nb : board.neighbors(h)) {
+          if (nb != Board::kNoHex && unseen(nb) && !fits(h, type) && fits(nb, type)) {
+            near.push_back(nb);
+          }
+        }
+      }
+      std::vector<int> anywhere;
+      for (int h = 0; h < board.size(); ++h) {
+        if (unseen(h) && fits(h, type)) anywhere.push_back(h);
+      }
+      for (int k = 0; k < need[static_cast<std::size_t>(t)]; ++k) {
+        int hex = -1;
+        if (static_cast<std::size_t>(k) < last_seen.size()) {
+          hex = last_seen[static_cast<std::size_t>(k)];
+        } else if (!near.empty()) {
+          hex = near[sampler.below(near.size())];
+        } else if (!anywhere.empty()) {
+          hex = anywhere[sampler.below(anywhere.size())];
+        } else {
+          break;  // nowhere hidden to stand (a hand-made position): left out
+        }
+        // Hidden units take the ids missing from the view (the rest went to stock), so that the
+        // next unit gained gets the id it gets in the game.
+        while (free_id < s.units.size() && s.units[free_id].place != UnitPlace::kStock) {
+          ++free_id;
+        }
+        Unit u;
+        u.id = static_cast<int>(free_id);
+        u.owner = q;
+        u.type = type;
+        u.place = UnitPlace::kMap;
+        u.hex = hex;
+        // Whether it moved this turn is not known: the player whose turn it is may move it.
+        const int allowance =
+            type == UnitType::kCavalry ? 3 : (type == UnitType::kFrigate ? 5 : 2);  // [9.11, 9.31]
+        u.moves_left = q == s.current && s.phase == Phase::kMovement ? allowance : 0;
+        if (free_id < s.units.size()) {
+          s.units[free_id] = u;
+        } else {
+          s.units.push_back(u);
+        }
+        ++free_id;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 GameState determinize(const GameView& v, const PublicHistory& history, std::uint64_t sample_seed) {
@@ -218,6 +310,11 @@ GameState determinize(const GameView& v, const PublicHistory& history, std::uint
 
   int max_id = -1;
   for (const UnitView& u : v.units) max_id = std::max(max_id, u.id);
+  // Every unit ever made was gained in the open (kUnitGained is never hidden): under fog of war
+  // the highest id may belong to a unit out of sight.
+  for (const Event& e : history.events) {
+    if (e.kind == EventKind::kUnitGained) max_id = std::max(max_id, e.unit);
+  }
   s.units.resize(static_cast<std::size_t>(max_id + 1));
   for (int id = 0; id <= max_id; ++id) {
     Unit& u = s.units[static_cast<std::size_t>(id)];
@@ -289,6 +386,14 @@ GameState determinize(const GameView& v, const PublicHistory& history, std::uint
   s.winners = v.winners;
   s.ended_by = v.ended_by;
   s.action_count = v.action_count;
+  if (v.options.fog_of_war) {
+    // The seat's memory is his own (the view shows it); the others' are not his to know.
+    s.last_seen.assign(v.players.size(), {});
+    s.last_seen[static_cast<std::size_t>(v.viewer)] = v.last_seen;
+    if (v.phase != Phase::kGameOver) add_hidden_units(v, s, sampler);
+    // Each memory also holds what is in sight now, as after every action of the game.
+    update_last_seen(s);
+  }
   return s;
 }
 

@@ -8,7 +8,10 @@
 //    options minus the tiles the seat knows), respecting what the pieces on them show (a Town
 //    or a land unit stands on land, a Frigate outside a port on water);
 //  - the undrawn tiles, as the rest of that composition (drawn when revealed, as in the game);
-//  - the generator: a fresh one from the caller's sample seed, never the game's.
+//  - the generator: a fresh one from the caller's sample seed, never the game's;
+//  - under fog of war, the other players' units outside the seat's sight: as many as their
+//    Towns and Cities support beyond their Reserves and the units in sight [8.2], placed where
+//    the seat last saw such units, else on their Towns and Cities outside sight.
 // Different sample seeds give different samples of the hidden parts (the samples of a
 // determinized search).
 #pragma once

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "games.h"
+#include "sight.h"
 #include "tiles.h"
 #include "view.h"
 #include "view_compare.h"
@@ -32,9 +33,21 @@ Options with_optional_rules(Options o) {
   return o;
 }
 
+// Fog of war: the other players' units outside the seat's sight are sampled.
+Options with_fog(Options o, int city_sight) {
+  o.fog_of_war = true;
+  o.fog_city_sight = city_sight;
+  return o;
+}
+
 std::vector<Setting> settings() {
   using ai_testing::options;
   return {
+      {with_fog(options(2), 1), {Level::kHeuristic, Level::kHeuristic}},
+      {with_fog(with_optional_rules(options(3, VictoryCondition::kShorter, false)), 2),
+       {Level::kHeuristic, Level::kRandom, Level::kHeuristic}},
+      {with_fog(options(3, VictoryCondition::kStandard, true, TileMix::kLandRich), 3),
+       {Level::kRandom, Level::kHeuristic, Level::kHeuristic}},
       {options(2), {Level::kHeuristic, Level::kRandom}},
       {options(2, VictoryCondition::kDoomsday), {Level::kHeuristic, Level::kHeuristic}},
       {options(4, VictoryCondition::kStandard, false, TileMix::kIslands),
@@ -45,6 +58,11 @@ std::vector<Setting> settings() {
       {with_optional_rules(options(3, VictoryCondition::kRace)),
        {Level::kHeuristic, Level::kRandom, Level::kRandom}},
   };
+}
+
+// Fog of war: the view leaves out a Battle or Bombardment of others outside his sight.
+bool hides_a_fight(const GameState& s, const GameView& v) {
+  return (s.battle && !v.battle) || (s.bombard && !v.bombard);
 }
 
 // Plays each setting for a few games and calls `check` for every seat at every decision.
@@ -74,6 +92,9 @@ int for_each_seat_position(int games, int max_actions, Check check) {
 TEST(Determinize, EachSeatSeesTheSameGameAndMayDoTheSame) {
   const int positions = for_each_seat_position(3, 500, [](const Table& t, int p) {
     const GameView real = view_for(t.state, p);
+    // Fog of war hides another pair's Battle from him, not that one of them decides (the game
+    // waits on him): his determinization has no such Battle, so its decider differs.
+    if (hides_a_fight(t.state, real)) return;
     const GameState det = ai::determinize(real, t.history[static_cast<std::size_t>(p)], 99);
     const std::string diff = ai_testing::view_difference(view_for(det, p), real);
     ASSERT_EQ(diff, "") << "seat " << p << " at action " << t.state.action_count;
@@ -97,11 +118,15 @@ TEST(Determinize, TheRealNextActionWorksTheSame) {
       if (a.kind == ActionKind::kConcede) continue;
       GameState det =
           ai::determinize(view_for(t.state, p), t.history[static_cast<std::size_t>(p)], 5);
+      const GameState det_before = det;
       GameState real = t.state;
       std::vector<Event> det_events, real_events;
       ASSERT_FALSE(apply_in_place(det, a, &det_events).has_value());
       ASSERT_FALSE(apply_in_place(real, a, &real_events).has_value());
-      if (seals_turn(real_events)) continue;  // hidden terrain or dice came out
+      // Hidden terrain, dice or (fog of war) a look into the fog came out.
+      if (seals_turn(t.state, real, real_events) || seals_turn(det_before, det, det_events)) {
+        continue;
+      }
       ASSERT_EQ(ai_testing::view_difference(view_for(det, p), view_for(real, p)), "")
           << to_string(a.kind) << " at action " << t.state.action_count;
       ++compared;
@@ -166,6 +191,53 @@ TEST(Determinize, IndependentExplorationSamplesWhatOthersExplored) {
   }
   EXPECT_GT(unknown_to_seat, 5);
   EXPECT_GT(differing, 0);
+}
+
+// Fog of war: the seat's determinization holds as many units of each other player and type as
+// the real game, the hidden ones outside the seat's sight, and where it last saw some of them
+// when it did; its view stays the real one.
+TEST(Determinize, FogOfWarSamplesHiddenUnitsFromWhatTheSeatKnows) {
+  Options o = with_fog(ai_testing::options(3), 1);
+  int hidden = 0, at_last_seen = 0, positions = 0;
+  std::vector<ai::BotConfig> seats;
+  for (int p = 0; p < 3; ++p) seats.push_back(ai_testing::config(Level::kHeuristic, 5 + p));
+  ai_testing::play(o, 31, seats, 400, [&](const Table& t, int) {
+    if (t.state.phase == Phase::kGameOver) return true;
+    for (int p = 0; p < 3; ++p) {
+      if (!t.state.players[static_cast<std::size_t>(p)].in_game()) continue;
+      const GameView real = view_for(t.state, p);
+      const GameState det = ai::determinize(real, t.history[static_cast<std::size_t>(p)], 3);
+      if (!hides_a_fight(t.state, real)) {
+        EXPECT_EQ(ai_testing::view_difference(view_for(det, p), real), "");
+      }
+      const auto seen = sight_of(det, p);
+      for (int q = 0; q < 3; ++q) {
+        if (q == p || !t.state.players[static_cast<std::size_t>(q)].in_game()) continue;
+        for (int type = 0; type < kUnitTypes; ++type) {
+          auto count = [&](const GameState& s) {
+            return std::count_if(s.units.begin(), s.units.end(), [&](const Unit& u) {
+              return u.owner == q && static_cast<int>(u.type) == type &&
+                     u.place != UnitPlace::kStock;
+            });
+          };
+          EXPECT_EQ(count(det), count(t.state)) << "seat " << p << " owner " << q;
+        }
+      }
+      for (const Unit& u : det.units) {
+        if (u.owner == p || u.place != UnitPlace::kMap || seen[static_cast<std::size_t>(u.hex)]) {
+          continue;
+        }
+        ++hidden;
+        at_last_seen += std::any_of(real.last_seen.begin(), real.last_seen.end(),
+                                    [&](const LastSeen& e) { return e.hex == u.hex; });
+      }
+      ++positions;
+    }
+    return !::testing::Test::HasFailure();
+  });
+  EXPECT_GT(positions, 100);
+  EXPECT_GT(hidden, 100);
+  EXPECT_GT(at_last_seen, 0);
 }
 
 TEST(Determinize, RefusesASpectatorsView) {

@@ -6,6 +6,7 @@
 
 #include "games.h"
 #include "rng.h"
+#include "sight.h"
 #include "view.h"
 #include "view_compare.h"
 
@@ -17,9 +18,11 @@ using ai_testing::Table;
 
 // The same game with every secret of `seat` replaced: face-down tiles laid on unrevealed hexes,
 // other land types on land hexes the seat does not know (water stays water, so the pieces still
-// stand where they may), another tile bank and other generator words.
+// stand where they may), another tile bank and other generator words, and under fog of war
+// none of the other players' units outside his sight.
 GameState with_other_secrets(const GameState& s, int seat, std::uint64_t salt) {
-  GameState t = s;
+  // Fog of war: without the other players' units outside his sight, too (engine/sight.h).
+  GameState t = seen_world(s, seat);
   Rng r(salt);
   const std::array<Terrain, 4> land{Terrain::kPlains, Terrain::kGrassland, Terrain::kForest,
                                     Terrain::kMountain};
@@ -37,6 +40,12 @@ GameState with_other_secrets(const GameState& s, int seat, std::uint64_t salt) {
   return t;
 }
 
+Options fog(Options o, int city_sight) {
+  o.fog_of_war = true;
+  o.fog_city_sight = city_sight;
+  return o;
+}
+
 TEST(NoPeeking, SameViewSameDecisionForEveryLevel) {
   struct Setting {
     Options options;
@@ -46,6 +55,8 @@ TEST(NoPeeking, SameViewSameDecisionForEveryLevel) {
       {ai_testing::options(2), 3},
       {ai_testing::options(2, VictoryCondition::kStandard, true), 3},
       {ai_testing::options(4, VictoryCondition::kRace, true), 2},
+      {fog(ai_testing::options(2), 1), 2},
+      {fog(ai_testing::options(3, VictoryCondition::kStandard, true), 2), 2},
   };
   int compared = 0;
   int searched = 0;

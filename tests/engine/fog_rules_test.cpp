@@ -253,3 +253,32 @@ TEST(FogEvents, ABattleIsToldToItsSidesOnly_12_3) {
 
 }  // namespace
 }  // namespace viktory
+
+namespace viktory {
+namespace {
+
+// Undo may not go back past an action that put a hex into a player's sight (else he would
+// move, look into the fog and take the move back); a move that shows nothing new stays
+// undoable.
+TEST(FogRules, AMoveThatLooksIntoTheFogSealsTheTurn) {
+  for (bool fog : {false, true}) {
+    for (bool forward : {false, true}) {
+      Position p(2, 0, with_fog(fog));
+      p.fill(Terrain::kPlains).terrain({p.at("C3"), p.at("G5")}, Terrain::kGrassland);
+      p.capital(0, p.at("C3"), true).capital(1, p.at("G5"), true);
+      // Forward: from the Capital to D3, next to E4. Back: from D3 into the Capital, whose
+      // neighbours he saw already.
+      const int cav = p.unit(0, UnitType::kCavalry, p.at(forward ? "C3" : "D3"));
+      p.unit(1, UnitType::kInfantry, p.at("E4"));
+      p.start_turn(0, Phase::kMovement);
+      GameState after = p.state;
+      std::vector<Event> ev;
+      ASSERT_FALSE(apply_in_place(after, act::move(0, cav, p.at(forward ? "D3" : "C3")), &ev));
+      EXPECT_EQ(seals_turn(p.state, after, ev), fog && forward)
+          << "fog " << fog << " forward " << forward;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace viktory

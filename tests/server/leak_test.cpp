@@ -20,6 +20,7 @@
 #include "game.h"
 #include "json.h"
 #include "log_text.h"
+#include "sight.h"
 #include "store.h"
 #include "support/play.h"
 #include "support/server_process.h"
@@ -185,10 +186,13 @@ class LeakCheck {
     };
     remember(s);
     for (const ActionRecord& r : store.actions(game_id)) {
-      EXPECT_FALSE(apply_in_place(s, r.action));
+      std::vector<Event> events;
+      EXPECT_FALSE(apply_in_place(s, r.action, &events));
       remember(s);
       actors_.push_back(r.action.player);
+      events_.push_back(std::move(events));
     }
+    fog_ = record.options.fog_of_war;
   }
 
   const std::set<std::string>& secrets() const { return secrets_; }
@@ -200,6 +204,8 @@ class LeakCheck {
   int fair_secrets_checked = 0;             // 1 when the game's secret and salt are looked for
   int checked_catch_ups = 0;                // game.since replies looked at
   int checked_orders = 0;                   // game.standing_orders answers looked at
+  int fog_units_checked = 0;                // fog of war: units and unit events looked at for sight
+  int fog_hidden_units = 0;                 // other players' units on the map a view left out
 
   // Before the messages one connection received: each connection gets the board once.
   void begin_history() { boards_in_history_ = 0; }
@@ -291,6 +297,7 @@ class LeakCheck {
           << "a delta that is not the change of the viewer's own view, seq " << seq << " viewer "
           << viewer;
     }
+    if (fog_) check_fog(m, viewer, seq);
     for (const char* part : {"view", "delta"}) {
       if (!m.contains(part) || !m[part].contains("hexes")) continue;
       for (const json& h : m[part]["hexes"]) {
@@ -341,6 +348,58 @@ class LeakCheck {
     }
   }
 
+  // Fog of war: a unit is named, counted or hinted to a viewer only while in his sight or in
+  // a Battle he takes part in. The whole view must not change when every unit outside his
+  // sight is taken away (engine/sight.h seen_world); the views' and deltas' units stand in his
+  // sight; the events are exactly the engine's filtered ones for him at that seq, and each
+  // unit they name (not his own) is in his view at that seq or the one before (seen leaving).
+  void check_fog(const json& m, int viewer, int seq) {
+    const GameState& at = states_[static_cast<std::size_t>(seq)];
+    if (at.phase == Phase::kGameOver) return;  // then everything is shown
+    const std::vector<bool> seen = sight_of(at, viewer);
+    const GameView view = view_for(at, viewer);
+    if ((m.contains("view") || m.contains("delta")) && viewer >= 0 &&
+        at.players[static_cast<std::size_t>(viewer)].in_game()) {
+      EXPECT_EQ(view, view_for(seen_world(at, viewer), viewer))
+          << "the view depends on units outside his sight, seq " << seq << " viewer " << viewer;
+      for (const Unit& u : at.units) {
+        if (u.owner != viewer && u.place == UnitPlace::kMap &&
+            !seen[static_cast<std::size_t>(u.hex)]) {
+          ++fog_hidden_units;
+        }
+      }
+    }
+    for (const char* part : {"view", "delta"}) {
+      if (!m.contains(part) || !m[part].contains("units")) continue;
+      for (const json& u : m[part]["units"]) {
+        ++fog_units_checked;
+        if (u["owner"] == viewer || u["place"] != "map") continue;
+        EXPECT_TRUE(seen[u["hex"].get<std::size_t>()])
+            << "a unit outside his sight, seq " << seq << " viewer " << viewer << ": " << u.dump();
+      }
+    }
+    if (!m.contains("events") || seq < 1) return;
+    const auto mine = filter_events_for(at, events_[static_cast<std::size_t>(seq - 1)], viewer);
+    json expected = json::array();
+    for (const Event& e : mine) expected.push_back(protocol::event_to_json(e));
+    EXPECT_EQ(m["events"], expected) << "events not filtered for him, seq " << seq;
+    const GameView before = view_for(states_[static_cast<std::size_t>(seq - 1)], viewer);
+    auto in_view = [](const GameView& v, int id) {
+      return std::any_of(v.units.begin(), v.units.end(),
+                         [&](const UnitView& u) { return u.id == id; });
+    };
+    for (const Event& e : mine) {
+      if (viewer >= 0 && e.player == viewer) continue;
+      for (int id : {e.unit, e.other_unit}) {
+        if (id < 0 || e.kind == EventKind::kUnitGained) continue;  // the Reserve is public
+        ++fog_units_checked;
+        EXPECT_TRUE(in_view(view, id) || in_view(before, id))
+            << "an event names a unit he does not see, seq " << seq << " viewer " << viewer << ": "
+            << protocol::event_to_json(e).dump();
+      }
+    }
+  }
+
   // Each parameter of a message (and of the messages among them) is written in its English
   // text: replaced by a marker, the marker shows. Only {count}, the number a plural form is
   // chosen by, may be left unwritten ("Game over: Red and Blue win.").
@@ -363,7 +422,9 @@ class LeakCheck {
  private:
   std::int64_t game_id_;
   std::vector<GameState> states_;
-  std::vector<int> actors_;  // the seat of each stored action, by seq - 1
+  std::vector<int> actors_;                 // the seat of each stored action, by seq - 1
+  std::vector<std::vector<Event>> events_;  // the unfiltered events of each action, by seq - 1
+  bool fog_ = false;
   std::set<std::string> secrets_;
   int checked_hexes_ = 0;
   int checked_views_ = 0;
@@ -391,6 +452,18 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
                                        {"subjugation", true},
                                        {"terrain_leveling", true},
                                        {"victory", {"race", "doomsday"}}};
+  // Fog of war (engine/sight.h) with every optional rule [15.1-15.6] among three games and
+  // every City sight.
+  json fog_shared = with_rules_shared;
+  fog_shared["fog_of_war"] = true;
+  fog_shared["fog_city_sight"] = 1;
+  fog_shared["terrain_leveling"] = true;
+  json fog_independent = with_rules_independent;
+  fog_independent["fog_of_war"] = true;
+  fog_independent["fog_city_sight"] = 3;
+  fog_independent["town_relocation"] = true;
+  const json fog_face_up = {
+      {"fog_of_war", true}, {"no_exploration", true}, {"luck_averaging", true}};
   const std::vector<GamePlan> plans = {{2, false, "standard"},
                                        {2, true, "standard"},
                                        {3, true, "islands", with_rules_independent},
@@ -398,7 +471,10 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
                                        {3, false, "standard", with_rules_shared},
                                        {2, true, "islands"},
                                        {6, true, "standard"},
-                                       {5, false, "land_rich"}};
+                                       {5, false, "land_rich"},
+                                       {3, false, "standard", fog_shared},
+                                       {4, true, "land_rich", fog_independent},
+                                       {2, false, "islands", fog_face_up}};
   const int max_actions = 150;
   constexpr int kAccounts = 6;
 
@@ -466,6 +542,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
 
   Store store(db);
   int messages = 0, hexes = 0, fair_games = 0, views = 0, deltas = 0, boards = 0, log_msgs = 0;
+  int fog_units = 0, fog_hidden = 0;
   std::map<std::string, int> events;
   std::set<std::string> all_secrets;
   for (const Played& game : played) {
@@ -496,6 +573,8 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     deltas += check.checked_deltas();
     log_msgs += check.checked_messages();
     for (auto& [kind, n] : check.event_counts) events[kind] += n;
+    fog_units += check.fog_units_checked;
+    fog_hidden += check.fog_hidden_units;
     EXPECT_GT(store.game(game.id)->seq, 10) << "game " << game.id << " barely moved";
   }
   EXPECT_GT(hexes, 1000) << "the check looked at too little";
@@ -511,6 +590,9 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   // The position-computed answers were asked for and are part of the byte scan below.
   EXPECT_GT(side.reach_answers, 5) << "too few game.reach answers";
   EXPECT_GT(side.previews, 5) << "too few game.preview_battle answers";
+  // Fog of war: units and unit events were looked at, and views did leave units out.
+  EXPECT_GT(fog_units, 1000) << "too few units checked against the receivers' sight";
+  EXPECT_GT(fog_hidden, 100) << "the fog games hid too few units to test anything";
 
   // Not a single received byte spells the seed or a generator word. Every substring of every
   // run of letters, digits and '-' with a secret's length is looked up (fast, and exhaustive:
