@@ -67,6 +67,7 @@ export function fogHelp(options) {
       h('li', {}, t('fog.helpLastSeen')),
       h('li', {}, t('fog.helpPublic')),
       h('li', {}, t('fog.helpBattles')),
+      h('li', {}, t('fog.helpUndo')),
       h('li', {}, t('fog.helpSpectators')),
     ),
   ];
