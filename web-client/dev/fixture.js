@@ -163,6 +163,25 @@ export function scene(name) {
     view.decider = -1;
     view.pending_battles = [];
     legal = [];
+  } else if (name === 'fog') {
+    // A fog game seen by Red: made-up sight (1 hex around Red's pieces, 2 around its Cities),
+    // Yellow's units outside it removed, two marks of units last seen.
+    view.options = { ...view.options, fog_of_war: true, fog_city_sight: 2 };
+    const dist = (a, b) => {
+      const x = view.hexes[a];
+      const y = view.hexes[b];
+      return (Math.abs(x.q - y.q) + Math.abs(x.r - y.r) + Math.abs(x.q + x.r - y.q - y.r)) / 2;
+    };
+    const eyes = [];
+    for (const u of view.units) if (u.owner === 0 && u.place === 'map') eyes.push([u.hex, 1]);
+    for (const hx of view.hexes) if (hx.town_owner === 0) eyes.push([hx.hex, hx.city ? 2 : 1]);
+    for (const hx of view.hexes) if (!eyes.some(([e, r]) => dist(e, hx.hex) <= r)) hx.unseen = true;
+    view.units = view.units.filter((u) => u.place !== 'map' || !view.hexes[u.hex].unseen);
+    view.last_seen = [
+      { hex: at(3, -2), owner: 1, turn: 5, units: { infantry: 2 } },
+      { hex: at(1, 3), owner: 1, turn: 6, units: { infantry: 1, cavalry: 2, artillery: 1 } },
+    ].filter((e) => view.hexes[e.hex].unseen);
+    view.pending_battles = [];
   } else if (name === 'waiting') {
     view.current = 1;
     view.decider = 1;

@@ -10,6 +10,8 @@ import { s, seatStyle, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from './util.js';
 import { t } from './i18n.js';
 import { HEX_SIZE, SQRT3, hexCenter, hexPoints } from './board_geometry.js';
 import { drawMarks, drawHighlights, drawCatchUp, setFlash, drawFlash } from './board_overlays.js';
+import { drawFog } from './board_fog.js';
+import { fogHexParts } from './fog.js';
 
 export { HEX_SIZE, hexCenter } from './board_geometry.js';
 export { HIGHLIGHT_STYLE } from './board_overlays.js';
@@ -39,7 +41,7 @@ export class Board {
     this.layers = {};
     // Highlights lie under the pieces (so counters stay readable), their icons above them.
     // The other players' moves since your last turn lie over the pieces, under the icons.
-    for (const name of ['tiles', 'marks', 'highlights', 'flash', 'pieces', 'catchup', 'icons', 'coords', 'hits']) {
+    for (const name of ['tiles', 'marks', 'highlights', 'flash', 'pieces', 'fog', 'catchup', 'icons', 'coords', 'hits']) {
       this.layers[name] = s('g', { class: `layer layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -71,7 +73,10 @@ export class Board {
     const scale = pxPerUnit < 0.8 ? 1.35 : 1;
     if (scale === this.counterScale) return;
     this.counterScale = scale;
-    if (this.view) this.drawPieces();
+    if (this.view) {
+      this.drawPieces();
+      drawFog(this);
+    }
   }
 
   installPointer() {
@@ -171,6 +176,7 @@ export class Board {
     this.drawTiles();
     this.drawMarks();
     this.drawPieces();
+    drawFog(this);
     this.drawHighlights();
     this.drawCatchUp();
     this.drawCoords();
@@ -529,7 +535,7 @@ export function describeHex(view, hx) {
     const params = { count: n, seat: seatStyle(Number(owner)).name, unit: UNIT_NAME[type] || type };
     parts.push(aboard ? t('board.seatUnitsAboard', params) : t('battle.seatUnits', params));
   }
-  return parts.join(' · ');
+  return [...parts, ...fogHexParts(view, hx)].join(' · ');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 import { api, saveSession } from './net.js';
 import { h, seatStyle, toast, timeAgo, TILE_MIX_NAME, PLAYER_COUNTS } from './util.js';
 import { optionFields, optionsText, readOptionFields, wireOptionFields, boardSizeField, wireBoardSizeField } from './options.js';
+import { fogFields, readFogFields } from './fog.js';
 import { saveInvite } from './invites.js';
 import { fetchInvite, inviteSummary } from './invite.js';
 import { RunningGames } from './running.js';
@@ -251,6 +252,7 @@ class Lobby {
             tile_mix: f.tile_mix.value,
             ...(Number(f.board_hexes.value) ? { board_hexes: Number(f.board_hexes.value) } : {}),
             independent_exploration: f.independent_exploration.checked,
+            ...readFogFields(f),
             private: f.private.checked,
             spectators: f.spectators.value,
           };
@@ -283,6 +285,7 @@ class Lobby {
       optionFields(),
       select('tile_mix', t('create.tileMix'), Object.entries(TILE_MIX_NAME), 'standard'),
       h('label', { class: 'check', for: 'independent_exploration' }, h('input', { type: 'checkbox', id: 'independent_exploration', name: 'independent_exploration' }), h('span', {}, t('create.independentExploration'))),
+      fogFields(),
       h('label', { class: 'check', for: 'rated' }, h('input', { type: 'checkbox', id: 'rated', name: 'rated', checked: true }), h('span', {}, t('create.rated'), h('span', { class: 'field-help', id: 'rated-help' }, ' ', t('create.ratedHelp')))),
       h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', name: 'private' }), h('span', {}, t('create.private'))),
       select(

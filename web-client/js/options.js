@@ -5,6 +5,7 @@
 
 import { h, TILE_MIX_NAME, VICTORY_NAME } from './util.js';
 import { t, formatNumber } from './i18n.js';
+import { fogOptionText } from './fog.js';
 
 // In the order the server writes a list of conditions.
 export const VICTORY_CONDITIONS = [
@@ -60,6 +61,7 @@ export function optionsText(options, { players = true } = {}) {
   parts.push(t('options.tiles', { mix: TILE_MIX_NAME[options.tile_mix] || options.tile_mix || TILE_MIX_NAME.standard }));
   if (options.board_hexes) parts.push(t('options.board', { hexes: formatNumber(options.board_hexes) }));
   if (options.independent_exploration) parts.push(t('options.independentExploration'));
+  if (options.fog_of_war) parts.push(fogOptionText(options));
   for (const r of optionalRules(options)) parts.push(ruleLabel(r));
   return parts.join(' · ');
 }

@@ -242,6 +242,14 @@ export function summarize(page, reply) {
         const params = { unit: unitName(ev), from: page.label(ev.from_hex), to: page.label(ev.hex) };
         const text = ev.kind === 'unit_retreated' ? t('catchUp.retreats', params) : ev.kind === 'unit_embarked' ? t('catchUp.embarks', params) : ev.kind === 'unit_disembarked' ? t('catchUp.lands', params) : t('catchUp.moves1', params);
         group.lines.push({ text, hexes: [ev.from_hex, ev.hex], owner: ev.player, move: { from: ev.from_hex, to: ev.hex, owner: ev.player } });
+      } else if (MOVE_KINDS.has(ev.kind) && (ev.from_hex >= 0) !== (ev.hex >= 0)) {
+        // Fog of war: the server masks the end of a move out of this player's sight (-1).
+        const seen = ev.from_hex >= 0 ? ev.from_hex : ev.hex;
+        const text = ev.from_hex >= 0 ? t('fog.catchUpLeaves', { unit: unitName(ev), from: page.label(seen) }) : t('fog.catchUpComes', { unit: unitName(ev), to: page.label(seen) });
+        group.lines.push({ text, hexes: [seen], owner: ev.player });
+      } else if (ev.kind === 'bombarded' && (ev.from_hex < 0 || ev.hex < 0)) {
+        if (ev.hex >= 0) group.lines.push({ text: t('fog.catchUpBombardedFromFog', { hex: page.label(ev.hex) }), hexes: [ev.hex], owner: ev.player });
+        else if (ev.from_hex >= 0) group.lines.push({ text: t('fog.catchUpBombardsIntoFog', { unit: unitName(ev), from: page.label(ev.from_hex) }), hexes: [ev.from_hex], owner: ev.player });
       } else if (ev.kind === 'bombarded') {
         group.lines.push({ text: t('catchUp.bombards', { unit: unitName(ev), hex: page.label(ev.hex), from: page.label(ev.from_hex) }), hexes: [ev.from_hex, ev.hex], owner: ev.player, move: { from: ev.from_hex, to: ev.hex, owner: ev.player, kind: 'bombard' } });
       } else if (ev.kind === 'battle_started') {

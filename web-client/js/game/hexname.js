@@ -4,6 +4,7 @@
 import { HIGHLIGHT_STYLE } from '../board.js';
 import { seatStyle, unitCount, TERRAIN_NAME } from '../util.js';
 import { t } from '../i18n.js';
+import { fogHexParts } from '../fog.js';
 
 function unitCounts(units) {
   const counts = new Map();
@@ -43,6 +44,7 @@ export function hexName(page, hex, highlight) {
     const counts = unitCounts(here.filter((u) => u.owner === owner)).join(', ');
     text += owner === me && i === 0 ? `, ${counts}` : `; ${page.playerName(owner)} (${seatStyle(owner).name}): ${counts}`;
   });
+  for (const part of fogHexParts(view, hx, (seat) => `${page.playerName(seat)} (${seatStyle(seat).name})`)) text += `; ${part}`;
   if ((view.pending_battles || []).includes(hex)) text += `; ${t('hexName.battleToFight')}`;
   if (highlight && HIGHLIGHT_STYLE[highlight] && HIGHLIGHT_STYLE[highlight].text) text += `. ${HIGHLIGHT_STYLE[highlight].text}`;
   else if (page.ui.selectedHex === hex) text += `. ${t('hexName.selected')}`;

@@ -4,6 +4,7 @@
 import { h, seatStyle, unitCount, UNIT_LETTER, UNIT_TYPES } from '../util.js';
 import { t } from '../i18n.js';
 import { victoryText } from '../options.js';
+import { fogOptionText } from '../fog.js';
 import { fillPresence } from '../presence.js';
 import { computerLevel, computerTag } from '../seat_kinds.js';
 import { renderClock, seatClock } from './clock.js';
@@ -17,7 +18,7 @@ export function renderPlayers(page) {
   // The time per move in the header (its other parts under the game, meta.js).
   const clock = (page.seats && page.seats.clock) || (page.clock && page.clock.options) || null;
   panel.replaceChildren(
-    h('h2', {}, t('waiting.game', { id: page.gameId }), h('span', { class: 'subtle' }, ` · ${victoryText(opts)}${opts.independent_exploration ? ` · ${t('options.independentExploration')}` : ''}`), h('span', { class: 'subtle', id: 'header-clock' }, ` · ${timeControlParts(clock)[0]}`)),
+    h('h2', {}, t('waiting.game', { id: page.gameId }), h('span', { class: 'subtle' }, ` · ${victoryText(opts)}${opts.independent_exploration ? ` · ${t('options.independentExploration')}` : ''}${opts.fog_of_war ? ` · ${fogOptionText(opts)}` : ''}`), h('span', { class: 'subtle', id: 'header-clock' }, ` · ${timeControlParts(clock)[0]}`)),
   );
   const list = h('ol', { class: 'player-list' });
   // Turn order: clockwise round the table from the first player [4.0] (the table's order may

@@ -2,6 +2,7 @@
 
 import { fillIn, h, seatStyle, touchScreen, UNIT_LETTER, UNIT_NAME, TERRAIN_NAME } from '../util.js';
 import { t } from '../i18n.js';
+import { lastSeenAt, lastSeenText } from '../fog.js';
 
 export function renderSelection(page, c) {
   const panel = page.els.selection;
@@ -24,7 +25,11 @@ export function renderSelection(page, c) {
     panel.append(h('p', {}, fillIn(what, { who: page.who(hx.town_owner) }), parts.map((part) => ` · ${part}`).join('')));
   }
   const here = page.view.units.filter((u) => u.place === 'map' && u.hex === hex);
-  if (!here.length) {
+  // Out of sight in a fog game: no units shown says nothing; what was last seen there may.
+  if (hx.unseen) {
+    const seen = lastSeenAt(page.view, hex).map((e) => lastSeenText(page.view, e, `${page.playerName(e.owner)} (${seatStyle(e.owner).name})`));
+    panel.append(h('div', { class: 'subtle fog-notes' }, h('p', {}, t('fog.outOfSightPanel')), seen.length ? h('ul', {}, seen.map((line) => h('li', {}, line))) : null));
+  } else if (!here.length) {
     panel.append(h('p', { class: 'subtle' }, t('selection.noUnits')));
   }
   const list = h('ul', { class: 'unit-chips' });

@@ -10,6 +10,7 @@
 import { t } from '../i18n.js';
 import { h, seatStyle, VICTORY_NAME } from '../util.js';
 import { optionalRules, ruleLabel, victoryList, VICTORY_CONDITIONS } from '../options.js';
+import { fogHelp } from '../fog.js';
 
 // The Race's mark [5.4] (engine: kRaceVictoryPoints), named here only to show "x / 20".
 export const RACE_POINTS = 20;
@@ -63,6 +64,7 @@ export function renderThisGame(box, options) {
     rules.length
       ? h('ul', { class: 'help-rules' }, rules.map((r) => h('li', { dataset: { rule: r.key } }, h('b', {}, ruleLabel(r)), `: ${r.help}`)))
       : h('p', { class: 'subtle help-rules' }, t('thisGame.noRules')),
+    ...fogHelp(options),
   );
 }
 
