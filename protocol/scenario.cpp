@@ -10,6 +10,7 @@
 
 #include "game.h"
 #include "json_detail.h"
+#include "sight.h"
 #include "state_check.h"
 
 namespace viktory::protocol {
@@ -605,6 +606,9 @@ GameState position_from_json(const json& j, std::optional<std::uint64_t> seed_ov
   if (auto* v = optional(j, "action_count")) {
     s.action_count = static_cast<int>(as_int(*v, join(path, "action_count"), 0, 1'000'000'000));
   }
+  // Fog of war: one memory per player, of what he sees in the position as laid (as after an
+  // action); without it a fog position stored before its first action could not be read back.
+  update_last_seen(s);
   return s;
 }
 

@@ -378,5 +378,23 @@ TEST(Scenario, ExampleFilesLoad) {
   }
 }
 
+// Fog of war: a position laid with no action yet has one memory per player, of the enemy units
+// he sees in it (as after an action), and its state reads back; before, the memory was one
+// empty list for the whole game and the stored state of such a game could not be read.
+TEST(Scenario, AFogPositionRemembersWhatEachPlayerSeesAndReadsBack) {
+  json position = kPosition;
+  position["options"] = {{"players", 2}, {"fog_of_war", true}};
+  position["units"][2] = "1 infantry E4";  // Yellow's, next to Red's City at E3: Red sees it
+  position.erase("actions");
+  const Scenario sc = scenario_from_json(position);
+  const GameState& s = sc.state;
+  ASSERT_EQ(s.last_seen.size(), 2u);
+  ASSERT_EQ(s.last_seen[0].size(), 1u);
+  EXPECT_EQ(s.last_seen[0][0].hex, hex(s, "E4"));
+  EXPECT_EQ(s.last_seen[0][0].owner, 1);
+  EXPECT_EQ(s.last_seen[0][0].units[static_cast<int>(UnitType::kInfantry)], 1);
+  EXPECT_EQ(protocol::state_from_json(protocol::state_to_json(s)), s);
+}
+
 }  // namespace
 }  // namespace viktory
