@@ -37,7 +37,8 @@ struct Settings {
   VictoryCondition victory = VictoryCondition::kStandard;
   TileMix mix = TileMix::kStandard;
   bool independent = false;
-  int board_hexes = 0;  // 0: the rules' size for the player count [3.2]
+  int board_hexes = 0;     // 0: the rules' size for the player count [3.2]
+  int fog_city_sight = 0;  // 0: no fog of war; else the City's sight (docs/rules-notes.md)
   std::vector<ai::Level> lineup{ai::Level::kSearch, ai::Level::kHeuristic};
   int games = 10;
   std::uint64_t seed = 1;
@@ -75,6 +76,7 @@ struct GameRecord {
                "%s\nusage: viktory-tournament [--players N] [--victory standard|shorter|race|"
                "doomsday]\n  [--tile-mix standard|land_rich|islands] [--independent]\n"
                "  [--board HEXES] (61, 91, 127, 169, 217; default the rules' size)\n"
+               "  [--fog CITY_SIGHT] (fog of war, a City seeing 1..3 hexes)\n"
                "  [--lineup LEVEL,LEVEL,...] (random, heuristic, search; one per seat)\n"
                "  [--games N] [--seed S] [--iterations N] [--time-ms MS] [--max-turns N]\n"
                "  [--horizon N] [--min-gain Z] [--jobs N] [--verbose] [--trace GAME]\n",
@@ -99,6 +101,8 @@ Settings parse(int argc, char** argv) {
       s.independent = true;
     } else if (arg == "--board") {
       s.board_hexes = args.integer();
+    } else if (arg == "--fog") {
+      s.fog_city_sight = args.integer();
     } else if (arg == "--lineup") {
       s.lineup.clear();
       std::string list = args.value();
@@ -138,6 +142,8 @@ Settings parse(int argc, char** argv) {
   Options check;
   check.players = s.players;
   check.board_hexes = s.board_hexes;
+  check.fog_of_war = s.fog_city_sight != 0;
+  if (check.fog_of_war) check.fog_city_sight = s.fog_city_sight;
   if (auto problem = options_problem(check)) usage(problem->c_str());
   return s;
 }
@@ -173,6 +179,8 @@ GameRecord play(const Settings& settings, int game) {
   options.tile_mix = settings.mix;
   options.independent_exploration = settings.independent;
   options.board_hexes = settings.board_hexes;
+  options.fog_of_war = settings.fog_city_sight != 0;
+  if (options.fog_of_war) options.fog_city_sight = settings.fog_city_sight;
   const std::uint64_t game_seed = settings.seed + static_cast<std::uint64_t>(game);
   GameState s = new_game(options, game_seed);
   GameRecord rec;
@@ -314,11 +322,12 @@ int main(int argc, char** argv) {
     lineup += ai::to_string(l);
   }
   std::printf(
-      "players %d, victory %s, tile mix %s%s, lineup %s, games %d, seed %llu, "
+      "players %d, victory %s, tile mix %s%s%s, lineup %s, games %d, seed %llu, "
       "iterations %d, time %d ms, max turns %d\n",
       settings.players, std::string(to_string(settings.victory)).c_str(),
       std::string(to_string(settings.mix)).c_str(),
-      settings.independent ? ", independent exploration" : "", lineup.c_str(), settings.games,
+      settings.independent ? ", independent exploration" : "",
+      settings.fog_city_sight != 0 ? ", fog of war" : "", lineup.c_str(), settings.games,
       static_cast<unsigned long long>(settings.seed), settings.iterations, settings.time_ms,
       settings.max_turns);
   std::printf("mean turns per game %.1f, actions %.0f, adjudicated %d, wall %.1f s\n",
