@@ -202,6 +202,7 @@ bool fog_event(Event& e, int viewer, const Visible& visible) {
     case EventKind::kUnitMoved:
     case EventKind::kUnitRetreated:
     case EventKind::kUnitWithdrawn:
+    case EventKind::kUnitRedeployed:     // house rule Redeployment: from_hex to hex, like a move
     case EventKind::kUnitEmbarked:       // from_hex: the land unit's hex, hex: the Frigate's
     case EventKind::kUnitDisembarked: {  // from_hex: the Frigate's hex, hex: where it landed
       const bool from = visible(e.from_hex), to = visible(e.hex);

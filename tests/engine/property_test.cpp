@@ -300,10 +300,17 @@ std::string check_fog(const GameState& s, const std::vector<Event>& events, int 
   }
   for (const Event& e : viktory::filter_events_for(s, events, viewer)) {
     if (e.player == viewer || viewer < 0) continue;
-    if ((e.kind == EventKind::kUnitMoved || e.kind == EventKind::kUnitPlaced) && !sees(e.hex) &&
-        e.hex >= 0) {
+    // A unit that goes from one hex to another (the house rule Redeployment's too) is told
+    // with the ends he sees, the others masked; one placed, only where he sees.
+    const bool goes = e.kind == EventKind::kUnitMoved || e.kind == EventKind::kUnitRedeployed ||
+                      e.kind == EventKind::kUnitWithdrawn;
+    if ((goes || e.kind == EventKind::kUnitPlaced) && !sees(e.hex) && e.hex >= 0) {
       return "fog: event " + std::string(viktory::to_string(e.kind)) + " to unseen hex " +
              std::to_string(e.hex) + " told to " + std::to_string(viewer);
+    }
+    if (goes && !sees(e.from_hex) && e.from_hex >= 0) {
+      return "fog: event " + std::string(viktory::to_string(e.kind)) + " from unseen hex " +
+             std::to_string(e.from_hex) + " told to " + std::to_string(viewer);
     }
   }
   return {};

@@ -390,7 +390,7 @@ TEST(StateJson, TerrainErrorsDoNotEchoTheTile) {
 // new field in state_to_json/state_from_json (protocol/state_json.cpp) and in
 // state_with_every_field_set above, then update the numbers.
 TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
-  EXPECT_EQ(sizeof(GameState), 688u);  // + fog of war memory (last_seen)
+  EXPECT_EQ(sizeof(GameState), 696u);  // + fog of war memory (last_seen), Options below
   EXPECT_EQ(sizeof(Unit), 36u);
   EXPECT_EQ(sizeof(HexCell), 24u);
   EXPECT_EQ(sizeof(PlayerState), 24u);
@@ -401,7 +401,7 @@ TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
   EXPECT_EQ(sizeof(PendingBombard), 20u);
   EXPECT_EQ(sizeof(PendingElimination), 32u);
   EXPECT_EQ(sizeof(BattleEntry), 8u);
-  EXPECT_EQ(sizeof(Options), 20u);  // + fog_of_war, fog_city_sight
+  EXPECT_EQ(sizeof(Options), 28u);  // + board_hexes, the house rules, fog_of_war, fog_city_sight
   EXPECT_EQ(sizeof(LastSeen), 28u);
 }
 #endif
