@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "battle_field.h"
 #include "fixture.h"
 
 namespace viktory {
@@ -22,29 +23,9 @@ Options with_prefire(bool on = true) {
   return o;
 }
 
-// Plains; the Battle hex is E5. Player 0 attacks from E4/D4/D5 with up to 2 Artillery (Mountain
-// Cities D7, D2), 5 Infantry and 1 Cavalry. Player 1 defends with up to 2 Artillery (Mountain
-// Cities F2, F6), 5 Infantry and 1 Cavalry.
-struct Field {
-  Position p;
-  int hex = -1;
-  explicit Field(Options o = with_prefire()) : p(2, 0, o) {
-    p.fill(Terrain::kPlains);
-    hex = p.at("E5");
-    p.capital(0, p.at("B5")).capital(1, p.at("H2"));
-    p.terrain(p.at("B3"), Terrain::kGrassland).city(0, p.at("B3"));
-    p.terrain(p.at("D7"), Terrain::kMountain).city(0, p.at("D7"));
-    p.terrain(p.at("D2"), Terrain::kMountain).city(0, p.at("D2"));
-    p.terrain(p.at("H4"), Terrain::kGrassland).city(1, p.at("H4"));
-    p.terrain(p.at("F2"), Terrain::kMountain).city(1, p.at("F2"));
-    p.terrain(p.at("F6"), Terrain::kMountain).city(1, p.at("F6"));
-  }
-  int attacker(U t, const char* from) { return p.unit(0, t, p.at(from)); }
-  int defender(U t) { return p.unit(1, t, hex); }
-  void advance(const std::vector<int>& units) {
-    p.start_turn(0, Phase::kMovement);
-    for (int u : units) p.apply_ok(act::move(0, u, hex));
-  }
+// The Battle field (battle_field.h) with two defending Artillery Cities.
+struct Field : testing::BattleField {
+  explicit Field(Options o = with_prefire()) : BattleField(o, Terrain::kPlains, 2) {}
 };
 
 std::size_t dice_count(const std::vector<Event>& ev, RollPurpose purpose) {

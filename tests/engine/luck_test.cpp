@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "battle_field.h"
 #include "fixture.h"
 
 namespace viktory {
@@ -23,28 +24,10 @@ Options averaging() {
   return o;
 }
 
-// Plains; the Battle hex is E5. Player 0 (attacker): Capital B5, Grassland City B3, Mountain
-// Cities D7 and D2. Player 1 (defender): Capital H2, Grassland City H4, Mountain City F2.
-struct Field {
-  Position p{2, 0, averaging()};
-  int hex = -1;
-  explicit Field(Terrain battle_terrain = Terrain::kPlains) {
-    p.fill(Terrain::kPlains);
-    hex = p.at("E5");
-    p.terrain(hex, battle_terrain);
-    p.capital(0, p.at("B5")).capital(1, p.at("H2"));
-    p.terrain(p.at("B3"), Terrain::kGrassland).city(0, p.at("B3"));
-    p.terrain(p.at("D7"), Terrain::kMountain).city(0, p.at("D7"));
-    p.terrain(p.at("D2"), Terrain::kMountain).city(0, p.at("D2"));
-    p.terrain(p.at("H4"), Terrain::kGrassland).city(1, p.at("H4"));
-    p.terrain(p.at("F2"), Terrain::kMountain).city(1, p.at("F2"));
-  }
-  int attacker(U t, const char* from) { return p.unit(0, t, p.at(from)); }
-  int defender(U t) { return p.unit(1, t, hex); }
-  void advance(const std::vector<int>& units) {
-    p.start_turn(0, Phase::kMovement);
-    for (int u : units) p.apply_ok(act::move(0, u, hex));
-  }
+// The Battle field (battle_field.h) under Luck Averaging, on the terrain given.
+struct Field : testing::BattleField {
+  explicit Field(Terrain battle_terrain = Terrain::kPlains)
+      : BattleField(averaging(), battle_terrain, 1) {}
   std::vector<int> pairs_offered(int player) const {
     std::vector<int> out;
     for (const Action& a : legal_actions(p.state, player)) {
