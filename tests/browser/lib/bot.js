@@ -65,11 +65,17 @@ export function pickAction(state, { avoidBattle = false } = {}) {
 
 // Plays with the pages of all players until `until(states)` is true (checked before each
 // action) or maxActions were taken. Acts through the deciding player's own page, so every page
-// learns of the action the normal way (game.update frames).
+// learns of the action the normal way (game.update frames). Only actions taken count toward
+// maxActions: waiting for a page to catch up does not (under load a page may lag for seconds),
+// but 30 s without a single action is a failure.
 export async function playUntil(players, until, { maxActions = 600, avoidBattle = false } = {}) {
-  for (let i = 0; i < maxActions; i += 1) {
+  const stallLimitMs = 30_000;
+  let taken = 0;
+  let lastProgress = Date.now();
+  for (;;) {
     const states = await Promise.all(players.map((p) => gameState(p.page)));
     if (await until(states)) return states;
+    if (taken >= maxActions) break;
     if (states.every((s) => s && s.view.phase === 'game_over')) {
       throw new Error('playUntil: the game ended before the condition was reached');
     }
@@ -85,7 +91,13 @@ export async function playUntil(players, until, { maxActions = 600, avoidBattle 
       acted = !error;
       break;
     }
-    if (!acted) {
+    if (acted) {
+      taken += 1;
+      lastProgress = Date.now();
+    } else {
+      if (Date.now() - lastProgress > stallLimitMs) {
+        throw new Error(`playUntil: no action could be taken for ${stallLimitMs / 1000} s (after ${taken} actions)`);
+      }
       // The decider's page may not have the newest state yet: wait a little for it.
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
