@@ -1,10 +1,13 @@
-// viktory-tournament: computer players against each other, with fixed seeds.
+// viktory-tournament: computer players against each other, on a printed block of game seeds.
 //
 //   viktory-tournament --players 2 --victory standard --lineup search,heuristic --games 200
 //
 // Game g uses the game seed (--seed + g) and seats the lineup rotated by g, so every level
-// plays every seat equally often. Each seat decides from its own view, legal actions and the
-// events it was shown, exactly as a server would call the library. A game still running after
+// plays every seat equally often. Without --seed the block is drawn at random from the
+// held-out range (kHeldOutFirst and up), so a reported figure is never on the seeds a change
+// was tuned on; tuning runs name a block below kHeldOutFirst (docs/ai.md, "Honest numbers"). Each
+// seat decides from its own view, legal actions and the events it was shown, exactly as a server
+// would call the library. A game still running after
 // --max-turns turns of each player is adjudicated to the highest victory-point total (counted
 // apart). Prints per level: seat-games, wins (a shared win counts 1/k), the win rate per seat
 // with its 95% Wilson interval, decisions, decisions per second and mean/max decision time.
@@ -17,6 +20,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -41,7 +45,8 @@ struct Settings {
   int fog_city_sight = 0;  // 0: no fog of war; else the City's sight (docs/rules-notes.md)
   std::vector<ai::Level> lineup{ai::Level::kSearch, ai::Level::kHeuristic};
   int games = 10;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 0;  // the first game seed; drawn when not given
+  bool seed_given = false;
   int iterations = 64;
   int time_ms = 0;
   int max_turns = 120;
@@ -84,6 +89,18 @@ struct GameRecord {
   std::exit(2);
 }
 
+// Game seeds below this are the tuning range: changes to the computer players are tried on
+// them. Figures reported in docs/ai.md come from blocks at or above it, drawn at random.
+constexpr std::uint64_t kHeldOutFirst = 1'000'000;
+constexpr std::uint64_t kHeldOutEnd = 4'000'000'000;
+
+std::uint64_t draw_held_out_block(int games) {
+  std::random_device device;
+  const std::uint64_t wide = (static_cast<std::uint64_t>(device()) << 32) | device();
+  const std::uint64_t span = kHeldOutEnd - kHeldOutFirst - static_cast<std::uint64_t>(games);
+  return kHeldOutFirst + wide % span;
+}
+
 Settings parse(int argc, char** argv) {
   Settings s;
   bench::Args args(argc, argv, usage);
@@ -118,6 +135,7 @@ Settings parse(int argc, char** argv) {
       s.games = args.integer();
     } else if (arg == "--seed") {
       s.seed = args.unsigned_integer();
+      s.seed_given = true;
     } else if (arg == "--iterations") {
       s.iterations = args.integer();
     } else if (arg == "--time-ms") {
@@ -145,6 +163,7 @@ Settings parse(int argc, char** argv) {
   check.fog_of_war = s.fog_city_sight != 0;
   if (check.fog_of_war) check.fog_city_sight = s.fog_city_sight;
   if (auto problem = options_problem(check)) usage(problem->c_str());
+  if (!s.seed_given) s.seed = draw_held_out_block(s.games);
   return s;
 }
 
@@ -322,14 +341,19 @@ int main(int argc, char** argv) {
     lineup += ai::to_string(l);
   }
   std::printf(
-      "players %d, victory %s, tile mix %s%s%s, lineup %s, games %d, seed %llu, "
-      "iterations %d, time %d ms, max turns %d\n",
+      "players %d, victory %s, tile mix %s%s%s, lineup %s, games %d, game seeds %llu-%llu "
+      "(%s), iterations %d, time %d ms, max turns %d\n",
       settings.players, std::string(to_string(settings.victory)).c_str(),
       std::string(to_string(settings.mix)).c_str(),
       settings.independent ? ", independent exploration" : "",
       settings.fog_city_sight != 0 ? ", fog of war" : "", lineup.c_str(), settings.games,
-      static_cast<unsigned long long>(settings.seed), settings.iterations, settings.time_ms,
-      settings.max_turns);
+      static_cast<unsigned long long>(settings.seed),
+      static_cast<unsigned long long>(settings.seed + static_cast<std::uint64_t>(settings.games) -
+                                      1),
+      !settings.seed_given             ? "drawn, held out"
+      : settings.seed >= kHeldOutFirst ? "given, in the held-out range"
+                                       : "given, in the tuning range: not for reported figures",
+      settings.iterations, settings.time_ms, settings.max_turns);
   std::printf("mean turns per game %.1f, actions %.0f, adjudicated %d, wall %.1f s\n",
               turns / settings.games, actions / settings.games, adjudicated, wall);
   // Stand-offs: the share of games that reached the turn limit, and how long games last in
