@@ -154,6 +154,17 @@ const std::vector<int>& Analysis::roads_from(int player, int town) const {
   return roads_[static_cast<std::size_t>(player)][static_cast<std::size_t>(town)];
 }
 
+// A land hex a Frigate of `player` may sail through [9.32]: his Town or City next to water,
+// not built this turn (when it is his turn, [9.13]).
+bool Analysis::is_port_for(int hex, int player, bool current) const {
+  const HexCell& c = s_.hexes[static_cast<std::size_t>(hex)];
+  if (c.town_owner != player || (current && c.built_this_turn)) return false;
+  for (int n : board_.neighbors(hex)) {
+    if (n != Board::kNoHex && known_water(n, player)) return true;
+  }
+  return false;
+}
+
 void Analysis::reach(int player, const Unit& unit, Reach& out) const {
   const int size = board_.size();
   out.dist.assign(static_cast<std::size_t>(size), -1);
@@ -184,9 +195,15 @@ void Analysis::reach(int player, const Unit& unit, Reach& out) const {
       if (land && is_rough(c.terrain) && c.town_owner != player && !began_here(h, player))
         continue;  // slow terrain [9.12]
     }
+    // A Frigate passes through a port (its own Town or City next to water) but goes on to
+    // water from there: one port at a time, never ending its move in it [9.32].
+    const bool in_port = !land && h != start && !known_water(h, player);
     for (int n : board_.neighbors(h)) {
       if (n == Board::kNoHex || out.dist[static_cast<std::size_t>(n)] >= 0) continue;
-      if (land ? !known_land(n, player) : !known_water(n, player)) continue;
+      if (land ? !known_land(n, player)
+               : !known_water(n, player) && (in_port || !is_port_for(n, player, current))) {
+        continue;
+      }
       const HexCell& nc = s_.hexes[static_cast<std::size_t>(n)];
       if (current && nc.battle_this_turn && hostile(n, player)) continue;  // [12.2]
       visit(h, n);
@@ -361,7 +378,10 @@ std::vector<int> distance_field(const Board& board, const std::vector<int>& sour
 }  // namespace
 
 std::vector<int> Analysis::water_distance_from(const std::vector<int>& sources) const {
-  return distance_field(board_, sources, [&](int h) { return known_water(h, me_); });
+  // A Frigate may also pass through a port: a Town or City of its own next to water [9.32]
+  // (it may not stop there; the planner only aims ships at water hexes).
+  return distance_field(board_, sources,
+                        [&](int h) { return known_water(h, me_) || is_port_for(h, me_, false); });
 }
 
 std::vector<int> Analysis::land_distance_from(const std::vector<int>& sources) const {

@@ -71,8 +71,9 @@ class Analysis {
   // Steps over land `me` knows from the nearest of `sources` (kFar where none is reachable).
   static constexpr int kFar = 99;
   std::vector<int> land_distance_from(const std::vector<int>& sources) const;
-  // The same over water `me` knows (for Frigates).
+  // The same over water `me` knows and his ports (for Frigates).
   std::vector<int> water_distance_from(const std::vector<int>& sources) const;
+  bool is_port_for(int hex, int player, bool current) const;
   // The same from the nearest enemy Town/City, cached.
   int enemy_town_land_distance(int hex) const;
   const std::vector<int>& my_towns() const { return my_towns_; }

@@ -44,6 +44,21 @@ double score_capital(const Analysis& a, int hex) {
 // ---------------------------------------------------------------------------------------------
 // Building [7.x]
 
+// Whether `me` has a Town or City on a Forest hex by water: a Forest City is the only source of
+// Frigates [8.2], and without one an enemy on an island can never be reached (most stand-offs
+// at the turn limit were such games: every building site gone, no Forest City).
+// `cities_only`: count Cities alone (a Town must still be upgraded to support a Frigate).
+bool has_frigate_base(const Analysis& a, int me, bool cities_only) {
+  const GameState& s = a.state();
+  for (int h = 0; h < a.board().size(); ++h) {
+    if (cell(s, h).town_owner == me && (cell(s, h).city || !cities_only) &&
+        terrain_at(s, h) == Terrain::kForest && adjacent_known_water(a, h, me)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 double city_unit_bonus(const Analysis& a, int hex) {
   switch (terrain_at(a.state(), hex)) {
     case Terrain::kGrassland:
@@ -53,7 +68,10 @@ double city_unit_bonus(const Analysis& a, int hex) {
     case Terrain::kPlains:
       return 1.0;
     case Terrain::kForest:
-      return adjacent_known_water(a, hex, a.me()) ? 1.2 : 0.4;  // a Frigate
+      if (!adjacent_known_water(a, hex, a.me())) return 0.4;
+      // A Frigate; the first Forest base by water matters most (see has_frigate_base).
+      // Building here (no Town yet) or upgrading the Town here: see has_frigate_base.
+      return has_frigate_base(a, a.me(), cell(a.state(), hex).town_owner == a.me()) ? 1.2 : 3.7;
     default:
       return 0;
   }

@@ -363,6 +363,7 @@ void MovementPlanner::plan_ferries() {
     int best_d = field[static_cast<std::size_t>(here)];
     for (int h = 0; h < board.size(); ++h) {
       if (m.reach.dist[static_cast<std::size_t>(h)] <= 0 || a_.hostile(h, me_)) continue;
+      if (!a_.known_water(h, me_)) continue;  // never stop in a port [9.32]
       if (field[static_cast<std::size_t>(h)] < best_d) {
         best_d = field[static_cast<std::size_t>(h)];
         best = h;
@@ -373,6 +374,25 @@ void MovementPlanner::plan_ferries() {
     m.goal = best;
     return true;
   };
+  // A loaded ship with no landing worth making waits next to the nearest enemy Town it can
+  // sail to, where other ships join it (landing_cargo below).
+  auto stage_next_to_enemy = [&](Mobile& m, int here, const std::vector<int>& wd) {
+    int stage = -1;  // its own hex counts: 0 away
+    for (int town : a_.enemy_towns()) {
+      for (int w : water_next_to(town)) {
+        if (wd[static_cast<std::size_t>(w)] >= Analysis::kFar) continue;
+        if (stage < 0 || wd[static_cast<std::size_t>(w)] < wd[static_cast<std::size_t>(stage)])
+          stage = w;
+      }
+    }
+    if (stage < 0) return;
+    if (stage != here) {
+      steer(m, stage);
+    } else {
+      m.job = Job::kFerry;  // it stays: no other plan may sail it away
+      m.goal = here;
+    }
+  };
   // Stranded: free land units that have not moved, with no land route to an enemy Town.
   std::vector<int> stranded;
   for (const Mobile& m : mobile_) {
@@ -382,10 +402,37 @@ void MovementPlanner::plan_ferries() {
     if (std::find(stranded.begin(), stranded.end(), u.hex) == stranded.end())
       stranded.push_back(u.hex);
   }
+  // The cargo each enemy hex could receive now: every loaded Frigate next to it that may still
+  // land there [9.46]. Frigates land together (a Battle waits for them: battle_ready), so an
+  // island Town too strong for one ship's three units [9.41] is not out of reach for two.
+  auto cargo_of = [&](int frigate) {
+    Force cargo;
+    for (const Unit& c : s_.units) {
+      if (c.place == UnitPlace::kMap && c.carrier == frigate) cargo.add(c.type);
+    }
+    return cargo;
+  };
+  std::map<int, Force> landing_cargo;
   for (const Unit& f : s_.units) {
     if (f.owner != me_ || f.type != UnitType::kFrigate || f.place != UnitPlace::kMap) continue;
-    if (terrain_at(s_, f.hex) != Terrain::kWater) continue;  // in port [9.32]
+    if (terrain_at(s_, f.hex) != Terrain::kWater) continue;
+    const Force cargo = cargo_of(f.id);
+    if (cargo.land() == 0) continue;
+    for (int l : board.neighbors(f.hex)) {
+      if (l == Board::kNoHex || !a_.hostile(l, me_)) continue;
+      if (f.disembark_hex >= 0 && f.disembark_hex != l) continue;
+      Force& sum = landing_cargo[l];
+      sum.infantry += cargo.infantry;
+      sum.cavalry += cargo.cavalry;
+      sum.artillery += cargo.artillery;
+    }
+  }
+  for (const Unit& f : s_.units) {
+    if (f.owner != me_ || f.type != UnitType::kFrigate || f.place != UnitPlace::kMap) continue;
+    // In port [9.32] it can neither land nor take units aboard, only sail on.
+    const bool in_port = terrain_at(s_, f.hex) != Terrain::kWater;
     Mobile* mf = mobile_of(f.id);
+    if (in_port && !mf) continue;
     if (mf && mf->job != Job::kNone) continue;
     Force cargo;
     int aboard = 0;
@@ -413,15 +460,24 @@ void MovementPlanner::plan_ferries() {
           }
         }
         if (water < 0) continue;
-        const bool landing_now = board.distance(f.hex, l) == 1;
+        const bool landing_now = !in_port && board.distance(f.hex, l) == 1;
         if (!landing_now && !mf) continue;
         double score = -0.5 * to_enemy - 1.0 * ((wd[static_cast<std::size_t>(water)] + 4) / 5);
         if (a_.hostile(l, me_)) {
           if (cell(s_, l).battle_this_turn) continue;  // [12.2]
           Force force = land_only(a_.force(l, me_));
-          force.infantry += cargo.infantry;
-          force.cavalry += cargo.cavalry;
-          force.artillery += cargo.artillery;
+          // Its own cargo, and what the other ships next to it can land now (its own cargo is
+          // among those when it is next to it already).
+          const auto waiting = landing_cargo.find(l);
+          Force joining = waiting != landing_cargo.end() ? waiting->second : Force{};
+          if (!landing_now) {
+            joining.infantry += cargo.infantry;
+            joining.cavalry += cargo.cavalry;
+            joining.artillery += cargo.artillery;
+          }
+          force.infantry += joining.infantry;
+          force.cavalry += joining.cavalry;
+          force.artillery += joining.artillery;
           const double p = a_.attack_odds(force, l, me_).attacker_wins;
           if (p < params_.attack_threshold || !params_.attack) continue;
           score += p * capture_value(s_, l, me_);
@@ -436,7 +492,7 @@ void MovementPlanner::plan_ferries() {
         }
       }
       if (best_land >= 0) {
-        if (board.distance(f.hex, best_land) == 1) {
+        if (!in_port && board.distance(f.hex, best_land) == 1) {
           drop_[f.id] = best_land;
         } else if (mf) {
           steer(*mf, best_water);
@@ -444,10 +500,18 @@ void MovementPlanner::plan_ferries() {
         continue;
       }
       // No landing worth making with this cargo (an enemy Town on an island, say): take more
-      // units aboard first [9.41], rather than sail about with one for ever.
-      if (aboard >= kFrigateCapacity) continue;
+      // units aboard first [9.41], rather than sail about with one for ever. A full ship waits
+      // next to the nearest enemy Town it can sail to, where the others join it.
+      if (aboard >= kFrigateCapacity) {
+        if (mf) stage_next_to_enemy(*mf, f.hex, wd);
+        continue;
+      }
     }
-    if (!mf || stranded.empty() || f.carried_this_turn >= kFrigateCapacity) continue;
+    if (!mf) continue;
+    if (stranded.empty() || f.carried_this_turn >= kFrigateCapacity) {
+      if (aboard > 0) stage_next_to_enemy(*mf, f.hex, wd);
+      continue;
+    }
     int pick = -1, pick_water = -1;
     for (int x : stranded) {
       for (int w : water_next_to(x)) {
@@ -459,8 +523,11 @@ void MovementPlanner::plan_ferries() {
         }
       }
     }
-    if (pick < 0) continue;
-    const bool here = board.distance(f.hex, pick) == 1;
+    if (pick < 0) {
+      if (aboard > 0) stage_next_to_enemy(*mf, f.hex, wd);
+      continue;
+    }
+    const bool here = !in_port && board.distance(f.hex, pick) == 1;
     if (here) {
       pickup_[f.id] = pick;
       mf->job = Job::kFerry;
@@ -534,6 +601,9 @@ bool MovementPlanner::battle_ready(int hex) const {
         s_.units[static_cast<std::size_t>(m.unit)].hex != hex) {
       return false;  // someone is still on his way
     }
+  }
+  for (const auto& [frigate, land] : drop_) {
+    if (land == hex) return false;  // a ship still lands its cargo there [9.47]
   }
   return true;
 }
