@@ -20,13 +20,6 @@ std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
   return z ^ (z >> 31);
 }
 
-// The one place that gives a copy of a state dice of its own: a playout never rolls the
-// game's dice (which would replay the game's own luck) but a generator of the analysis.
-void use_own_dice(GameState& s, std::uint64_t seed) {
-  s.rng = Rng(seed);
-  s.scripted_dice.clear();
-}
-
 void apply_or_throw(GameState& s, const Action& a, int seq, std::vector<Event>* events) {
   if (auto error = apply_in_place(s, a, events)) {
     throw std::invalid_argument("look_back: action " + std::to_string(seq) +
@@ -143,6 +136,12 @@ std::vector<LookbackDrop> find_drops(const Lookback& lb, std::size_t players,
 }
 
 }  // namespace
+
+// The one place that sets a state's generator (determinize.cpp builds its own states).
+void use_own_dice(GameState& s, std::uint64_t seed) {
+  s.rng = Rng(seed);
+  s.scripted_dice.clear();
+}
 
 Lookback look_back(const GameState& start, const std::vector<Action>& actions,
                    const LookbackSettings& settings, const std::atomic<bool>* cancel) {

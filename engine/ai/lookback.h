@@ -74,6 +74,10 @@ struct Lookback {
 // `actions`: every action of the game, in order, up to its end. Throws std::invalid_argument
 // when an action does not apply or the game is not over at the end. Stops early (complete =
 // false) when `cancel` becomes true.
+// Gives a copy of a game's state a generator of its own (and no scripted dice): what a
+// playout or a hypothetical action rolls is never the game's own luck.
+void use_own_dice(GameState& s, std::uint64_t seed);
+
 Lookback look_back(const GameState& start, const std::vector<Action>& actions,
                    const LookbackSettings& settings, const std::atomic<bool>* cancel = nullptr);
 
