@@ -110,6 +110,10 @@ Usage: viktory-server [options]
   --frame-timeout N    seconds a WebSocket message may take to arrive once it has begun
                        (default 30)
   --replays-per-minute N   replay pages per client address, burst N (default 120)
+  --analysis-queue N   finished games being analysed or waiting for it, server-wide; 0: no
+                       analyses (default 16)
+  --analyses-per-hour N    new analyses of finished games per client address, burst 3
+                       (default 12)
   --tutorials-per-hour N   guided first games (tutorial.start) a player may start per hour,
                        burst N; three times as many per client address (default 20)
   --presence-per-minute N  presence requests (GET /api/presence) per client address, burst N
@@ -254,6 +258,10 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(1, 3600, c.frame_timeout_seconds)) return result;
     } else if (flag == "--replays-per-minute") {
       if (!int_flag(1, 1000000, c.replays_per_minute)) return result;
+    } else if (flag == "--analysis-queue") {
+      if (!int_flag(0, 10000, c.analysis_queue)) return result;
+    } else if (flag == "--analyses-per-hour") {
+      if (!int_flag(1, 1000000, c.analyses_per_hour)) return result;
     } else if (flag == "--tutorials-per-hour") {
       if (!int_flag(1, 1000000, c.tutorials_per_hour)) return result;
     } else if (flag == "--max-mutes-per-player") {

@@ -34,6 +34,8 @@ struct Config {
   std::size_t max_queued_bytes_per_address = 32 * 1024 * 1024;  // send queues of one address
   int replays_per_minute = 120;  // replay pages per client address, burst the same
   int tutorials_per_hour = 20;   // guided games a player may start (tutorial.h)
+  int analysis_queue = 16;       // finished games analysed or waiting (game_analysis.h); 0: none
+  int analyses_per_hour = 12;    // new analyses per client address (burst 3)
   // The lobby (lobby.h, LobbyLimits) and the lists read from the store.
   int max_open_games_per_player = 5;
   int max_open_games_per_address = 20;

@@ -21,6 +21,7 @@
 #include "common.h"
 #include "computer_caps.h"
 #include "friends.h"
+#include "game_analysis.h"
 #include "game_clocks.h"
 #include "lobby.h"
 #include "metrics.h"
@@ -77,6 +78,7 @@ struct HubOptions {
   ComputerCapsOptions computer_caps;
   // The guided first game's budget (tutorial.h).
   TutorialLimits tutorial;
+  AnalysisLimits analysis;  // the look back after a game (game_analysis.h)
 };
 
 // What GET /healthz reports.
@@ -110,6 +112,7 @@ class Hub {
   Health health();
 
   Replays& replays() { return replays_; }
+  GameAnalyses& analyses() { return analyses_; }
   // Clocks (game_clocks.h): acts on due reminders and deadlines; returns when the next one is
   // due (ms since the epoch, 0: nothing). The sweeper's timer calls it.
   std::int64_t sweep_clocks();
@@ -222,6 +225,8 @@ class Hub {
   std::unique_ptr<GamesToWatch> games_to_watch_;  // lobby.running (running_games.h)
   Tutorials tutorials_;                           // the guided first game (tutorial.h)
   Friends friends_{store_};                       // follows and invitations (friends.h)
+  // The look back after a game, on a worker of its own (game_analysis.h).
+  GameAnalyses analyses_{store_, options_.analysis};
   // Last: destroyed first, so its workers stop before what they call into goes away.
   std::unique_ptr<SeatControllers> seats_;
 };

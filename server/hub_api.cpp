@@ -186,13 +186,23 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
     const auto slash = rest.find('/');
     id = parse_id(rest.substr(0, slash));
     what = slash == std::string_view::npos ? "" : rest.substr(slash);
-    if (!id || (what != "" && what != "/replay" && what != "/record")) {
+    if (!id || (what != "" && what != "/replay" && what != "/record" && what != "/analysis")) {
       return api_error(404, "not_found", "no such game");
     }
     if (what == "/record") {
       // Fair play: a finished game's record (fair_play.h), built like a replay.
       if (method != "GET") return api_error(405, "method", "use GET");
       return compressible(replays_.handle_record(*id, query, authorization, address));
+    }
+    if (what == "/analysis") {
+      // The look back (game_analysis.h): every request, polls too, costs what a replay page
+      // costs from the address's bucket; a new analysis takes more budgets there.
+      if (method != "GET") return api_error(405, "method", "use GET");
+      if (!charge_address(address, 1)) {
+        metrics_.count_error("rate_limited");
+        return api_error(429, "rate_limited", "too many requests from this address");
+      }
+      return compressible(analyses_.handle(*id, query, authorization, address));
     }
     if (what == "/replay") {
       // Built without the lock of the game logic, through the replays' own connection.

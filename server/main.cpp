@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
     hub_options.signups_per_minute = config.signups_per_minute;
     hub_options.replay.requests_per_minute = config.replays_per_minute;
     hub_options.tutorial.per_player_per_hour = config.tutorials_per_hour;
+    hub_options.analysis.queue = config.analysis_queue;
+    hub_options.analysis.per_address_per_hour = config.analyses_per_hour;
     hub_options.lobby.open_games_per_player = config.max_open_games_per_player;
     hub_options.lobby.open_games_per_address = config.max_open_games_per_address;
     hub_options.lobby.open_games = config.max_open_games;

@@ -126,7 +126,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 15;
+  static constexpr int kSchemaVersion = 16;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database

@@ -334,6 +334,17 @@ INSERT OR IGNORE INTO chat_read(player_id, game_id, up_to)
   SELECT s.player_id, s.game_id, (SELECT MAX(c.id) FROM chat c WHERE c.game_id = s.game_id)
   FROM seats s WHERE EXISTS (SELECT 1 FROM chat c WHERE c.game_id = s.game_id);
 )sql",
+    // 16 (look back): a finished game's analysis (game_analysis.h), computed once and kept:
+    // the answer of GET /api/games/<id>/analysis, the settings it was computed with and the
+    // CPU time it took. IF NOT EXISTS: runs again.
+    R"sql(
+CREATE TABLE IF NOT EXISTS game_analyses(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  settings TEXT NOT NULL,
+  result TEXT NOT NULL,
+  cpu_ms INTEGER NOT NULL,
+  at INTEGER NOT NULL);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 

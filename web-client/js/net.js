@@ -108,6 +108,9 @@ export const api = {
     const q = query.toString();
     return apiFetch(`/api/games/${encodeURIComponent(gameId)}/replay${q ? `?${q}` : ''}`, { token });
   },
+  // The look back on a finished game (docs/protocol.md): {"status": "pending"} until it is done.
+  analysis: (gameId, token, invite) =>
+    apiFetch(`/api/games/${encodeURIComponent(gameId)}/analysis${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`, { token }),
   // Players' records (docs/protocol.md, "Players' records"): the token is optional (it shows
   // the caller what his privacy allows him); `query` holds the filters and the cursor.
   ladder: (token, query) => apiFetch(`/api/ladder?${new URLSearchParams(query)}`, { token }),

@@ -14,6 +14,7 @@ import { applyViewDelta } from './view_delta.js';
 import { withBoard } from './board_data.js';
 import { VerificationPanel } from './fair_play.js';
 import { seatName } from './seat_kinds.js';
+import { LookbackPanel } from './lookback.js';
 
 export function mountReplay(root, ctx, gameId) {
   const r = new Replay(root, ctx, Number(gameId));
@@ -58,6 +59,7 @@ class Replay {
       return;
     }
     this.build();
+    this.lookback.load();
     window.addEventListener('keydown', this.onKey);
     // For tests: what the page shows (never more than the server sent).
     window.__viktoryReplay = this;
@@ -132,6 +134,7 @@ class Replay {
   destroy() {
     this.destroyed = true;
     clearInterval(this.timer);
+    if (this.lookback) this.lookback.stop();
     window.removeEventListener('keydown', this.onKey);
     if (window.__viktoryReplay === this) window.__viktoryReplay = null;
   }
@@ -160,6 +163,8 @@ class Replay {
     const e = this.els;
     // Fair play: the record checked with the verifier, and offered for download.
     this.verification = new VerificationPanel({ gameId: this.gameId, token: this.ctx.session ? this.ctx.session.token : null, invite: this.invite });
+    // The look back: each player's chances per turn, and where they fell most (./lookback.js).
+    this.lookback = new LookbackPanel({ gameId: this.gameId, token: this.ctx.session ? this.ctx.session.token : null, invite: this.invite, name: (seat) => this.name(seat), jump: (step) => this.go(step) });
     const controls = h(
       'div',
       { class: 'action-bar replay-controls' },
@@ -176,7 +181,7 @@ class Replay {
         'div',
         { class: 'game-page replay' },
         h('section', { class: 'map-pane' }, h('h1', { class: 'visually-hidden' }, t('title.replay', { id: this.gameId })), e.info, controls, h('div', { class: 'map-frame' }, e.map, e.hover)),
-        h('aside', { class: 'side' }, e.players, e.dice, h('details', { class: 'panel log-panel', open: true }, h('summary', {}, t('replay.logUpToStep')), e.log), this.verification.el, h('div', { class: 'panel' }, h('a', { class: 'btn btn-small', href: `#/game/${this.gameId}` }, t('replay.backToGame')), ' ', h('a', { class: 'btn btn-small', href: '#/' }, t('waiting.lobby')))),
+        h('aside', { class: 'side' }, e.players, this.lookback.el, e.dice, h('details', { class: 'panel log-panel', open: true }, h('summary', {}, t('replay.logUpToStep')), e.log), this.verification.el, h('div', { class: 'panel' }, h('a', { class: 'btn btn-small', href: `#/game/${this.gameId}` }, t('replay.backToGame')), ' ', h('a', { class: 'btn btn-small', href: '#/' }, t('waiting.lobby')))),
       ),
     );
     this.board = new Board(e.map, {
