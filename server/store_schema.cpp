@@ -334,6 +334,13 @@ INSERT OR IGNORE INTO chat_read(player_id, game_id, up_to)
   SELECT s.player_id, s.game_id, (SELECT MAX(c.id) FROM chat c WHERE c.game_id = s.game_id)
   FROM seats s WHERE EXISTS (SELECT 1 FROM chat c WHERE c.game_id = s.game_id);
 )sql",
+    // 16 (fair play v2): each game's random scheme (engine/rng.h, docs/fair-play.md): 1, the
+    // single stream, for every game stored before; 2, the three counter-based streams, for the
+    // games created from now on (Store::create_game writes it). A game replays, restores and
+    // is recorded with its own scheme.
+    R"sql(
+ALTER TABLE games ADD COLUMN random_scheme INTEGER NOT NULL DEFAULT 1;
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
