@@ -186,8 +186,8 @@ TEST(VerifyRecord, AnActionTheEngineRefusesFailsWithTheEnginesReason) {
   RecordedAction& a = r.actions[0];
   ASSERT_EQ(a.action.kind, ActionKind::kPlaceCapital);
   a.action.hex = 0;
-  expect_fails_containing(r, "action 1 (turn 0): the engine refuses " +
-                                 seat(r, a.action.player) + "'s place_capital: ");
+  expect_fails_containing(r, "action 1 (turn 0): the engine refuses " + seat(r, a.action.player) +
+                                 "'s place_capital: ");
 }
 
 TEST(VerifyRecord, AnActionByTheWrongPlayerFails) {
@@ -431,8 +431,7 @@ TEST(GameRecordJson, StrictReaderNamesTheField) {
   EXPECT_EQ(error_of(j), "setup.first_player_draw: missing required field");
   j = good;
   j["setup"]["seating"] = {0, 1};
-  EXPECT_EQ(error_of(j),
-            "setup.seating: only a game with No Exploration [15.2] draws the seating");
+  EXPECT_EQ(error_of(j), "setup.seating: only a game with No Exploration [15.2] draws the seating");
   j = good;
   j["actions"][0]["balance"] = {{{"player", 0}, {"terrain", "water"}, {"draw", 0}, {"at", 0}}};
   EXPECT_EQ(error_of(j), "actions[0].balance[0].terrain: the balancing draw is a land tile [15.3]");
