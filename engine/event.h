@@ -85,6 +85,11 @@ struct Event {
   // A Battle's fire (kDiceRolled of the pre-battle, attacker or defender fire, and
   // kDiceAveraged): where its dice came from, Suppression and averaged pairs [12.3, 15.4].
   std::optional<FireDice> fire;
+  // Random scheme 2 (kDiceRolled, kTileRevealed, kLandDrawn): the number in its stream of the
+  // first value drawn for it; -1 when nothing was drawn (a re-reveal, scripted dice) or under
+  // scheme 1. For the game record only: filter_events_for clears it and the JSON form leaves
+  // it out, so no player learns how many tiles or dice were drawn out of his sight.
+  std::int64_t draw = -1;
   friend bool operator==(const Event&, const Event&) = default;
 };
 

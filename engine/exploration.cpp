@@ -12,7 +12,7 @@ namespace viktory::detail {
 // so the turn order still goes round the board as in a game without this rule.
 void draw_seating(GameState& s) {
   for (std::size_t i = s.turn_order.size(); i > 1; --i) {  // Fisher-Yates
-    const auto j = static_cast<std::size_t>(s.rng.below(i));
+    const auto j = static_cast<std::size_t>(draw_below(s, RandomStream::kSetup, i));
     std::swap(s.turn_order[i - 1], s.turn_order[j]);
   }
 }
@@ -23,16 +23,33 @@ namespace viktory {
 
 // [15.2] "Set up the map with the hexes face up": every interior tile is drawn now, in hex
 // order, and known to everyone.
-void lay_map_face_up(GameState& s) {
+void lay_map_face_up(GameState& s) { detail::lay_map_face_up(s, nullptr); }
+
+namespace detail {
+
+void lay_map_face_up(GameState& s, Events* drawn) {
   const Board& b = s.board();
   for (int h = 0; h < b.size(); ++h) {
     HexCell& c = s.hexes[h];
     if (b.is_perimeter(h)) continue;
-    if (c.terrain == Terrain::kNone) c.terrain = detail::draw_tile(s);
+    if (c.terrain == Terrain::kNone) {
+      const std::int64_t draw = next_draw(s, tile_stream(s));
+      c.terrain = draw_tile(s);
+      if (drawn) {
+        Event e = make_event(EventKind::kTileRevealed);
+        e.player = kNoPlayer;  // nobody explored it: the map is laid face up
+        e.hex = h;
+        e.terrain = c.terrain;
+        e.draw = draw;
+        drawn->push_back(e);
+      }
+    }
     c.revealed = true;
     c.known_by = everyone_mask(s.options.players);
   }
 }
+
+}  // namespace detail
 
 }  // namespace viktory
 
@@ -54,7 +71,9 @@ void offer_balancing(GameState& s, int player, const std::vector<int>& fresh, Ev
     if (is_land(terrain_of_bank_slot(slot))) land_left += s.tile_bank[slot];
   }
   if (land_left == 0) return;  // no land tile is left to draw
-  auto pick = static_cast<int>(s.rng.below(static_cast<std::uint64_t>(land_left)));
+  const std::int64_t draw = next_draw(s, RandomStream::kTiles);
+  auto pick =
+      static_cast<int>(draw_below(s, RandomStream::kTiles, static_cast<std::uint64_t>(land_left)));
   Terrain land = Terrain::kNone;
   for (int slot = 0; slot < kTerrainKinds && land == Terrain::kNone; ++slot) {
     if (!is_land(terrain_of_bank_slot(slot))) continue;
@@ -70,6 +89,7 @@ void offer_balancing(GameState& s, int player, const std::vector<int>& fresh, Ev
   Event e = make_event(EventKind::kLandDrawn);
   e.player = player;
   e.terrain = land;
+  e.draw = draw;
   ev.push_back(e);
 }
 

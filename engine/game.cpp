@@ -49,7 +49,12 @@ Options normalized(Options o) {
   return o;
 }
 
-GameState new_game(const Options& requested, std::uint64_t seed) {
+GameState new_game(const Options& options, std::uint64_t seed) {
+  return new_game(options, seed, RandomScheme::kSingleStream);
+}
+
+GameState new_game(const Options& requested, std::uint64_t seed, RandomScheme scheme,
+                   SetupDraws* drawn) {
   const Options options = normalized(requested);
   if (auto problem = options_problem(options)) throw std::invalid_argument(*problem);
   GameState s;
@@ -71,16 +76,34 @@ GameState new_game(const Options& requested, std::uint64_t seed) {
   s.players.assign(static_cast<std::size_t>(options.players), PlayerState{});
   s.turn_order.resize(static_cast<std::size_t>(options.players));
   for (int p = 0; p < options.players; ++p) s.turn_order[static_cast<std::size_t>(p)] = p;
-  s.rng = Rng(seed);
+  s.random_scheme = scheme;
+  if (scheme == RandomScheme::kStreams) {
+    s.streams.seed = seed;
+  } else {
+    s.rng = Rng(seed);
+  }
+  // Everything drawn from here to the end of new_game is the setup stream's (scheme 2), in
+  // this order (docs/fair-play.md, "The order of draws").
+  s.drawing_setup = true;
   // [15.2] Random seating and start corners; drawn only under this rule, so that games
   // without it use the generator exactly as before.
   if (options.no_exploration) draw_seating(s);
-  s.first_player =
-      static_cast<int>(s.rng.below(static_cast<std::uint64_t>(options.players)));  // [4.0 step 1]
-  if (options.no_exploration) lay_map_face_up(s);                                  // [15.2]
-  Events ignored;
-  begin_setup(s, s.first_player, ignored);
+  const std::int64_t first_player_draw = next_draw(s, RandomStream::kSetup);
+  s.first_player = static_cast<int>(
+      draw_below(s, RandomStream::kSetup, static_cast<std::uint64_t>(options.players)));
+  Events laid;
+  if (options.no_exploration) detail::lay_map_face_up(s, &laid);  // [15.2]
+  Events setup_events;
+  begin_setup(s, s.first_player, setup_events);  // [4.0 step 2] his start hexes
+  s.drawing_setup = false;
   update_last_seen(s);  // fog of war: one (empty) memory per player
+  if (drawn) {
+    drawn->first_player_draw = first_player_draw;
+    drawn->tiles = std::move(laid);
+    for (const Event& e : setup_events) {
+      if (e.kind == EventKind::kTileRevealed) drawn->tiles.push_back(e);
+    }
+  }
   return s;
 }
 

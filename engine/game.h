@@ -1,6 +1,6 @@
 // The engine's public API: pure functions over GameState.
 //
-//   GameState s = new_game(options, seed);
+//   GameState s = new_game(options, seed, RandomScheme::kStreams);
 //   auto result = apply(s, act::place_capital(0, hex));   // new state + events, or an error
 //   auto moves  = legal_actions(s, decider(s));
 //   GameView v  = view_for(s, player);                    // the only way state leaves
@@ -27,7 +27,23 @@ Options normalized(Options options);
 
 // A new game in its setup phase [4.0]: the first player is drawn at random and his start
 // hexes are revealed. Throws std::invalid_argument for options that options_problem refuses.
+// Random scheme 1 (one xoshiro256** stream, engine/rng.h): every game made before fair play
+// v2, and every test, tournament and fuzzer.
 GameState new_game(const Options& options, std::uint64_t seed);
+
+// What new_game drew, for the game record (protocol/game_record.h). Scheme 2 numbers each
+// draw in its stream; under scheme 1 the draw numbers are -1.
+struct SetupDraws {
+  std::int64_t first_player_draw = -1;  // the first value drawn for the first player [4.0]
+  // A kTileRevealed event per tile laid (the face-up map [15.2], by kNoPlayer; the start
+  // tiles, by the first player), in the order drawn.
+  std::vector<Event> tiles;
+};
+
+// The same with the random scheme chosen (docs/fair-play.md): RandomScheme::kStreams draws
+// the setup, the tiles and the dice from three separate counter-based streams.
+GameState new_game(const Options& options, std::uint64_t seed, RandomScheme scheme,
+                   SetupDraws* drawn = nullptr);
 
 struct ApplyResult {
   GameState state;            // unchanged when error is set

@@ -28,6 +28,14 @@ bool knows(const GameState& s, int player, int hex);
 bool known_land(const GameState& s, int player, int hex);
 bool known_water(const GameState& s, int player, int hex);
 
+// Uniform in [0, n) from the game's generator: scheme 1's single stream, or `stream` under
+// scheme 2 (docs/fair-play.md).
+std::uint64_t draw_below(GameState& s, RandomStream stream, std::uint64_t n);
+// Scheme 2: the number of the next value of `stream` (for the record); -1 under scheme 1.
+std::int64_t next_draw(const GameState& s, RandomStream stream);
+// Where tiles come from now: the setup stream inside new_game, the tiles stream after it.
+RandomStream tile_stream(const GameState& s);
+
 // A tile drawn at random from what is left of the bank [3.2].
 Terrain draw_tile(GameState& s);
 // Turns the tile face up for `by` (drawing it from the bank if it has no terrain yet) [3.2].
@@ -100,6 +108,8 @@ int seat_position(const GameState& s, int player);  // index in turn_order = sta
 int player_after(const GameState& s, int player);   // clockwise, in game or not
 int player_before(const GameState& s, int player);
 void draw_seating(GameState& s);  // [15.2] random turn order and start corners
+// [15.2] lays the face-up map; `drawn` (if given) gets a kTileRevealed event per tile drawn.
+void lay_map_face_up(GameState& s, Events* drawn);
 
 // --- Exploration Balancing [15.3] ---
 // After an act of building or movement turned the `fresh` hexes face up.

@@ -25,7 +25,11 @@ bool reveal(GameState& s, int hex, int by, Events& ev) {
   const bool independent = s.options.independent_exploration;
   if (independent ? (c.known_by & bit(by)) != 0 : c.revealed) return false;
   const bool first_time = !c.revealed;
-  if (c.terrain == Terrain::kNone) c.terrain = draw_tile(s);  // drawn now from the bank
+  std::int64_t draw = -1;  // a re-reveal (or a scenario's laid tile) draws nothing
+  if (c.terrain == Terrain::kNone) {
+    draw = next_draw(s, tile_stream(s));
+    c.terrain = draw_tile(s);  // drawn now from the bank
+  }
   c.revealed = true;
   c.known_by = independent ? static_cast<std::uint8_t>(c.known_by | bit(by))
                            : everyone_mask(s.options.players);
@@ -33,6 +37,7 @@ bool reveal(GameState& s, int hex, int by, Events& ev) {
   e.player = by;
   e.hex = hex;
   e.terrain = c.terrain;
+  e.draw = draw;
   ev.push_back(e);
   return first_time;
 }

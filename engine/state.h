@@ -186,7 +186,13 @@ struct GameState {
   std::vector<Unit> units;  // indexed by id; units in stock stay as tombstones
   std::vector<PlayerState> players;
   std::array<int, kTerrainKinds> tile_bank{};  // undrawn tiles by terrain (water first)
+  // The generator (engine/rng.h, docs/fair-play.md): scheme 1 draws everything from `rng`;
+  // scheme 2 from the three counter-based `streams` (then `rng` is unused).
+  RandomScheme random_scheme = RandomScheme::kSingleStream;
   Rng rng;
+  StreamCounters streams;
+  // True only while new_game runs: the tiles it lays come from the setup stream (scheme 2).
+  bool drawing_setup = false;
   std::vector<int> scripted_dice;  // tests and scenarios: used before the generator
 
   int turn = 0;  // 0 during setup, then 1, 2, ... (a turn = one Player Turn)

@@ -257,6 +257,7 @@ std::vector<Event> filter_events_for(const GameState& after, const std::vector<E
                                      int viewer) {
   std::vector<Event> out = events;
   for (Event& e : out) {
+    e.draw = -1;  // the record's alone: the count of draws would tell of what he cannot see
     if ((e.kind == EventKind::kTileRevealed || e.kind == EventKind::kTileReplaced) &&
         !viewer_knows(after, viewer, e.hex)) {
       e.terrain = Terrain::kNone;  // he learns that someone explored, not what was found

@@ -10,6 +10,7 @@ namespace {
 constexpr std::string_view kCommitmentLabel{"viktory commitment v1\0", 22};
 constexpr std::string_view kContributionLabel{"viktory contribution v1\0", 24};
 constexpr std::string_view kSeedLabel{"viktory seed v1\0", 16};
+constexpr std::string_view kSeedLabelV2{"viktory seed v2\0", 16};
 
 void append(std::vector<std::uint8_t>& out, std::string_view label) {
   out.insert(out.end(), label.begin(), label.end());
@@ -37,9 +38,15 @@ Digest contribution_commitment(const Contribution& contribution) {
 
 std::uint64_t derive_seed(const Secret& secret,
                           const std::vector<std::optional<Contribution>>& contributions) {
+  return derive_seed(secret, contributions, RandomScheme::kSingleStream);
+}
+
+std::uint64_t derive_seed(const Secret& secret,
+                          const std::vector<std::optional<Contribution>>& contributions,
+                          RandomScheme scheme) {
   if (contributions.size() > 255) throw std::invalid_argument("at most 255 seats");
   std::vector<std::uint8_t> message;
-  append(message, kSeedLabel);
+  append(message, scheme == RandomScheme::kStreams ? kSeedLabelV2 : kSeedLabel);
   append(message, secret);
   message.push_back(static_cast<std::uint8_t>(contributions.size()));
   for (const auto& contribution : contributions) {

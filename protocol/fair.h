@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rng.h"
 #include "sha256.h"
 
 namespace viktory::protocol::fair {
@@ -30,6 +31,13 @@ Digest contribution_commitment(const Contribution& contribution);
 // seat i's contribution, or 0x00 when that seat did not reveal one. At most 255 seats.
 std::uint64_t derive_seed(const Secret& secret,
                           const std::vector<std::optional<Contribution>>& contributions);
+
+// The seed of a game of random scheme `scheme` (engine/rng.h): scheme 1 as above; scheme 2 the
+// same with the label "viktory seed v2\0", so that a scheme-1 seed is never taken for a
+// scheme-2 one.
+std::uint64_t derive_seed(const Secret& secret,
+                          const std::vector<std::optional<Contribution>>& contributions,
+                          RandomScheme scheme);
 
 // Lowercase hexadecimal.
 std::string to_hex(std::span<const std::uint8_t> bytes);

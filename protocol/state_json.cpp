@@ -245,23 +245,54 @@ json state_to_json(const GameState& s) {
               {"action_count", s.action_count}};
   // Fog of war only, so that other games' snapshots stay as they were.
   if (s.options.fog_of_war) out["last_seen"] = last_seen_to_json(s.last_seen);
+  // Random scheme 2 (engine/rng.h): the seed and the three streams' counters instead of the
+  // single stream's words; scheme 1 states keep exactly their former JSON.
+  if (s.random_scheme == RandomScheme::kStreams) {
+    out.erase("rng");
+    json drawn = json::array();
+    for (std::uint64_t n : s.streams.drawn) drawn.push_back(n);
+    out["streams"] = {{"seed", u64_to_hex(s.streams.seed)}, {"drawn", drawn}};
+  }
   return out;
 }
 
 GameState state_from_json(const json& j) {
   const std::string path = "state";
   expect_object(j, path);
-  reject_unknown_keys(j, {"format",        "version",        "options",
-                          "radius",        "hexes",          "units",
-                          "players",       "tile_bank",      "rng",
-                          "scripted_dice", "turn",           "first_player",
-                          "current",       "phase",          "capital_choices",
-                          "active_unit",   "entries",        "battle",
-                          "bombard",       "elimination",    "placement_battles",
-                          "ending_turn",   "turn_order",     "balance",
-                          "relocation",    "capital_return", "doomsday_started",
-                          "capital_loser", "winners",        "ended_by",
-                          "action_count",  "last_seen"},
+  reject_unknown_keys(j,
+                      {"format",
+                       "version",
+                       "options",
+                       "radius",
+                       "hexes",
+                       "units",
+                       "players",
+                       "tile_bank",
+                       "rng",
+                       "streams",
+                       "scripted_dice",
+                       "turn",
+                       "first_player",
+                       "current",
+                       "phase",
+                       "capital_choices",
+                       "active_unit",
+                       "entries",
+                       "battle",
+                       "bombard",
+                       "elimination",
+                       "placement_battles",
+                       "ending_turn",
+                       "turn_order",
+                       "balance",
+                       "relocation",
+                       "capital_return",
+                       "doomsday_started",
+                       "capital_loser",
+                       "winners",
+                       "ended_by",
+                       "action_count",
+                       "last_seen"},
                       path);
   if (as_string(require(j, "format", path), join(path, "format")) != "viktory-state") {
     fail(join(path, "format"), "expected \"viktory-state\"");
@@ -318,15 +349,34 @@ GameState state_from_json(const json& j) {
   }
   s.tile_bank = tile_bank_from_json(require(j, "tile_bank", path), join(path, "tile_bank"));
 
-  const json& rng = require(j, "rng", path);
-  expect_array(rng, join(path, "rng"));
-  if (rng.size() != 4) fail(join(path, "rng"), "expected 4 generator words");
-  std::array<std::uint64_t, 4> words{};
-  for (std::size_t i = 0; i < 4; ++i) words[i] = as_u64_string(rng[i], join(join(path, "rng"), i));
-  if (words == std::array<std::uint64_t, 4>{}) {
-    fail(join(path, "rng"), "the generator state may not be all zero");
+  if (const json* streams = optional(j, "streams")) {
+    // Random scheme 2: the seed and the counters of the setup, tiles and dice streams.
+    const std::string spath = join(path, "streams");
+    if (optional(j, "rng")) fail(path, "either \"rng\" (scheme 1) or \"streams\" (scheme 2)");
+    expect_object(*streams, spath);
+    reject_unknown_keys(*streams, {"seed", "drawn"}, spath);
+    s.random_scheme = RandomScheme::kStreams;
+    s.streams.seed = as_u64_string(require(*streams, "seed", spath), join(spath, "seed"));
+    const json& drawn = require(*streams, "drawn", spath);
+    expect_array(drawn, join(spath, "drawn"));
+    if (drawn.size() != kRandomStreams) fail(join(spath, "drawn"), "expected 3 counters");
+    for (std::size_t i = 0; i < drawn.size(); ++i) {
+      s.streams.drawn[i] = static_cast<std::uint64_t>(
+          as_int(drawn[i], join(join(spath, "drawn"), i), 0, std::int64_t{1} << 53));
+    }
+  } else {
+    const json& rng = require(j, "rng", path);
+    expect_array(rng, join(path, "rng"));
+    if (rng.size() != 4) fail(join(path, "rng"), "expected 4 generator words");
+    std::array<std::uint64_t, 4> words{};
+    for (std::size_t i = 0; i < 4; ++i) {
+      words[i] = as_u64_string(rng[i], join(join(path, "rng"), i));
+    }
+    if (words == std::array<std::uint64_t, 4>{}) {
+      fail(join(path, "rng"), "the generator state may not be all zero");
+    }
+    s.rng = Rng::from_words(words);
   }
-  s.rng = Rng::from_words(words);
   s.scripted_dice = dice_from_json(require(j, "scripted_dice", path), join(path, "scripted_dice"));
 
   s.turn = static_cast<int>(as_int(require(j, "turn", path), join(path, "turn"), 0, 100'000'000));

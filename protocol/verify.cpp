@@ -22,16 +22,17 @@ class Checker {
   bool check_witness(const Witness& witness);
 
  private:
+  // A seat by number and name, "seat 1 (Bob)"; by number alone when its name is empty (a
+  // player who deleted his account) or for no seat of the game.
   std::string name(int player) const {
+    std::string out = "seat " + std::to_string(player);
     if (player >= 0 && player < static_cast<int>(record_.seats.size()) &&
         !record_.seats[player].name.empty()) {
-      return record_.seats[player].name;
+      out += " (" + record_.seats[player].name + ")";
     }
-    return "seat " + std::to_string(player);
+    return out;
   }
-  std::string seat_words(int seat) const {
-    return "seat " + std::to_string(seat) + " (" + name(seat) + ")";
-  }
+  std::string seat_words(int seat) const { return name(seat); }
   std::string label(int hex) const {
     return hex >= 0 && hex < board_.size() ? board_.label(hex) : "hex " + std::to_string(hex);
   }
@@ -62,9 +63,55 @@ class Checker {
            std::string(purpose_words(r.purpose)) + " at " + label(r.hex);
   }
   std::string describe(const RecordedTile& t) const {
-    return label(t.hex) + " was revealed as " + std::string(to_string(t.terrain)) + " (by " +
-           name(t.by) + ")";
+    if (t.by == kNoPlayer) {
+      return label(t.hex) + " was laid face up as " + std::string(to_string(t.terrain));
+    }
+    return label(t.hex) + " was revealed as " + std::string(to_string(t.terrain)) + " by " +
+           name(t.by);
   }
+  std::string describe(const RecordedBalance& b) const {
+    return name(b.player) + " drew " + std::string(to_string(b.terrain)) +
+           " for Exploration Balancing [15.3]";
+  }
+  // "seat 0 (Alice)'s roll for the attacker's fire at E4", "the tile at E4", ...
+  std::string outcome_words(const RecordedRoll& r) const {
+    return name(r.player) + "'s roll for " + std::string(purpose_words(r.purpose)) + " at " +
+           label(r.hex);
+  }
+  std::string outcome_words(const RecordedTile& t) const { return "the tile at " + label(t.hex); }
+  std::string outcome_words(const RecordedBalance& b) const {
+    return name(b.player) + "'s balancing draw [15.3]";
+  }
+  static std::string_view stream_words(const RecordedRoll&) { return "dice"; }
+  static std::string_view stream_words(const RecordedTile&) { return "tiles"; }
+  static std::string_view stream_words(const RecordedBalance&) { return "tiles"; }
+  static bool same_core(const RecordedRoll& a, const RecordedRoll& b) {
+    return a.player == b.player && a.purpose == b.purpose && a.hex == b.hex && a.dice == b.dice;
+  }
+  static bool same_core(const RecordedTile& a, const RecordedTile& b) {
+    return a.hex == b.hex && a.terrain == b.terrain && a.by == b.by;
+  }
+  static bool same_core(const RecordedBalance& a, const RecordedBalance& b) {
+    return a.player == b.player && a.terrain == b.terrain;
+  }
+  // Version 2: the draw number and the position of an outcome whose content matched.
+  template <typename Outcome>
+  bool same_numbers(const std::string& where, const Outcome& claimed, const Outcome& actual,
+                    std::string_view stream, std::string_view actual_says) {
+    if (claimed.draw != actual.draw) {
+      return fail(where + ": the record says " + outcome_words(claimed) + " took draw " +
+                  std::to_string(claimed.draw) + " of the " + std::string(stream) + " stream; " +
+                  std::string(actual_says) + " draw " + std::to_string(actual.draw));
+    }
+    if (claimed.at != actual.at) {
+      return fail(where + ": the record puts " + outcome_words(claimed) + " at position " +
+                  std::to_string(claimed.at) +
+                  " of the action's random outcomes; the engine made " + "it at position " +
+                  std::to_string(actual.at));
+    }
+    return true;
+  }
+  bool v2() const { return record_.scheme == RandomScheme::kStreams; }
   std::string where(const RecordedAction& a) const {
     return "action " + std::to_string(a.seq) + " (turn " + std::to_string(a.turn) + ")";
   }
@@ -78,6 +125,11 @@ class Checker {
                   const std::vector<RecordedRoll>& actual, std::string_view actual_says);
   bool same_tiles(const std::string& where, const std::vector<RecordedTile>& claimed,
                   const std::vector<RecordedTile>& actual, std::string_view actual_says);
+  bool same_balance(const std::string& where, const std::vector<RecordedBalance>& claimed,
+                    const std::vector<RecordedBalance>& actual);
+  bool check_setup(const GameState& state, const SetupOutcomes& setup);
+  // `numbers`: compare draw numbers and positions too (a version-2 record against its replay).
+  bool numbers_ = false;
 
   const GameRecord& record_;
   VerifyReport& report_;
@@ -102,7 +154,10 @@ bool Checker::same_rolls(const std::string& where, const std::vector<RecordedRol
     }
     const RecordedRoll& c = claimed[i];
     const RecordedRoll& a = actual[i];
-    if (c == a) continue;
+    if (same_core(c, a)) {
+      if (numbers_ && !same_numbers(where, c, a, stream_words(c), says)) return false;
+      continue;
+    }
     const bool only_faces = c.player == a.player && c.purpose == a.purpose && c.hex == a.hex;
     return fail(where + ": the record says " + describe(c) + "; " + says + " " +
                 (only_faces ? faces(a.dice) : describe(a)));
@@ -126,11 +181,61 @@ bool Checker::same_tiles(const std::string& where, const std::vector<RecordedTil
     }
     const RecordedTile& c = claimed[i];
     const RecordedTile& a = actual[i];
-    if (c == a) continue;
+    if (same_core(c, a)) {
+      if (numbers_ && !same_numbers(where, c, a, stream_words(c), says)) return false;
+      continue;
+    }
     const bool only_terrain = c.hex == a.hex && c.by == a.by;
     return fail(where + ": the record says " + describe(c) + "; " + says + " " +
                 (only_terrain ? std::string(to_string(a.terrain)) : describe(a)));
   }
+  return true;
+}
+
+bool Checker::same_balance(const std::string& where, const std::vector<RecordedBalance>& claimed,
+                           const std::vector<RecordedBalance>& actual) {
+  for (std::size_t i = 0; i < std::max(claimed.size(), actual.size()); ++i) {
+    if (i >= actual.size()) {
+      return fail(where + ": the record says " + describe(claimed[i]) +
+                  "; the seed gives no balancing draw");
+    }
+    if (i >= claimed.size()) {
+      return fail(where + ": the record says nothing about a balancing draw; the seed gives: " +
+                  describe(actual[i]));
+    }
+    if (!same_core(claimed[i], actual[i])) {
+      return fail(where + ": the record says " + describe(claimed[i]) + "; the seed gives " +
+                  std::string(to_string(actual[i].terrain)));
+    }
+    if (!same_numbers(where, claimed[i], actual[i], "tiles", "the seed gives")) return false;
+  }
+  return true;
+}
+
+bool Checker::check_setup(const GameState& state, const SetupOutcomes& setup) {
+  if (v2() && record_.seating != setup.seating) {
+    auto words = [&](const std::vector<int>& order) {
+      std::string out;
+      for (int p : order) out += (out.empty() ? "" : ", ") + name(p);
+      return out;
+    };
+    return fail("setup: the record says the seating [15.2] is " + words(record_.seating) +
+                "; the seed gives " + words(setup.seating));
+  }
+  if (state.first_player != record_.first_player) {
+    return fail("setup: the record says " + name(record_.first_player) +
+                " moves first; the seed gives " + name(state.first_player));
+  }
+  if (v2() && record_.first_player_draw != setup.first_player_draw) {
+    return fail("setup: the record says the first player took draw " +
+                std::to_string(record_.first_player_draw) +
+                " of the setup stream; the seed "
+                "gives draw " +
+                std::to_string(setup.first_player_draw));
+  }
+  const auto tiles = v2() ? setup.tiles : setup_tiles_of(state);
+  if (!same_tiles("setup", record_.setup_tiles, tiles, "the seed gives")) return false;
+  report_.tiles += static_cast<int>(tiles.size());
   return true;
 }
 
@@ -154,6 +259,16 @@ bool Checker::check_commitments() {
   for (std::size_t i = 0; i < record_.seats.size(); ++i) {
     const RecordSeat& seat = record_.seats[i];
     const int index = static_cast<int>(i);
+    if (seat.host) {
+      report_.notes.push_back(seat_words(index) +
+                              " is the server's operator: he could read the hidden tiles from "
+                              "his database while the game ran");
+    }
+    if (seat.computer && !seat.contribution_commitment && !seat.contribution) {
+      // The server plays it: a contribution of its own would be the host's (docs/fair-play.md).
+      report_.notes.push_back(seat_words(index) + " is a computer player: it contributes nothing");
+      continue;
+    }
     if (!seat.contribution_commitment) {
       // A server that does not run the players' commit-reveal round: the seed is the
       // committed secret's alone. Still fixed before the game, but the host could have tried
@@ -183,16 +298,12 @@ bool Checker::replay() {
   const auto seed = record_seed(record_);
   if (!seed) return fail("the record reveals no seed");
   report_.seed = seed;
-  GameState state = new_game(record_.options, *seed);
-  if (state.first_player != record_.first_player) {
-    return fail("setup: the record says " + name(record_.first_player) +
-                " moves first; the seed "
-                "gives " +
-                name(state.first_player));
-  }
-  const auto setup_tiles = setup_tiles_of(state);
-  if (!same_tiles("setup", record_.setup_tiles, setup_tiles, "the seed gives")) return false;
-  report_.tiles += static_cast<int>(setup_tiles.size());
+  numbers_ = v2();
+  SetupDraws drawn;
+  GameState state = new_game(record_.options, *seed, record_.scheme, &drawn);
+  // Version 2: the draw number of each tile by hex, for a re-reveal's (game_record.h).
+  std::vector<std::int64_t> tile_draws(state.hexes.size(), -1);
+  if (!check_setup(state, setup_outcomes_of(state, drawn, tile_draws))) return false;
 
   std::vector<Event> events;
   for (const RecordedAction& entry : record_.actions) {
@@ -206,10 +317,18 @@ bool Checker::replay() {
       return fail(where(entry) + ": the engine refuses " + name(entry.action.player) + "'s " +
                   std::string(to_string(entry.action.kind)) + ": " + error->message);
     }
-    const auto rolls = rolls_of(events);
-    const auto tiles = tiles_of(events);
+    Outcomes outcomes;
+    if (v2()) {
+      outcomes = outcomes_of(events, tile_draws);
+    } else {
+      outcomes.dice = rolls_of(events);
+      outcomes.tiles = tiles_of(events);
+    }
+    const auto& rolls = outcomes.dice;
+    const auto& tiles = outcomes.tiles;
     if (!same_rolls(where(entry), entry.dice, rolls, "the seed gives")) return false;
     if (!same_tiles(where(entry), entry.tiles, tiles, "the seed gives")) return false;
+    if (v2() && !same_balance(where(entry), entry.balance, outcomes.balance)) return false;
     ++report_.actions;
     report_.rolls += static_cast<int>(rolls.size());
     for (const RecordedRoll& r : rolls) report_.dice += static_cast<int>(r.dice.size());
@@ -239,6 +358,7 @@ bool Checker::replay() {
 }
 
 bool Checker::check_witness(const Witness& w) {
+  numbers_ = false;  // a client never sees draw numbers or positions
   const int seats = static_cast<int>(record_.seats.size());
   if (w.seat && *w.seat >= seats) {
     return fail("the witness is for seat " + std::to_string(*w.seat) + "; the game has " +
@@ -300,7 +420,7 @@ bool Checker::check_witness(const Witness& w) {
         return fail(where(entry) + ": the record says nothing about " + label(seen.hex) +
                     "; your client saw " + describe(seen));
       }
-      if (*match != seen) {
+      if (!same_core(*match, seen)) {
         return fail(where(entry) + ": the record says " + describe(*match) + "; your client saw " +
                     describe(seen));
       }

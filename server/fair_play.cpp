@@ -43,11 +43,11 @@ std::optional<FairSecrets> load_fair_secrets(Database& db, std::int64_t game_id)
   return FairSecrets{*secret, *salt};
 }
 
-std::uint64_t seed_for_start(Database& db, std::int64_t game_id, int players) {
+std::uint64_t seed_for_start(Database& db, std::int64_t game_id, int players, RandomScheme scheme) {
   const std::optional<FairSecrets> secrets = load_fair_secrets(db, game_id);
   if (!secrets) return new_seed();
   const std::vector<std::optional<fair::Contribution>> none(static_cast<std::size_t>(players));
-  return fair::derive_seed(secrets->secret, none);
+  return fair::derive_seed(secrets->secret, none, scheme);
 }
 
 std::optional<nlohmann::json> reveal_message(Database& db, const GameRecord& game) {
@@ -72,6 +72,7 @@ protocol::GameRecord export_game_record(Store& store, const GameRecord& game) {
   }
   const std::string where = "game " + std::to_string(game.id) + ": ";
   protocol::GameRecord base;
+  base.scheme = game.random_scheme;  // version 2 for scheme 2, version 1 for older games
   base.game_id = game.id;
   base.options = game.options;
   for (const SeatRecord& seat : game.seats) {

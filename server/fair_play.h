@@ -37,8 +37,9 @@ void store_fair_secrets(Database& db, std::int64_t game_id, const FairSecrets& s
 std::optional<FairSecrets> load_fair_secrets(Database& db, std::int64_t game_id);
 
 // The seed a game starts with: derived from its secret (and `players` seats, none with a
-// contribution) or, for a game created before fair play, a fresh random one.
-std::uint64_t seed_for_start(Database& db, std::int64_t game_id, int players);
+// contribution) with the label of its random scheme (docs/fair-play.md) or, for a game created
+// before fair play, a fresh random one.
+std::uint64_t seed_for_start(Database& db, std::int64_t game_id, int players, RandomScheme scheme);
 
 // game.reveal, sent to everyone watching when the game is over: the commitment, the secret and
 // the salt. None for a game created before fair play or one that is not over.

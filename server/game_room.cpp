@@ -160,7 +160,8 @@ std::unique_ptr<GameRoom> GameRoom::load(Store& store, Metrics& metrics, std::in
   }
   const int count = room->record_.seq;
   GameState state =
-      snapshot ? std::move(snapshot->second) : new_game(room->record_.options, room->record_.seed);
+      snapshot ? std::move(snapshot->second)
+               : new_game(room->record_.options, room->record_.seed, room->record_.random_scheme);
   const int from = snapshot ? snapshot->first : 0;
   for (int i = from; i < count; ++i) {
     std::vector<Event> events;
@@ -326,8 +327,9 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
   // Seats shrink to the seated players, renumbered in seat order.
   for (std::size_t i = 0; i < next.seats.size(); ++i) next.seats[i].seat = static_cast<int>(i);
   next.options.players = static_cast<int>(next.seats.size());
-  next.seed = seed_for_start(store_.db(), record_.id, next.options.players);
-  GameState state = start_position_ ? *start_position_ : new_game(next.options, next.seed);
+  next.seed = seed_for_start(store_.db(), record_.id, next.options.players, next.random_scheme);
+  GameState state =
+      start_position_ ? *start_position_ : new_game(next.options, next.seed, next.random_scheme);
   next.current_seat = decider(state);
   next.seq = 0;
   // Seats, options, seed, status (and a guided game's position) in one transaction.
@@ -764,8 +766,8 @@ Outcome GameRoom::undo(std::int64_t player_id, int client_seq) {
   // latest snapshot before it) and the action log.
   const int target = record_.seq - 1;
   std::optional<std::pair<int, GameState>> snapshot = store_.latest_snapshot(record_.id, target);
-  GameState state =
-      snapshot ? std::move(snapshot->second) : new_game(record_.options, record_.seed);
+  GameState state = snapshot ? std::move(snapshot->second)
+                             : new_game(record_.options, record_.seed, record_.random_scheme);
   for (int i = snapshot ? snapshot->first : 0; i < target; ++i) {
     if (auto error = apply_in_place(state, log_[static_cast<std::size_t>(i)].action)) {
       throw std::runtime_error("undo replay failed at action " + std::to_string(i + 1));

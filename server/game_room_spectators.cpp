@@ -34,8 +34,8 @@ void GameRoom::rebuild_delayed() {
     ++target;
   }
   std::optional<std::pair<int, GameState>> snapshot = store_.latest_snapshot(record_.id, target);
-  GameState state =
-      snapshot ? std::move(snapshot->second) : new_game(record_.options, record_.seed);
+  GameState state = snapshot ? std::move(snapshot->second)
+                             : new_game(record_.options, record_.seed, record_.random_scheme);
   for (int i = snapshot ? snapshot->first : 0; i < target; ++i) {
     if (auto error = apply_in_place(state, log_[static_cast<std::size_t>(i)].action)) {
       throw DamagedGame("game " + std::to_string(record_.id) + ": stored action " +

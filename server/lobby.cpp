@@ -204,6 +204,7 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
     g.seats.push_back(SeatRecord{seat, computer.id, computer.name, level});
   }
   std::sort(g.seats.begin(), g.seats.end(), [](auto& a, auto& b) { return a.seat < b.seat; });
+  g.random_scheme = RandomScheme::kStreams;  // fair play v2: separate streams (docs/fair-play.md)
   store_.create_game(g);
   if (admitted.owns_lock()) computer_caps_->created(g.id, req.address);
   ++metrics_.games_created;

@@ -91,6 +91,7 @@ void SeatControllers::on_room_changed(GameRoom& room) {
   if (job->needs_history) {
     job->options = room.record().options;
     job->seed = room.record().seed;
+    job->random_scheme = room.record().random_scheme;
     job->actions.reserve(room.actions().size());
     for (const ActionRecord& a : room.actions()) job->actions.push_back(a.action);
   }
@@ -172,7 +173,7 @@ ai::PublicHistory SeatControllers::history_for(Job& job) {
     same_past = history->applied[i] == job.actions[i];
   }
   if (!same_past) {
-    history->state = new_game(job.options, job.seed);
+    history->state = new_game(job.options, job.seed, job.random_scheme);
     history->applied.clear();
     history->seats.assign(players, {});
   }

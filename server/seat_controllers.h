@@ -108,6 +108,7 @@ class SeatControllers : public RoomObserver {
     bool needs_history = false;
     Options options;
     std::uint64_t seed = 0;
+    RandomScheme random_scheme = RandomScheme::kSingleStream;
     std::vector<Action> actions;
     std::shared_ptr<JobFlags> flags;
   };

@@ -39,7 +39,7 @@ void after_migration(Database& db, int version) {
 #define VIKTORY_GAME_FIELDS                                                             \
   "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, " \
   "g.invite_hash, g.result, g.current_seat, g.seq, g.last_move_at, g.spectators, "      \
-  "g.spectator_delay, g.commitment, c.options, g.rated "
+  "g.spectator_delay, g.commitment, c.options, g.rated, g.random_scheme "
 // The clock's options come along (a game without a clock has no row in game_clocks).
 #define VIKTORY_GAME_JOINS \
   "JOIN players p ON p.id = g.creator LEFT JOIN game_clocks c ON c.game_id = g.id "
@@ -238,7 +238,8 @@ std::int64_t Store::create_game(GameRecord& game) {
   Transaction tx(db_);
   db_.prepare(
          "INSERT INTO games(options, status, created, creator, private, invite_hash, spectators, "
-         "spectator_delay, commitment, rated) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+         "spectator_delay, commitment, rated, random_scheme) "
+         "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .bind(1, protocol::options_to_json(game.options).dump())
       .bind(2, to_string(game.status))
       .bind(3, game.created)
@@ -249,6 +250,7 @@ std::int64_t Store::create_game(GameRecord& game) {
       .bind(8, game.spectator_delay)
       .bind(9, game.commitment)
       .bind(10, game.rated ? 1 : 0)
+      .bind(11, static_cast<int>(game.random_scheme))
       .run();
   game.id = db_.last_insert_id();
   store_fair_secrets(db_, game.id, secrets);
@@ -350,6 +352,9 @@ GameRecord Store::read_game_row(Statement& s) {
   g.spectator_delay = static_cast<int>(s.int64(14));
   g.commitment = s.optional_text(15).value_or("");
   g.rated = s.int64(17) != 0;
+  const std::int64_t scheme = s.int64(18);
+  if (scheme != 1 && scheme != 2) throw DamagedGame(where + "unknown random scheme");
+  g.random_scheme = static_cast<RandomScheme>(scheme);
   if (auto clock = s.optional_text(16)) {
     try {
       g.clock = nlohmann::json::parse(*clock);

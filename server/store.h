@@ -19,6 +19,7 @@
 #include "action.h"
 #include "action_source.h"
 #include "database.h"
+#include "rng.h"
 #include "state.h"
 
 namespace viktory::server {
@@ -65,6 +66,9 @@ struct GameRecord {
   std::int64_t id = 0;
   Options options;         // options.players: the number of seats
   std::uint64_t seed = 0;  // chosen when the game starts
+  // The generator the seed drives (engine/rng.h, docs/fair-play.md): the lobby creates every
+  // new game with scheme 2; games stored before schema 16 read scheme 1.
+  RandomScheme random_scheme = RandomScheme::kSingleStream;
   GameStatus status = GameStatus::kOpen;
   std::int64_t created = 0;
   PlayerRecord creator;
@@ -126,7 +130,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 16;
+  static constexpr int kSchemaVersion = 17;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database

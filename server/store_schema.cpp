@@ -345,6 +345,13 @@ CREATE TABLE IF NOT EXISTS game_analyses(
   cpu_ms INTEGER NOT NULL,
   at INTEGER NOT NULL);
 )sql",
+    // 17 (fair play v2): each game's random scheme (engine/rng.h, docs/fair-play.md): 1, the
+    // single stream, for every game stored before; 2, the three counter-based streams, for the
+    // games created from now on (Store::create_game writes it). A game replays, restores and
+    // is recorded with its own scheme.
+    R"sql(
+ALTER TABLE games ADD COLUMN random_scheme INTEGER NOT NULL DEFAULT 1;
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 

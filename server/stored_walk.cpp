@@ -19,7 +19,8 @@ StoredWalk::StoredWalk(Store& store, const GameRecord& record, int from)
   } catch (const protocol::JsonError&) {
     throw DamagedGame(where_ + "an action or a snapshot cannot be read");
   }
-  state_ = snapshot ? std::move(snapshot->second) : new_game(record.options, record.seed);
+  state_ = snapshot ? std::move(snapshot->second)
+                    : new_game(record.options, record.seed, record.random_scheme);
   seq_ = snapshot ? snapshot->first : 0;
   next_ = actions_.begin();
   while (seq_ < from) step(nullptr);

@@ -55,7 +55,7 @@ struct StoredGame {
     store->create_game(record);
     record.seed = 20251122;
     store->start_game(record);
-    GameState state = new_game(record.options, record.seed);
+    GameState state = new_game(record.options, record.seed, record.random_scheme);
     testing::Chooser chooser(7);
     int seq = 0;
     store->db().exec("PRAGMA synchronous=OFF");  // only to set the game up quickly
@@ -96,7 +96,7 @@ void BM_ReplayWholeGameFullViews(benchmark::State& st) {
   StoredGame& g = game();
   std::size_t bytes = 0;
   for (auto _ : st) {
-    GameState state = new_game(g.record.options, g.record.seed);
+    GameState state = new_game(g.record.options, g.record.seed, g.record.random_scheme);
     json steps = json::array();
     steps.push_back(
         json{{"seq", 0}, {"view", protocol::view_to_json(view_for(state, kSpectator))}});

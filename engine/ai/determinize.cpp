@@ -355,7 +355,12 @@ GameState determinize(const GameView& v, const PublicHistory& history, std::uint
     ps.reorganization = pv.reorganization;
   }
 
+  // The sampled world's own luck, whatever the real game's scheme: the view carries neither
+  // the real seed nor its stream counters, and a search needs only plausible dice and tiles.
+  // Scheme 1 (one stream) is enough for that and keeps the sampled worlds as they were.
+  s.random_scheme = RandomScheme::kSingleStream;
   s.rng = Rng(sample_seed);
+  s.streams = StreamCounters{};
   s.turn = v.turn;
   s.first_player = v.first_player;
   s.current = v.current;

@@ -172,7 +172,7 @@ test('verify.js in Chromium: a finished game verifies, a tampered one fails with
 
   const die = await inPage(withFirstDieChanged(record));
   assert.equal(die.verified, false);
-  assert.match(die.failure, /^action \d+ \(turn \d+\): the record says Player [AB] rolled [1-6](, [1-6])* for .+ at [A-Z]\d+; the seed gives [1-6](, [1-6])*$/);
+  assert.match(die.failure, /^action \d+ \(turn \d+\): the record says seat [01] \(Player [AB]\) rolled [1-6](, [1-6])* for .+ at [A-Z]\d+; the seed gives [1-6](, [1-6])*$/);
   assert.equal(die.failure, nativeReport(withFirstDieChanged(record)).failure);
 
   const secret = await inPage(withSecretChanged(record));

@@ -32,11 +32,14 @@ struct PlayedGame {
 
 // Plays a game with `options` to its end: at most `max_actions` random actions, then the
 // deciders concede one by one until the game is over. `unrevealed_seat`: a seat whose
-// contribution was never revealed.
+// contribution was never revealed. `scheme`: the random scheme (a record of version 2 for
+// scheme 2, version 1 for scheme 1).
 inline PlayedGame play_recorded_game(std::uint64_t test_seed, const Options& options,
-                                     int max_actions = 3000, int unrevealed_seat = -1) {
+                                     int max_actions = 3000, int unrevealed_seat = -1,
+                                     RandomScheme scheme = RandomScheme::kStreams) {
   viktory::testing::Chooser chooser(test_seed);
   protocol::GameRecord base;
+  base.scheme = scheme;
   base.game_id = static_cast<std::int64_t>(test_seed);
   base.options = options;
   const auto secret = test_bytes<32>(chooser);
@@ -53,7 +56,7 @@ inline PlayedGame play_recorded_game(std::uint64_t test_seed, const Options& opt
   base.reveal = protocol::RecordReveal{secret, salt, std::nullopt};
 
   PlayedGame game;
-  GameState state = new_game(options, *protocol::record_seed(base));
+  GameState state = new_game(options, *protocol::record_seed(base), scheme);
   for (int p = 0; p < options.players; ++p) {
     protocol::Witness w;
     w.game_id = base.game_id;

@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
         << protocol::witness_to_json(game.witnesses.at(static_cast<std::size_t>(seat))).dump()
         << '\n';
     // Replay to get each action's events as the server would send them to this seat.
-    GameState state = new_game(game.record.options, *protocol::record_seed(game.record));
+    GameState state =
+        new_game(game.record.options, *protocol::record_seed(game.record), game.record.scheme);
     nlohmann::json updates = nlohmann::json::array();
     for (std::size_t i = 0; i < game.actions.size(); ++i) {
       std::vector<Event> events;

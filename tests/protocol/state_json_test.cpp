@@ -1,6 +1,7 @@
 // state_to_json / state_from_json: the whole state, secrets included, must come back exactly.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 
 #include "game.h"
@@ -228,6 +229,44 @@ TEST(StateJson, GeneratorWordsAreHexStringsAndDecimalIsAccepted) {
   EXPECT_THROW(state_from_json(j), JsonError);
 }
 
+// Random scheme 2 (engine/rng.h): the seed and the three streams' counters, instead of the
+// single stream's words; a restored state goes on drawing the same tiles and dice.
+TEST(StateJson, SchemeTwoCarriesItsSeedAndStreamCountersAndResumesTheSameDraws) {
+  Options options;
+  options.no_exploration = true;  // [15.2] the setup stream draws seating and the whole map
+  GameState s = new_game(options, 0xFEDCBA9876543210ULL, RandomScheme::kStreams);
+  s.streams.drawn[1] = 5;
+  s.streams.drawn[2] = (std::uint64_t{1} << 53);
+  const json j = state_to_json(s);
+  EXPECT_FALSE(j.contains("rng"));
+  EXPECT_EQ(j["streams"]["seed"], "0xfedcba9876543210");
+  EXPECT_EQ(j["streams"]["drawn"], json::array({s.streams.drawn[0], 5, std::uint64_t{1} << 53}));
+  EXPECT_EQ(s.streams.drawn[0], 39u);  // 1 seating draw, the first player, 37 tiles
+  const GameState back = through_json(s);
+  EXPECT_EQ(back, s);
+  EXPECT_EQ(back.random_scheme, RandomScheme::kStreams);
+  // A scheme-1 state keeps its JSON exactly: "rng" and no "streams".
+  const json one = state_to_json(new_game(options, 3));
+  EXPECT_TRUE(one.contains("rng"));
+  EXPECT_FALSE(one.contains("streams"));
+
+  auto refused = [&](const std::function<void(json&)>& damage, const std::string& field) {
+    json bad = j;
+    damage(bad);
+    try {
+      state_from_json(bad);
+      ADD_FAILURE() << "accepted: " << field;
+    } catch (const JsonError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  };
+  refused([](json& b) { b["rng"] = {"1", "2", "3", "4"}; }, "\"rng\" (scheme 1) or");
+  refused([](json& b) { b["streams"]["drawn"].erase(0); }, "state.streams.drawn");
+  refused([](json& b) { b["streams"]["drawn"][0] = -1; }, "state.streams.drawn[0]");
+  refused([](json& b) { b["streams"]["seed"] = 5; }, "state.streams.seed");
+  refused([](json& b) { b["streams"]["key"] = "0x1"; }, "state.streams");
+}
+
 // Bad snapshots are refused with the field named, and never echo a secret value.
 TEST(StateJson, MalformedStatesAreRefusedNamingTheField) {
   const json good = state_to_json(state_with_every_field_set());
@@ -390,7 +429,7 @@ TEST(StateJson, TerrainErrorsDoNotEchoTheTile) {
 // new field in state_to_json/state_from_json (protocol/state_json.cpp) and in
 // state_with_every_field_set above, then update the numbers.
 TEST(StateJson, StateLayoutIsTheOneTheJsonKnows) {
-  EXPECT_EQ(sizeof(GameState), 696u);  // + fog of war memory (last_seen), Options below
+  EXPECT_EQ(sizeof(GameState), 736u);  // + random scheme 2's streams, Options below
   EXPECT_EQ(sizeof(Unit), 36u);
   EXPECT_EQ(sizeof(HexCell), 24u);
   EXPECT_EQ(sizeof(PlayerState), 24u);

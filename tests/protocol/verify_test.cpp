@@ -46,6 +46,11 @@ std::size_t first_action_with_tiles(const GameRecord& r) {
   return 0;
 }
 
+// How the verifier names a seat: by number and name.
+std::string seat(const GameRecord& r, int p) {
+  return "seat " + std::to_string(p) + " (" + r.seats[static_cast<std::size_t>(p)].name + ")";
+}
+
 std::string label(const GameRecord& r, int hex) {
   return Board::for_radius(board_radius_for_players(r.options.players)).label(hex);
 }
@@ -131,7 +136,7 @@ TEST(VerifyRecord, ATamperedDieFailsNamingTheActionTheRollerAndBothFaces) {
                                                                            : "the Doomsday Clock";
   expect_fails_with(
       r, "action " + std::to_string(i + 1) + " (turn " + std::to_string(r.actions[i].turn) +
-             "): the record says " + r.seats[roll.player].name + " rolled " + faces(roll.dice) +
+             "): the record says " + seat(r, roll.player) + " rolled " + faces(roll.dice) +
              " for " + purpose + " at " + label(r, roll.hex) + "; the seed gives " + faces(real));
 }
 
@@ -157,8 +162,8 @@ TEST(VerifyRecord, ATamperedTileFailsNamingTheHexAndBothTerrains) {
   expect_fails_with(r, "action " + std::to_string(i + 1) + " (turn " +
                            std::to_string(r.actions[i].turn) + "): the record says " +
                            label(r, tile.hex) + " was revealed as " +
-                           std::string(to_string(tile.terrain)) + " (by " + r.seats[tile.by].name +
-                           "); the seed gives " + std::string(to_string(real)));
+                           std::string(to_string(tile.terrain)) + " by " + seat(r, tile.by) +
+                           "; the seed gives " + std::string(to_string(real)));
 }
 
 TEST(VerifyRecord, ATamperedStartTileOrFirstPlayerFailsInTheSetup) {
@@ -171,8 +176,8 @@ TEST(VerifyRecord, ATamperedStartTileOrFirstPlayerFailsInTheSetup) {
   GameRecord first = two_player_game().record;
   const int real = first.first_player;
   first.first_player = 1 - real;
-  expect_fails_with(first, "setup: the record says " + first.seats[1 - real].name +
-                               " moves first; the seed gives " + first.seats[real].name);
+  expect_fails_with(first, "setup: the record says " + seat(first, 1 - real) +
+                               " moves first; the seed gives " + seat(first, real));
 }
 
 TEST(VerifyRecord, AnActionTheEngineRefusesFailsWithTheEnginesReason) {
@@ -181,8 +186,8 @@ TEST(VerifyRecord, AnActionTheEngineRefusesFailsWithTheEnginesReason) {
   RecordedAction& a = r.actions[0];
   ASSERT_EQ(a.action.kind, ActionKind::kPlaceCapital);
   a.action.hex = 0;
-  expect_fails_containing(r, "action 1 (turn 0): the engine refuses " +
-                                 r.seats[a.action.player].name + "'s place_capital: ");
+  expect_fails_containing(r, "action 1 (turn 0): the engine refuses " + seat(r, a.action.player) +
+                                 "'s place_capital: ");
 }
 
 TEST(VerifyRecord, AnActionByTheWrongPlayerFails) {
@@ -323,7 +328,7 @@ TEST(VerifyRecord, ASelfConsistentForgedRecordFailsAgainstWhatThePlayerSaw) {
   forged.commitment = fair::commitment(*forged.reveal->salt, *forged.reveal->secret);
   // Rebuild its outcomes from the forged seed, as far as the same actions stay legal.
   std::vector<Action> kept;
-  GameState state = new_game(forged.options, *record_seed(forged));
+  GameState state = new_game(forged.options, *record_seed(forged), forged.scheme);
   for (const Action& a : game.actions) {
     if (apply_in_place(state, a)) break;
     kept.push_back(a);
@@ -389,8 +394,8 @@ TEST(GameRecordJson, StrictReaderNamesTheField) {
   j["extra"] = 1;
   EXPECT_EQ(error_of(j), "extra: unknown field");
   j = good;
-  j["version"] = 2;
-  EXPECT_EQ(error_of(j), "version: this reader knows version 1, the file is version 2");
+  j["version"] = 3;
+  EXPECT_EQ(error_of(j), "version: this reader knows versions 1 to 2, the file is version 3");
   j = good;
   j["format"] = "something";
   EXPECT_EQ(error_of(j), "format: expected \"viktory-game-record\", got \"something\"");
@@ -407,9 +412,32 @@ TEST(GameRecordJson, StrictReaderNamesTheField) {
   j = good;
   j["seats"].erase(1);
   EXPECT_EQ(error_of(j), "seats: expected one seat per player (2), got 1");
+  // Version 2: every option may be left out (the protocol's default), none may be unknown.
   j = good;
   j["options"].erase("tile_mix");
-  EXPECT_EQ(error_of(j), "options.tile_mix: missing required field");
+  EXPECT_EQ(error_of(j), "(accepted)");
+  j["options"]["tiles"] = "standard";
+  EXPECT_EQ(error_of(j), "options.tiles: unknown field");
+  // Version 2's draw numbers and positions are required and whole.
+  const std::size_t d = first_action_with_dice(two_player_game().record);
+  j = good;
+  j["actions"][d]["dice"][0].erase("draw");
+  EXPECT_EQ(error_of(j), "actions[" + std::to_string(d) + "].dice[0].draw: missing required field");
+  j = good;
+  j["actions"][d]["dice"][0]["at"] = -1;
+  EXPECT_EQ(error_of(j).rfind("actions[" + std::to_string(d) + "].dice[0].at: ", 0), 0u);
+  j = good;
+  j["setup"].erase("first_player_draw");
+  EXPECT_EQ(error_of(j), "setup.first_player_draw: missing required field");
+  j = good;
+  j["setup"]["seating"] = {0, 1};
+  EXPECT_EQ(error_of(j), "setup.seating: only a game with No Exploration [15.2] draws the seating");
+  j = good;
+  j["actions"][0]["balance"] = {{{"player", 0}, {"terrain", "water"}, {"draw", 0}, {"at", 0}}};
+  EXPECT_EQ(error_of(j), "actions[0].balance[0].terrain: the balancing draw is a land tile [15.3]");
+  j = good;
+  j["seats"][0]["computer"] = "yes";
+  EXPECT_EQ(error_of(j), "seats[0].computer: expected a boolean, got a string");
   j = good;
   j["setup"]["tiles"][0]["terrain"] = "lava";
   EXPECT_EQ(error_of(j), "setup.tiles[0].terrain: unknown terrain \"lava\"");

@@ -250,7 +250,7 @@ TEST(Concurrency, GamesActAtTheSameTimeOnSeveralThreads) {
     std::vector<ActionRecord> log = store.actions(ids[g]);
     ASSERT_EQ(static_cast<int>(log.size()), seq);
     const GameRecord record = *store.game(ids[g]);
-    GameState s = new_game(record.options, record.seed);
+    GameState s = new_game(record.options, record.seed, record.random_scheme);
     for (const ActionRecord& r : log) ASSERT_FALSE(apply_in_place(s, r.action));
     for (int seat = 0; seat < 2; ++seat) {
       EXPECT_EQ(clients[2 * g + seat]->recorder.views.view(ids[g]),

@@ -146,17 +146,20 @@ TEST_F(FairPlay, AConcededGameRevealsItsSecretAndItsRecordVerifies) {
   EXPECT_EQ(early.json()["error"]["code"], "not_finished");
 
   // What the server keeps: the secret and salt match the published commitment, and the seed
-  // is derived from the secret (no contributions yet).
+  // is derived from the secret (no contributions yet) for random scheme 2, which every game
+  // created now uses (docs/fair-play.md).
   std::optional<FairSecrets> secrets;
   std::uint64_t seed = 0;
   {
     Store store(db, Store::ReadOnly{});
     secrets = load_fair_secrets(store.db(), game_id);
     seed = store.game(game_id)->seed;
+    EXPECT_EQ(store.game(game_id)->random_scheme, RandomScheme::kStreams);
   }
   ASSERT_TRUE(secrets.has_value());
   EXPECT_EQ(commitment_hex(*secrets), commitment);
-  EXPECT_EQ(seed, fair::derive_seed(secrets->secret, {std::nullopt, std::nullopt}));
+  EXPECT_EQ(seed, fair::derive_seed(secrets->secret, {std::nullopt, std::nullopt},
+                                    RandomScheme::kStreams));
   const std::string secret_hex = fair::to_hex(secrets->secret);
   const std::string salt_hex = fair::to_hex(secrets->salt);
   const std::vector<std::string> hidden = {secret_hex, salt_hex, upper(secret_hex), upper(salt_hex),
@@ -198,6 +201,7 @@ TEST_F(FairPlay, AConcededGameRevealsItsSecretAndItsRecordVerifies) {
   const HttpReply download = record_of(game_id);
   ASSERT_EQ(download.status, 200) << download.body;
   const protocol::GameRecord record = protocol::parse_record(download.body);
+  EXPECT_EQ(json::parse(download.body)["version"], 2);
   EXPECT_EQ(record.game_id, game_id);
   ASSERT_EQ(record.seats.size(), 2u);
   EXPECT_EQ(record.seats[0].name, "Alice");

@@ -500,6 +500,7 @@ TEST(Invites, CodesStoredBeforeHashingStillWorkAfterTheMigration) {
     f.store.db().exec("ALTER TABLE actions DROP COLUMN source");
     f.store.db().exec("ALTER TABLE games DROP COLUMN rated");       // migration 11 (ratings)
     f.store.db().exec("ALTER TABLE players DROP COLUMN language");  // migration 12 (server texts)
+    f.store.db().exec("ALTER TABLE games DROP COLUMN random_scheme");  // 16 (fair play v2)
     f.store.db().exec("PRAGMA user_version = 1");
   }
   HubFixture f(file);
@@ -510,6 +511,8 @@ TEST(Invites, CodesStoredBeforeHashingStillWorkAfterTheMigration) {
   f.send(b, {{"type", "game.join"}, {"game_id", id}, {"invite", code}, {"req", 1}});
   EXPECT_EQ(b.messages.back(), json({{"type", "ack"}, {"req", 1}}));
   EXPECT_EQ(f.store.game(id)->spectators, SpectatorMode::kLive);
+  // Migration 16 (fair play v2): a game stored before keeps the single stream it began with.
+  EXPECT_EQ(f.store.game(id)->random_scheme, RandomScheme::kSingleStream);
 }
 
 TEST(Names, InvisibleAndDirectionChangingCharactersAreRefused) {
@@ -850,7 +853,7 @@ class ReplayPages : public ::testing::Test {
 
 TEST_F(ReplayPages, ApplyingTheDeltasGivesEachViewOfTheGame) {
   // The position at every seq, from the seed and the stored log.
-  std::vector<GameState> states{new_game(record.options, record.seed)};
+  std::vector<GameState> states{new_game(record.options, record.seed, record.random_scheme)};
   for (const ActionRecord& r : f->store.actions(id)) {
     states.push_back(states.back());
     ASSERT_FALSE(apply_in_place(states.back(), r.action));

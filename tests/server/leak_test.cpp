@@ -170,8 +170,14 @@ class LeakCheck {
     // A guided game (server/tutorial.h) starts from the scenario's position, its snapshot of
     // seq 0; every other game from new_game.
     std::optional<std::pair<int, GameState>> start = store.latest_snapshot(game_id, 0);
-    GameState s = start ? std::move(start->second) : new_game(record.options, record.seed);
+    GameState s = start ? std::move(start->second)
+                        : new_game(record.options, record.seed, record.random_scheme);
     secrets_ = secret_spellings(record.seed);
+    // Random scheme 2: the keys of the three streams (engine/rng.h) are as secret as the seed.
+    for (RandomStream stream : {RandomStream::kSetup, RandomStream::kTiles, RandomStream::kDice}) {
+      auto more = secret_spellings(stream_key(record.seed, stream));
+      secrets_.insert(more.begin(), more.end());
+    }
     // Fair play: the secret and salt stay on the server until the game is over (then
     // game.reveal tells them to everyone).
     if (auto fair = load_fair_secrets(store.db(), game_id);

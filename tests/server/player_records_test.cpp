@@ -256,7 +256,8 @@ TEST(RecordGameEnd, MigrationElevenRecordsTheGamesFinishedBeforeIt) {
       store.db().exec(std::string("DROP TABLE ") + table);
     }
     store.db().exec("ALTER TABLE games DROP COLUMN rated");
-    store.db().exec("ALTER TABLE players DROP COLUMN language");  // migration 12 (server texts)
+    store.db().exec("ALTER TABLE players DROP COLUMN language");     // migration 12 (server texts)
+    store.db().exec("ALTER TABLE games DROP COLUMN random_scheme");  // 16 (fair play v2)
     store.db().exec("PRAGMA user_version = 10");
   }
   Store store(file);

@@ -50,7 +50,7 @@ GameRecord store_random_game(Store& store, Options options, std::uint64_t seed, 
   store.create_game(record);
   record.seed = seed;
   store.start_game(record);
-  GameState state = new_game(record.options, record.seed);
+  GameState state = new_game(record.options, record.seed, record.random_scheme);
   viktory::testing::Chooser chooser(seed ^ 0x5eed);
   int seq = 0;
   while (seq < max_actions && state.phase != Phase::kGameOver) {
@@ -121,7 +121,7 @@ TEST_P(ReplayText, EveryPageForEveryViewerIsThePageAsOneTreeByteForByte) {
   const GameRecord record = store_random_game(store, options, c.seed, 400);
   const std::vector<ActionRecord> actions = store.actions(record.id);
   ASSERT_EQ(static_cast<int>(actions.size()), record.seq);
-  std::vector<GameState> states{new_game(record.options, record.seed)};
+  std::vector<GameState> states{new_game(record.options, record.seed, record.random_scheme)};
   for (const ActionRecord& r : actions) {
     states.push_back(states.back());
     ASSERT_FALSE(apply_in_place(states.back(), r.action));

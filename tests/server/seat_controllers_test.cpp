@@ -67,8 +67,9 @@ TEST(SeatControllersStore, GamesStoredBeforeComputerSeatsLoadWithHumanSeats) {
     store.db().exec("DROP TABLE seat_controllers");
     store.db().exec("DROP TABLE game_clocks");
     store.db().exec("ALTER TABLE actions DROP COLUMN source");
-    store.db().exec("ALTER TABLE games DROP COLUMN rated");       // migration 11 (ratings)
-    store.db().exec("ALTER TABLE players DROP COLUMN language");  // migration 12 (server texts)
+    store.db().exec("ALTER TABLE games DROP COLUMN rated");          // migration 11 (ratings)
+    store.db().exec("ALTER TABLE players DROP COLUMN language");     // migration 12 (server texts)
+    store.db().exec("ALTER TABLE games DROP COLUMN random_scheme");  // 16 (fair play v2)
     store.db().exec("PRAGMA user_version = 4");
   }
   Store store(file);

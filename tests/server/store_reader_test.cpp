@@ -48,7 +48,7 @@ struct Fixture {
     game.status = GameStatus::kRunning;
     game.seed = 99;
     store.start_game(game);
-    state = new_game(game.options, game.seed);
+    state = new_game(game.options, game.seed, game.random_scheme);
     commit(1, true);
     store.add_chat(game.id, ChatRecord{5, alice.id, 0, "Alice", "hello"});
   }

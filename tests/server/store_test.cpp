@@ -97,7 +97,7 @@ TEST(Store, ActionLogSnapshotsAndUndo) {
   store.start_game(g);
   EXPECT_EQ(store.game(g.id)->seed, 0xFEDCBA9876543210ULL);
 
-  const GameState state = new_game(g.options, g.seed);
+  const GameState state = new_game(g.options, g.seed, g.random_scheme);
   for (int seq = 1; seq <= 3; ++seq) {
     ActionCommit c;
     c.game_id = g.id;
