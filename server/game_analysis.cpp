@@ -99,7 +99,7 @@ std::string GameAnalyses::analyse(Store& store, const GameRecord& record,
     }
     actions.push_back(a.action);
   }
-  const GameState start = new_game(record.options, record.seed);
+  const GameState start = new_game(record.options, record.seed, record.random_scheme);
   const ai::Lookback lb = ai::look_back(start, actions, settings, cancel);
   if (!lb.complete) throw std::runtime_error("the analysis was stopped");
 

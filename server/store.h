@@ -67,7 +67,7 @@ struct GameRecord {
   Options options;         // options.players: the number of seats
   std::uint64_t seed = 0;  // chosen when the game starts
   // The generator the seed drives (engine/rng.h, docs/fair-play.md): the lobby creates every
-  // new game with scheme 2; games stored before schema 16 read scheme 1.
+  // new game with scheme 2; games stored before schema 17 read scheme 1.
   RandomScheme random_scheme = RandomScheme::kSingleStream;
   GameStatus status = GameStatus::kOpen;
   std::int64_t created = 0;

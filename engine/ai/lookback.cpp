@@ -139,7 +139,11 @@ std::vector<LookbackDrop> find_drops(const Lookback& lb, std::size_t players,
 
 // The one place that sets a state's generator (determinize.cpp builds its own states).
 void use_own_dice(GameState& s, std::uint64_t seed) {
+  // Its own luck whatever the game's random scheme (as a determinized world's, determinize.cpp):
+  // one stream of its own seed.
+  s.random_scheme = RandomScheme::kSingleStream;
   s.rng = Rng(seed);
+  s.streams = StreamCounters{};
   s.scripted_dice.clear();
 }
 
