@@ -283,6 +283,10 @@ std::pair<double, double> wilson(double wins, double n) {
 
 int main(int argc, char** argv) {
   const Settings settings = parse(argc, argv);
+  // The block first, on standard error: a run cut short still says which games it played.
+  std::fprintf(stderr, "game seeds %llu-%llu\n", static_cast<unsigned long long>(settings.seed),
+               static_cast<unsigned long long>(settings.seed +
+                                               static_cast<std::uint64_t>(settings.games) - 1));
   std::vector<GameRecord> records(static_cast<std::size_t>(settings.games));
   std::atomic<int> next{0};
   std::mutex print;
