@@ -60,8 +60,8 @@ extern "C" std::uint64_t __wrap__ZN7viktory6server8new_seedEv() {
 }
 
 // Replaces viktory::server::draw_fair_secrets() the same way. The seeds a game may derive from
-// the secret (2..6 seats, no contributions) count as handed out. FairSecrets is plain bytes,
-// returned the same way with C or C++ linkage.
+// the secret (2..8 seats, no contributions, either random scheme) count as handed out. FairSecrets
+// is plain bytes, returned the same way with C or C++ linkage.
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wreturn-type-c-linkage"
 extern "C" viktory::server::FairSecrets __wrap__ZN7viktory6server17draw_fair_secretsEv() {
@@ -76,10 +76,14 @@ extern "C" viktory::server::FairSecrets __wrap__ZN7viktory6server17draw_fair_sec
   };
   fill(secrets.secret);
   fill(secrets.salt);
-  for (std::size_t players = 2; players <= 6; ++players) {
-    g_seeds.push_back(viktory::protocol::fair::derive_seed(
-        secrets.secret,
-        std::vector<std::optional<viktory::protocol::fair::Contribution>>(players)));
+  // Both random schemes: games created now use scheme 2 (its own seed label), stored ones 1.
+  for (std::size_t players = 2; players <= static_cast<std::size_t>(viktory::kMaxPlayers);
+       ++players) {
+    const std::vector<std::optional<viktory::protocol::fair::Contribution>> none(players);
+    for (viktory::RandomScheme scheme :
+         {viktory::RandomScheme::kSingleStream, viktory::RandomScheme::kStreams}) {
+      g_seeds.push_back(viktory::protocol::fair::derive_seed(secrets.secret, none, scheme));
+    }
   }
   return secrets;
 }
