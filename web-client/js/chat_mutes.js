@@ -38,6 +38,14 @@ export async function mutePlayer(page, playerId) {
   if (page.channel.state) page.channel.state.chat = page.channel.chat;
 }
 
+// Whether the list is on screen now. The observer's flag alone can be stale: when the game's
+// state arrives, the map is laid out above the chat (on a phone) after the render that calls
+// markChatRead, so the chat seen for a moment on the empty page would count as read.
+function onScreenNow(list) {
+  const r = list.getBoundingClientRect();
+  return r.height > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
+}
+
 // Tells the server "read up to here" when the players' chat is in sight: the panel open, on
 // screen (on a phone it sits below the map) and the tab visible. Only moves forward.
 export function markChatRead(page) {
@@ -45,6 +53,7 @@ export function markChatRead(page) {
   const list = page.els.chatList;
   const panel = list.closest('details');
   if (document.visibilityState !== 'visible' || (panel && !panel.open) || !page.chatInView) return;
+  if (!onScreenNow(list)) return;
   let last = 0;
   for (const m of page.channel.chat || []) {
     if (m.channel === 'players' && typeof m.id === 'number' && m.id > last) last = m.id;
