@@ -434,14 +434,8 @@ void MovementPlanner::plan_ferries() {
     Mobile* mf = mobile_of(f.id);
     if (in_port && !mf) continue;
     if (mf && mf->job != Job::kNone) continue;
-    Force cargo;
-    int aboard = 0;
-    for (const Unit& c : s_.units) {
-      if (c.place == UnitPlace::kMap && c.carrier == f.id) {
-        cargo.add(c.type);
-        ++aboard;
-      }
-    }
+    const Force cargo = cargo_of(f.id);
+    const int aboard = cargo.land();  // cargo is land units only [9.41]
     const auto wd = a_.water_distance_from({f.hex});
     if (aboard > 0) {
       int best_land = -1, best_water = -1;
