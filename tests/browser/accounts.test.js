@@ -70,7 +70,7 @@ test('a sign-in link opens the same player and his seats in a second browser con
   await alice.page.reload();
   await online(alice.page);
   assert.deepEqual((await myGames(alice.page)).map((g) => g.game_id), [gameId]);
-  await alice.page.waitForFunction(() => /2 devices/.test(document.getElementById('account-facts').textContent));
+  await alice.page.waitForFunction(() => /2 devices/.test(document.getElementById('account-facts')?.textContent));
 
   // The link works once.
   const third = await newPlayer(browser, server);
@@ -122,7 +122,7 @@ test('an e-mail address is confirmed through the SMTP relay and then brings a si
   assert.match(verification.headers, /^Subject: Confirm your e-mail address for VIKTORY II$/m);
   const verifyUrl = verification.body.match(/http:\S+#\/verify-email\/[0-9a-f]{32}/)[0];
   await alice.page.goto(verifyUrl);
-  await alice.page.waitForFunction(() => /is confirmed/.test(document.getElementById('verify-result').textContent));
+  await alice.page.waitForFunction(() => /is confirmed/.test(document.getElementById('verify-result')?.textContent));
 
   const laptop = await newPlayer(browser, server);
   await laptop.page.goto('/');
@@ -158,7 +158,7 @@ test('the account page turns e-mail notifications on and mutes a game', async ()
   // The creator may set the game's webhook; a URL that is not https is refused with a reason.
   await alice.page.fill('.webhook-url', 'http://127.0.0.1:9/hook');
   await alice.page.click('.notify-game button[type=submit]');
-  await alice.page.waitForFunction(() => /https/.test(document.querySelector('.account-page .form-error').textContent));
+  await alice.page.waitForFunction(() => /https/.test(document.querySelector('.account-page .form-error')?.textContent));
   assert.deepEqual(alice.errors, []);
 });
 

@@ -137,7 +137,7 @@ test("an 8-player game: the waiting room's eight seats, the lobby's summary and 
   // The phone finds it among the open games, with eight players named, and sees the seats too.
   await phone.page.goto('/');
   await phone.page.waitForSelector('#open-games');
-  await phone.page.waitForFunction(() => /8 players/.test(document.querySelector('#open-games').textContent));
+  await phone.page.waitForFunction(() => /8 players/.test(document.querySelector('#open-games')?.textContent));
   assert.ok(await noSideways(phone.page), 'the lobby does not scroll sideways');
   await desk.page.click('#waiting .button-row button:not(.btn-primary)'); // cancel it
 

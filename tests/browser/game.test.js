@@ -308,13 +308,13 @@ test('conceding ends the game for both; the winner can replay it step by step', 
   const total = Number(first.match(/of (\d+)/)[1]);
   assert.ok(total > 10, `replay has ${total} steps`);
   await alice.page.click('#replay-next');
-  await alice.page.waitForFunction(() => document.getElementById('replay-counter').textContent.startsWith('step 1 '));
+  await alice.page.waitForFunction(() => document.getElementById('replay-counter')?.textContent?.startsWith('step 1 '));
   const stepText = await alice.page.textContent('#replay-step-text');
   assert.ok(stepText.length > 0);
   // Nothing but text under the step (a stray null once showed as the word "null").
   assert.doesNotMatch(await alice.page.textContent('#replay-info'), /\bnull\b|undefined/);
   await alice.page.click('button[title="Last step"]');
-  await alice.page.waitForFunction((n) => document.getElementById('replay-counter').textContent === `step ${n} of ${n}`, total);
+  await alice.page.waitForFunction((n) => document.getElementById('replay-counter')?.textContent === `step ${n} of ${n}`, total);
   // The replay is built from one view and deltas: its last view is the one Alice saw live.
   const replayed = await alice.page.evaluate(() => window.__viktoryReplay.currentView());
   assert.deepEqual(replayed, live);

@@ -144,7 +144,7 @@ test('a German browser gets the welcome page, the lobby, the invitation and the 
   await page.waitForSelector('#make-recovery-code');
   await page.click('#make-recovery-code');
   await page.waitForSelector('#recovery-code');
-  await page.waitForFunction(() => /Wiederherstellungscode erstellt am/.test(document.getElementById('account-facts').textContent));
+  await page.waitForFunction(() => /Wiederherstellungscode erstellt am/.test(document.getElementById('account-facts')?.textContent));
   const facts = await page.textContent('#account-facts');
   const today = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeZone: 'Europe/Berlin' }).format(new Date());
   assert.match(today, /^\d{2}\.\d{2}\.\d{4}$/);

@@ -257,7 +257,7 @@ test('a German browser reads the game page in German: prompt, rules help, victor
   const e5 = hexOf(state, 'E5');
   await alice.page.evaluate(() => window.scrollTo(0, 0));  // the help scrolled the map away
   await clickHex(alice.page, e4);
-  await alice.page.waitForFunction(() => /ausgewählt$/.test(document.getElementById('prompt-title').textContent));
+  await alice.page.waitForFunction(() => /ausgewählt$/.test(document.getElementById('prompt-title')?.textContent));
   assert.match(await alice.page.textContent('#prompt .prompt-text'), /^(Klicke|Tippe) auf ein hervorgehobenes Hexfeld, um mit ihr zu handeln, oder (klicke|tippe) auf eine andere deiner Einheiten\.$/);
 
   // The battle at E5 with Luck Averaging [15.4]: the attacker's card, then the defender's.
@@ -266,7 +266,7 @@ test('a German browser reads the game page in German: prompt, rules help, victor
     await clickHex(alice.page, e5);
     state = await waitForGameState(alice.page, (s, k) => s.seq > k, state.seq);
   }
-  await alice.page.waitForFunction(() => / 1 Schlacht zu schlagen: (klicke|tippe) auf ein ⚔-Hexfeld oder einen ⚔-Knopf\.$/.test(document.querySelector('#prompt .prompt-text').textContent));
+  await alice.page.waitForFunction(() => / 1 Schlacht zu schlagen: (klicke|tippe) auf ein ⚔-Hexfeld oder einen ⚔-Knopf\.$/.test(document.querySelector('#prompt .prompt-text')?.textContent));
   await act(alice.page, state.legal.find((a) => a.kind === 'start_battle' && a.hex === e5));
   const card = alice.page.locator('.decision-card[data-decision="average_dice"]');
   await card.waitFor();
@@ -276,7 +276,7 @@ test('a German browser reads the game page in German: prompt, rules help, victor
   assert.match(await card.locator('button[data-pairs="0"]').textContent(), /^Jeden Würfel werfen/);
   assert.equal(await alice.page.textContent('#prompt-title'), 'Würfelpaare als Treffer nehmen oder werfen? [15.4]');
   assert.equal(await alice.page.textContent('#prompt .prompt-text'), 'Triff deine Wahl im Kasten unten auf der Karte.');
-  await bob.page.waitForFunction(() => /^Schlacht auf E5: der Angreifer wählt, wie viele Würfelpaare er als sichere Treffer nimmt \[15\.4\]\.$/.test(document.querySelector('#prompt .prompt-text').textContent));
+  await bob.page.waitForFunction(() => /^Schlacht auf E5: der Angreifer wählt, wie viele Würfelpaare er als sichere Treffer nimmt \[15\.4\]\.$/.test(document.querySelector('#prompt .prompt-text')?.textContent));
   assert.deepEqual(await leaks(alice.page), []);
   assert.deepEqual(await overflowing(alice.page), []);
   await alice.page.screenshot({ path: screenshotPath('i18n-game-de-average.png') });

@@ -189,7 +189,7 @@ test('a German game: the preview, the confirmation before the battle, the battle
   await dialog.locator('.btn-primary').click();
 
   // The battle is fought: the battle view, round by round, in German.
-  await page.waitForFunction(() => /Letzte Schlacht bei E6/.test(document.getElementById('battle').textContent), null, { timeout: 15000 });
+  await page.waitForFunction(() => /Letzte Schlacht bei E6/.test(document.getElementById('battle')?.textContent), null, { timeout: 15000 });
   const battle = await page.textContent('#battle');
   assert.match(battle, /Letzte Schlacht bei E6: der Angreifer hat gesiegt/);
   assert.match(battle, /Kampfrunde 1/);
@@ -268,7 +268,7 @@ test('the replay page and its fair-play check, in German', async () => {
   let found = false;
   for (let i = 1; i <= total && !found; i += 1) {
     await page.click('#replay-next');
-    await page.waitForFunction((n) => document.getElementById('replay-counter').textContent.startsWith(`Schritt ${n} `), i);
+    await page.waitForFunction((n) => document.getElementById('replay-counter')?.textContent?.startsWith(`Schritt ${n} `), i);
     found = /Schlacht bei E6/.test((await page.locator('.replay .battle-panel').textContent()) || '');
   }
   assert.ok(found, 'a step shows the battle');

@@ -73,7 +73,7 @@ test('download my data, delete my account; the other player sees a former player
   await bob.page.goto('about:blank');
   await bob.page.goto(`/#/game/${gameId}`);
   await bob.page.waitForSelector('#chat li');
-  await bob.page.waitForFunction(() => /a former player/.test(document.getElementById('chat').textContent));
+  await bob.page.waitForFunction(() => /a former player/.test(document.getElementById('chat')?.textContent));
   assert.match(await bob.page.textContent('#chat'), /\(deleted\)/);
   assert.doesNotMatch(await bob.page.textContent('#chat'), /good game/);
   await bob.page.screenshot({ path: screenshotPath('leaving-game.png') });

@@ -169,7 +169,7 @@ test('the replay shows the hit he chose with the fire that caused it', async () 
   });
   assert.ok(step, 'the step with his casualty');
   await page.evaluate((i) => window.__viktoryReplay.go(i), step);
-  await page.waitForFunction((i) => document.getElementById('replay-counter').textContent.startsWith(`step ${i} `), step);
+  await page.waitForFunction((i) => document.getElementById('replay-counter')?.textContent?.startsWith(`step ${i} `), step);
   const fires = await page.locator('.battle-panel .fire-line').allTextContents();
   assert.equal(fires.length, 2, fires.join(' | '));
   assert.match(fires[0], /^ Attacker \(Alice \(Red\)\):.*1 die: Infantry 1.*Hits: Yellow Cavalry \(chosen by Bob \(Yellow\)\)/);

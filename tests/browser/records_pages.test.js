@@ -211,7 +211,7 @@ test('the profile shows games played and won by player count and condition, the 
 
   // A name links to that player's profile.
   await newest.locator('a.player-name', { hasText: 'Bob' }).click();
-  await page.waitForFunction(() => document.getElementById('profile-name') && document.getElementById('profile-name').textContent === 'Bob');
+  await page.waitForFunction(() => document.getElementById('profile-name') && document.getElementById('profile-name')?.textContent === 'Bob');
   assert.equal(await page.textContent('#profile-totals'), '25 games played, 4 won');
 });
 

@@ -42,7 +42,7 @@ async function secondGameRefused(player) {
   await page.waitForFunction(() => document.getElementById('conn-status').dataset.status === 'online');
   await page.click('#create-game');
   const error = page.locator('#create-form .form-error');
-  await page.waitForFunction(() => document.querySelector('#create-form .form-error').textContent !== '');
+  await page.waitForFunction(() => (document.querySelector('#create-form .form-error')?.textContent ?? '') !== '');
   return error.textContent();
 }
 

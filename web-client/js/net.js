@@ -399,6 +399,7 @@ export class GameChannel extends EventTarget {
     this.invite = null; // private games: lets a spectator or joiner watch
     this.board = null; // the static board (game.board), merged into every view
     this.heldForBoard = null; // a game.state that waits for its board
+    this.updatesAfterHeld = []; // game.update messages that came after it, applied after it
     this.boardAsked = false;
     this.boardJustArrived = false;
   }
@@ -432,6 +433,7 @@ export class GameChannel extends EventTarget {
       (err) => {
         this.boardAsked = false;
         this.heldForBoard = null;
+        this.updatesAfterHeld = [];
         if (['offline', 'disconnected', 'timeout'].includes(err.code)) return; // reconnect resyncs
         this.resync();
       },
@@ -462,19 +464,24 @@ export class GameChannel extends EventTarget {
       case 'game.board': {
         this.board = msg.board;
         const held = this.heldForBoard;
+        const after = this.updatesAfterHeld;
         this.heldForBoard = null;
+        this.updatesAfterHeld = [];
         this.boardJustArrived = true;
         try {
           if (held) this.handle(held);
         } finally {
           this.boardJustArrived = false;
         }
+        // The updates sent after the held state are not in it: apply them in order now.
+        if (held) for (const update of after) this.handle(update);
         break;
       }
       case 'game.state': {
         const view = this.merged(msg.view, msg.board);
         if (view === null) {
           this.heldForBoard = msg; // shown when the board arrives
+          this.updatesAfterHeld = [];
           return;
         }
         this.resyncing = false;
@@ -493,8 +500,15 @@ export class GameChannel extends EventTarget {
         break;
       }
       case 'game.update': {
-        if (!this.state || this.resyncing || this.heldForBoard) {
-          if (!this.resyncing && !this.heldForBoard) this.resync();
+        if (this.heldForBoard) {
+          // The held state was sent before this update, so it does not include it: keep the
+          // update for when the board arrives (a few at most; beyond that start again).
+          if (this.updatesAfterHeld.length < 64) this.updatesAfterHeld.push(msg);
+          else this.resync();
+          return;
+        }
+        if (!this.state || this.resyncing) {
+          if (!this.resyncing) this.resync();
           return; // the full state we asked for will include this update
         }
         if (msg.seq <= this.state.seq) return; // already seen

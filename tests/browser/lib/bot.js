@@ -96,7 +96,9 @@ export async function playUntil(players, until, { maxActions = 600, avoidBattle 
       lastProgress = Date.now();
     } else {
       if (Date.now() - lastProgress > stallLimitMs) {
-        throw new Error(`playUntil: no action could be taken for ${stallLimitMs / 1000} s (after ${taken} actions)`);
+        // Say what each page saw, so a stall in CI can be understood from its log alone.
+        const seen = states.map((s) => (s ? `seat ${s.you.seat}: seq ${s.seq}, phase ${s.view.phase}, decider ${s.view.decider}, legal [${(s.legal || []).map((a) => a.kind).join(' ')}]` : 'no state'));
+        throw new Error(`playUntil: no action could be taken for ${stallLimitMs / 1000} s (after ${taken} actions); ${seen.join('; ')}`);
       }
       // The decider's page may not have the newest state yet: wait a little for it.
       await new Promise((resolve) => setTimeout(resolve, 50));
