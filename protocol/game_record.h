@@ -56,6 +56,8 @@ struct RecordSeat {
   std::string name;
   std::optional<fair::Digest> contribution_commitment;  // none: a game from before fair play
   std::optional<fair::Contribution> contribution;       // none: not revealed
+  bool computer = false;  // a computer seat: it contributes nothing (docs/fair-play.md)
+  bool host = false;      // the seat of a player the server names as its operator
   friend bool operator==(const RecordSeat&, const RecordSeat&) = default;
 };
 
