@@ -10,9 +10,8 @@ namespace fair = protocol::fair;
 using nlohmann::json;
 
 bool is_operator(const ContributionOptions& options, std::string_view name) {
-  return !name.empty() &&
-         std::find(options.operators.begin(), options.operators.end(), name) !=
-             options.operators.end();
+  return !name.empty() && std::find(options.operators.begin(), options.operators.end(), name) !=
+                              options.operators.end();
 }
 
 std::int64_t reveal_wait_ms(const ContributionOptions& options, const json& clock) {

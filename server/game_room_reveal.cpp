@@ -74,7 +74,8 @@ void GameRoom::ask_round(Subscriber* only) {
     const auto seat = std::find_if(record_.seats.begin(), record_.seats.end(),
                                    [&](const SeatRecord& s) { return s.player_id == player_id; });
     if (seat == record_.seats.end() || !human(*seat)) continue;
-    json request{{"game_id", record_.id}, {"seat", seat->seat}, {"deadline", *record_.reveal_deadline}};
+    json request{
+        {"game_id", record_.id}, {"seat", seat->seat}, {"deadline", *record_.reveal_deadline}};
     if (!reveal) {
       // Commitments first: nobody reveals before every seat is bound.
       if (!seat->contribution_commitment.empty()) continue;
@@ -100,8 +101,7 @@ Outcome GameRoom::commit(std::int64_t player_id, const std::string& commitment) 
     return fail("already_committed", "your seat has a contribution commitment already");
   }
   std::vector<SeatRecord> next = record_.seats;
-  next[static_cast<std::size_t>(seat - record_.seats.begin())].contribution_commitment =
-      commitment;
+  next[static_cast<std::size_t>(seat - record_.seats.begin())].contribution_commitment = commitment;
   {
     Transaction tx(store_.db());
     store_.replace_seats(record_.id, next, now_ms());

@@ -605,9 +605,12 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
       "game.unwatch",    "game.action",         "game.undo",     "chat.send",
       "game.invite",     "game.preview_battle", "game.reach",    "game.skip_turn",
       "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders",
-      "game.chat_read",  "game.commit",         "game.contribute"};
+      "game.chat_read"};
+  // Fair play's reveal round (hub_contributions.cpp).
+  const bool round_message = type == "game.commit" || type == "game.contribute";
   // game.board: the static board again (board_once.h); game.invite_friend (hub_friends.cpp).
-  if (!kGameTypes.count(type) && type != "game.board" && type != "game.invite_friend") {
+  if (!kGameTypes.count(type) && type != "game.board" && type != "game.invite_friend" &&
+      !round_message) {
     return fail("unknown_type", "unknown message type");
   }
   const std::int64_t game_id = int_field(msg, "game_id");

@@ -42,7 +42,7 @@ void after_migration(Database& db, int version) {
   "g.spectator_delay, g.commitment, c.options, g.rated, r.deadline "
 // The clock's options come along (a game without a clock has no row in game_clocks), and the
 // deadline of an open game's reveal round (fair_play.h).
-#define VIKTORY_GAME_JOINS                                                           \
+#define VIKTORY_GAME_JOINS                                                          \
   "JOIN players p ON p.id = g.creator LEFT JOIN game_clocks c ON c.game_id = g.id " \
   "LEFT JOIN reveal_rounds r ON r.game_id = g.id "
 constexpr const char* kGameColumns = VIKTORY_GAME_FIELDS "FROM games g " VIKTORY_GAME_JOINS;

@@ -11,8 +11,8 @@
 
 #include "failing_vfs.h"
 #include "hub.h"
-#include "test_support.h"
 #include "reveal_round.h"
+#include "test_support.h"
 
 namespace viktory::server {
 namespace {

@@ -10,8 +10,8 @@
 #include "game.h"
 #include "game_room.h"
 #include "lobby.h"
-#include "test_support.h"
 #include "reveal_round.h"
+#include "test_support.h"
 
 namespace viktory::server {
 namespace {

@@ -8,13 +8,13 @@
 #include <thread>
 
 #include "failing_vfs.h"
+#include "fake_clients.h"
 #include "game.h"
 #include "hub.h"
 #include "json.h"
 #include "store.h"
 #include "test_support.h"
 #include "view.h"
-#include "fake_clients.h"
 
 namespace viktory::server {
 namespace {

@@ -7,10 +7,10 @@
 
 #include <vector>
 
+#include "fake_clients.h"
 #include "hub.h"
 #include "presence.h"
 #include "test_support.h"
-#include "fake_clients.h"
 
 namespace viktory::server {
 namespace {

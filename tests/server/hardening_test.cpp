@@ -10,15 +10,15 @@
 
 #include "connections.h"
 #include "failing_vfs.h"
+#include "fake_clients.h"
 #include "game.h"
 #include "hub.h"
 #include "json.h"
+#include "reveal_round.h"
 #include "test_support.h"
 #include "token.h"
 #include "view.h"
 #include "view_delta.h"
-#include "fake_clients.h"
-#include "reveal_round.h"
 
 namespace viktory::server {
 namespace {
@@ -377,9 +377,9 @@ TEST(JoinAndStart, TheLastSeatAndTheStartAreOneTransaction) {
              {"contribution_commitment", testing::test_commitment(2)},
              {"req", 2}});
   EXPECT_EQ(column(f.store, "SELECT count(*) FROM seats WHERE game_id = " + std::to_string(id)), 2);
-  EXPECT_EQ(column(f.store, "SELECT count(*) FROM reveal_rounds WHERE game_id = " +
-                                std::to_string(id)),
-            1);
+  EXPECT_EQ(
+      column(f.store, "SELECT count(*) FROM reveal_rounds WHERE game_id = " + std::to_string(id)),
+      1);
   const auto reveal = [&](FakeClient& c, int n, int req) {
     f.send(c, {{"type", "game.contribute"},
                {"game_id", id},
@@ -394,9 +394,10 @@ TEST(JoinAndStart, TheLastSeatAndTheStartAreOneTransaction) {
   reveal(b, 2, 4);
   EXPECT_EQ(b.last("error")["code"], "internal");
   // Neither the last reveal nor the start: the game is as it was, in the database and in memory.
-  EXPECT_EQ(column(f.store, "SELECT count(*) FROM seat_fair_play WHERE contribution != '' AND "
-                            "game_id = " +
-                                std::to_string(id)),
+  EXPECT_EQ(column(f.store,
+                   "SELECT count(*) FROM seat_fair_play WHERE contribution != '' AND "
+                   "game_id = " +
+                       std::to_string(id)),
             1);
   EXPECT_EQ(f.store.game(id)->status, GameStatus::kOpen);
   f.store.db().exec("DROP TRIGGER refuse_start");
@@ -456,9 +457,9 @@ TEST(Invites, APrivateGameWithoutItsInviteLooksLikeNoGameAtAll) {
       none.body);
   // Over the WebSocket: every request about it answers "not_found", like for a missing game,
   // whatever its status (it is running: a non-member must not learn that either).
-  for (const char* type : {"game.watch", "game.join", "chat.send", "game.start", "game.leave",
-                           "game.undo", "game.action", "game.invite", "game.commit",
-                           "game.contribute"}) {
+  for (const char* type :
+       {"game.watch", "game.join", "chat.send", "game.start", "game.leave", "game.undo",
+        "game.action", "game.invite", "game.commit", "game.contribute"}) {
     json m{{"type", type},
            {"game_id", id},
            {"seq", 0},

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "test_support.h"
 #include "fake_clients.h"
+#include "test_support.h"
 
 namespace viktory::server {
 namespace {

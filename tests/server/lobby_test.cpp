@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "hub.h"
-#include "test_support.h"
 #include "reveal_round.h"
+#include "test_support.h"
 
 namespace viktory::server {
 namespace {

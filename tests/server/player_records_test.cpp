@@ -7,12 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "action.h"
+#include "fake_clients.h"
 #include "game.h"
 #include "hub.h"
 #include "json.h"
 #include "rating.h"
 #include "test_support.h"
-#include "fake_clients.h"
 
 namespace viktory::server {
 namespace {

@@ -8,9 +8,9 @@
 #include "json.h"
 #include "lobby.h"
 #include "replay.h"
+#include "reveal_round.h"
 #include "test_support.h"
 #include "view.h"
-#include "reveal_round.h"
 
 namespace viktory::server {
 namespace {

@@ -9,10 +9,10 @@
 
 #include "game.h"
 #include "lobby.h"
+#include "reveal_round.h"
 #include "store.h"
 #include "test_support.h"
 #include "view.h"
-#include "reveal_round.h"
 
 namespace viktory::server {
 namespace {

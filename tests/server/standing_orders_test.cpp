@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "accounts.h"
+#include "fake_clients.h"
 #include "hub.h"
 #include "standing_orders_position.h"
-#include "fake_clients.h"
 #include "test_support.h"
 #include "token.h"
 

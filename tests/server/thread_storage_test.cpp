@@ -10,8 +10,8 @@
 
 #include "clock_sweeper.h"
 #include "failing_vfs.h"
-#include "hub.h"
 #include "fake_clients.h"
+#include "hub.h"
 #include "test_support.h"
 
 namespace viktory::server {
