@@ -9,10 +9,10 @@
 #include <boost/beast/websocket.hpp>
 #include <condition_variable>
 #include <deque>
-#include <mutex>
-#include <stdexcept>
 #include <map>
+#include <mutex>
 #include <random>
+#include <stdexcept>
 #include <thread>
 
 #include "fair.h"
@@ -63,7 +63,8 @@ struct WsClient::Impl {
     } else if (type == "game.reveal_request") {
       const auto it = contributions.find(m.value("contribution_commitment", ""));
       if (it == contributions.end()) return;  // not this client's: it cannot answer
-      answer = {{"type", "game.contribute"}, {"game_id", m["game_id"]}, {"contribution", it->second}};
+      answer = {
+          {"type", "game.contribute"}, {"game_id", m["game_id"]}, {"contribution", it->second}};
     } else {
       return;
     }
