@@ -87,7 +87,8 @@ class Contributions : public ::testing::Test {
   std::uint64_t expected_seed(std::int64_t id, const std::vector<std::int64_t>& contributors) {
     std::vector<std::optional<fair::Contribution>> contributions;
     for (std::int64_t n : contributors) contributions.push_back(test_contribution(n));
-    return fair::derive_seed(load_fair_secrets(store.db(), id)->secret, contributions);
+    return fair::derive_seed(load_fair_secrets(store.db(), id)->secret, contributions,
+                             RandomScheme::kStreams);  // every game created now (lobby.cpp)
   }
 
   TempDir dir;
@@ -121,7 +122,8 @@ TEST_F(Contributions, TheSeedDependsOnEveryContributionAndTheRecordVerifies) {
   EXPECT_EQ(seed, expected_seed(id, {1, 2}));
   EXPECT_NE(seed, expected_seed(id, {1, 3}));
   EXPECT_NE(seed, expected_seed(id, {3, 2}));
-  EXPECT_NE(seed, fair::derive_seed(load_fair_secrets(store.db(), id)->secret, {{}, {}}));
+  EXPECT_NE(seed, fair::derive_seed(load_fair_secrets(store.db(), id)->secret, {{}, {}},
+                                    RandomScheme::kStreams));
   // The published seats carry the commitments (never a contribution while the game runs).
   const json seats = summary(id)["seats"];
   EXPECT_EQ(seats[0]["contribution_commitment"], test_commitment(1));

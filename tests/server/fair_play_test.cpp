@@ -338,7 +338,8 @@ TEST_F(FairPlay, TheRevealRoundSurvivesARestart) {
   Store store(db, Store::ReadOnly{});
   const std::optional<FairSecrets> secrets = load_fair_secrets(store.db(), game_id);
   EXPECT_EQ(store.game(game_id)->seed,
-            fair::derive_seed(secrets->secret, {fair::from_hex<32>(alices), test_contribution(2)}));
+            fair::derive_seed(secrets->secret, {fair::from_hex<32>(alices), test_contribution(2)},
+                              RandomScheme::kStreams));
 }
 
 TEST_F(FairPlay, AGameStoredBeforeFairPlayLoadsReplaysAndIsNotVerifiable) {
