@@ -152,6 +152,14 @@ Usage: viktory-server [options]
   --computer-games-per-address N  the same per client address
                        (env VIKTORY_COMPUTER_GAMES_PER_ADDRESS, default 8)
   --computer-games N   the same on the whole server (env VIKTORY_COMPUTER_GAMES, default 128)
+  --operator NAME      an account of the server's operator (repeatable; env VIKTORY_OPERATORS,
+                       names separated by commas): his seats are marked in the lobby, the
+                       game page and the game record (docs/fair-play.md)
+  --reveal-wait-min N  seconds a game's reveal round waits at least for the players'
+                       contributions (default 120; a clocked game waits a move's time)
+  --reveal-wait-untimed N  hours the reveal round of a game without a clock waits (default 72)
+  --reveal-rounds-per-hour N  reveal rounds one player may start per hour, twice that per
+                       address (default 12)
   --dev                also serve the developer pages under /dev/ (never in production)
   --help               this text
 
@@ -215,6 +223,16 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
   if (auto v = getenv("VIKTORY_SMTP_FROM")) c.smtp_from = *v;
   if (auto v = getenv("VIKTORY_SMTP_CA_FILE")) c.smtp_ca_file = *v;
   if (auto v = getenv("VIKTORY_VAPID_SUBJECT")) c.vapid_subject = *v;
+  if (auto v = getenv("VIKTORY_OPERATORS")) {
+    // Names separated by commas; blanks around a name are not part of it.
+    std::stringstream names(*v);
+    for (std::string name; std::getline(names, name, ',');) {
+      const auto first = name.find_first_not_of(' ');
+      if (first == std::string::npos) continue;
+      c.operators.push_back(name.substr(first, name.find_last_not_of(' ') - first + 1));
+    }
+  }
+  bool operators_from_flags = false;
   bool proxies_from_flags = false;
 
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -314,6 +332,22 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (!int_flag(0, 1000000, c.computer_games)) return result;
     } else if (flag == "--computer-budget-ms") {
       if (!int_flag(1, 600000, c.computer_budget_ms)) return result;
+    } else if (flag == "--operator") {
+      v = value();
+      if (!v || v->empty()) {
+        result.error = "--operator needs an account's name";
+        return result;
+      }
+      // Flags win over the environment: the first flag replaces what the variable said.
+      if (!operators_from_flags) c.operators.clear();
+      operators_from_flags = true;
+      c.operators.push_back(*v);
+    } else if (flag == "--reveal-wait-min") {
+      if (!int_flag(10, 7 * 24 * 3600, c.reveal_wait_min_seconds)) return result;
+    } else if (flag == "--reveal-wait-untimed") {
+      if (!int_flag(1, 30 * 24, c.reveal_wait_untimed_hours)) return result;
+    } else if (flag == "--reveal-rounds-per-hour") {
+      if (!int_flag(1, 100000, c.reveal_rounds_per_hour)) return result;
     } else if (flag == "--dev") {
       c.dev = true;
     } else if (flag == "--allow-private-endpoints") {

@@ -55,6 +55,12 @@ struct Config {
   int computer_games_per_player = 4;
   int computer_games_per_address = 8;
   int computer_games = 128;
+  // Fair play (contributions.h): the accounts of the server's operator, whose seats are marked
+  // (--operator, repeatable), and the reveal round's deadline and budget.
+  std::vector<std::string> operators;
+  int reveal_wait_min_seconds = 120;
+  int reveal_wait_untimed_hours = 72;
+  int reveal_rounds_per_hour = 12;
   // E-mail through the operator's SMTP relay (docs/notifications.md); no e-mail without a URL.
   std::string smtp_url;
   std::string smtp_starttls = "required";  // required | opportunistic | off

@@ -43,11 +43,12 @@ std::optional<FairSecrets> load_fair_secrets(Database& db, std::int64_t game_id)
   return FairSecrets{*secret, *salt};
 }
 
-std::uint64_t seed_for_start(Database& db, std::int64_t game_id, int players, RandomScheme scheme) {
+std::uint64_t seed_for_start(Database& db, std::int64_t game_id,
+                             const std::vector<std::optional<fair::Contribution>>& contributions,
+                             RandomScheme scheme) {
   const std::optional<FairSecrets> secrets = load_fair_secrets(db, game_id);
   if (!secrets) return new_seed();
-  const std::vector<std::optional<fair::Contribution>> none(static_cast<std::size_t>(players));
-  return fair::derive_seed(secrets->secret, none, scheme);
+  return fair::derive_seed(secrets->secret, contributions, scheme);
 }
 
 std::optional<nlohmann::json> reveal_message(Database& db, const GameRecord& game) {
@@ -77,7 +78,20 @@ protocol::GameRecord export_game_record(Store& store, const GameRecord& game) {
   base.options = game.options;
   for (const SeatRecord& seat : game.seats) {
     protocol::RecordSeat recorded;
-    recorded.name = seat.name;  // no contribution: the players' round is not wired yet
+    recorded.name = seat.name;
+    // A computer seat contributes nothing; a human seat's commitment and contribution were
+    // checked by the reveal round (game_room_reveal.cpp). A game started before the round was
+    // wired has neither.
+    recorded.computer = !seat.computer.empty();
+    recorded.host = seat.host;
+    if (!seat.contribution_commitment.empty()) {
+      recorded.contribution_commitment = fair::from_hex<32>(seat.contribution_commitment);
+      if (!recorded.contribution_commitment) throw DamagedGame(where + "a commitment is damaged");
+    }
+    if (!seat.contribution.empty()) {
+      recorded.contribution = fair::from_hex<32>(seat.contribution);
+      if (!recorded.contribution) throw DamagedGame(where + "a contribution is damaged");
+    }
     base.seats.push_back(std::move(recorded));
   }
   protocol::RecordReveal reveal;

@@ -4,15 +4,16 @@
 // is downloaded as.
 //
 // The secret and salt live in their own table (game_secrets) and are read here only: at the
-// start (to derive the seed) and once the game is over (to reveal them). Players do not yet send
-// contributions (the scheme's commit-reveal round at the start is not wired): every seat is
-// recorded without one, and the seed is derived from the secret alone.
+// start (to derive the seed) and once the game is over (to reveal them). The players' committed
+// contributions and the reveal round at the start are in contributions.h and
+// game_room_reveal.cpp; the seed is derived from the secret and every contribution.
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "database.h"
 #include "fair.h"
@@ -36,10 +37,13 @@ void store_fair_secrets(Database& db, std::int64_t game_id, const FairSecrets& s
 // None for a game created before fair play.
 std::optional<FairSecrets> load_fair_secrets(Database& db, std::int64_t game_id);
 
-// The seed a game starts with: derived from its secret (and `players` seats, none with a
-// contribution) with the label of its random scheme (docs/fair-play.md) or, for a game created
-// before fair play, a fresh random one.
-std::uint64_t seed_for_start(Database& db, std::int64_t game_id, int players, RandomScheme scheme);
+// The seed a game starts with: derived from its secret and the seats' contributions (in seat
+// order; none for a computer seat) with the label of its random scheme (docs/fair-play.md) or,
+// for a game created before fair play, a fresh random one.
+std::uint64_t seed_for_start(
+    Database& db, std::int64_t game_id,
+    const std::vector<std::optional<protocol::fair::Contribution>>& contributions,
+    RandomScheme scheme);
 
 // game.reveal, sent to everyone watching when the game is over: the commitment, the secret and
 // the salt. None for a game created before fair play or one that is not over.

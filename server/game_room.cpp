@@ -240,12 +240,15 @@ bool GameRoom::is_spectator(std::int64_t player_id) const {
 // ---------------------------------------------------------------- open games
 
 Outcome GameRoom::join(const PlayerRecord& player, std::optional<int> seat,
-                       const std::string& invite) {
+                       const std::string& invite, const std::string& commitment) {
   // A private game without its invite does not exist for this player: nothing about it (not
   // even whether it is still open) may leak.
   if (!may_view(player.id, invite)) return fail("not_found", "no such game");
   if (record_.status != GameStatus::kOpen) return fail("not_open", "the game is not open");
   if (seat_of(player.id)) return fail("already_seated", "you already hold a seat in this game");
+  if (record_.reveal_deadline) {
+    return fail("starting", "the game is starting: its seats are final");
+  }
   const int seats = record_.options.players;
   std::vector<bool> taken(static_cast<std::size_t>(seats), false);
   for (const SeatRecord& s : record_.seats) taken[static_cast<std::size_t>(s.seat)] = true;
@@ -258,11 +261,15 @@ Outcome GameRoom::join(const PlayerRecord& player, std::optional<int> seat,
     seat = static_cast<int>(free - taken.begin());
   }
   std::vector<SeatRecord> next = record_.seats;
-  next.push_back(SeatRecord{*seat, player.id, player.name, ""});
+  SeatRecord mine{*seat, player.id, player.name, ""};
+  mine.contribution_commitment = commitment;
+  mine.host = is_operator(limits_.contributions, player.name);
+  next.push_back(std::move(mine));
   std::sort(next.begin(), next.end(), [](auto& a, auto& b) { return a.seat < b.seat; });
   if (static_cast<int>(next.size()) == seats) {
-    // The last seat and the start are one transaction: never a full game that did not start.
-    begin_game(std::move(next));
+    // The last seat and the round (or the start) are one transaction: never a full game that
+    // is not starting.
+    start_when_revealed(std::move(next));
     return std::nullopt;
   }
   {
@@ -289,6 +296,10 @@ Outcome GameRoom::leave(std::int64_t player_id) {
   for (const SeatRecord& s : record_.seats) {
     if (s.player_id != player_id) next.push_back(s);
   }
+  if (record_.reveal_deadline) {
+    reset_round(std::move(next), "a player left");
+    return std::nullopt;
+  }
   {
     Transaction tx(store_.db());
     store_.replace_seats(record_.id, next, now_ms());
@@ -302,8 +313,9 @@ Outcome GameRoom::leave(std::int64_t player_id) {
 Outcome GameRoom::start(std::int64_t player_id) {
   if (record_.status != GameStatus::kOpen) return fail("not_open", "the game is not open");
   if (player_id != record_.creator.id) return fail("not_creator", "only the creator may start");
+  if (record_.reveal_deadline) return fail("starting", "the game is starting already");
   if (record_.seats.size() < 2) return fail("too_few_players", "at least 2 players are needed");
-  begin_game(record_.seats);
+  start_when_revealed(record_.seats);
   return std::nullopt;
 }
 
@@ -327,7 +339,14 @@ void GameRoom::begin_game(std::vector<SeatRecord> seats) {
   // Seats shrink to the seated players, renumbered in seat order.
   for (std::size_t i = 0; i < next.seats.size(); ++i) next.seats[i].seat = static_cast<int>(i);
   next.options.players = static_cast<int>(next.seats.size());
-  next.seed = seed_for_start(store_.db(), record_.id, next.options.players, next.random_scheme);
+  next.reveal_deadline.reset();  // the round (if any) is over: store_.start_game drops it
+  // By seat, in seat order: computer seats (and a guided game's) contribute nothing.
+  std::vector<std::optional<protocol::fair::Contribution>> contributions;
+  for (const SeatRecord& s : next.seats) {
+    contributions.push_back(start_position_ ? std::nullopt
+                                            : protocol::fair::from_hex<32>(s.contribution));
+  }
+  next.seed = seed_for_start(store_.db(), record_.id, contributions, next.random_scheme);
   GameState state =
       start_position_ ? *start_position_ : new_game(next.options, next.seed, next.random_scheme);
   next.current_seat = decider(state);
@@ -386,9 +405,9 @@ void GameRoom::cancel_running() {
 }
 
 void GameRoom::start_if_full() {
-  if (record_.status == GameStatus::kOpen &&
+  if (record_.status == GameStatus::kOpen && !record_.reveal_deadline &&
       static_cast<int>(record_.seats.size()) == record_.options.players) {
-    begin_game(record_.seats);
+    start_when_revealed(record_.seats);
   }
 }
 
@@ -398,6 +417,7 @@ void GameRoom::watch(Subscriber* subscriber, std::int64_t player_id) {
   subscribers_[subscriber] = player_id;
   subscriber->deliver(make_message(seats_message()));
   if (state_) send_state(subscriber, player_id);
+  if (record_.reveal_deadline && player_id != 0 && seat_of(player_id)) ask_round(subscriber);
   if (observer_ != nullptr && player_id != 0) observer_->on_watchers_changed(*this, player_id);
 }
 

@@ -20,6 +20,7 @@
 
 #include "board_once.h"
 #include "common.h"
+#include "contributions.h"
 #include "game.h"
 #include "metrics.h"
 #include "store.h"
@@ -37,6 +38,7 @@ struct RoomLimits {
   int chat_max_chars = 500;    // per message, in Unicode code points
   TurnHook on_turn;            // after a commit that changes who must act (turn_notifications.h)
   ChatMutes* mutes = nullptr;  // whose chat each watcher muted (chat_comforts.h); null: none
+  ContributionOptions contributions;  // fair play's reveal round (contributions.h)
 };
 
 class GameRoom;
@@ -83,11 +85,31 @@ class GameRoom {
   Outcome may_watch(std::int64_t player_id) const;
 
   // --- open games ---
-  Outcome join(const PlayerRecord& player, std::optional<int> seat, const std::string& invite);
+  // `commitment`: the player's contribution commitment (hex, checked; empty: an old client,
+  // asked for one when the seats are final). Filling the last seat starts the reveal round.
+  Outcome join(const PlayerRecord& player, std::optional<int> seat, const std::string& invite,
+               const std::string& commitment = "");
+  // Leaving during the reveal round ends the round (the others commit afresh).
   Outcome leave(std::int64_t player_id);
-  Outcome start(std::int64_t player_id);  // the creator starts early with >= 2 seated
-  // Starts the game when every seat is taken (a game created with computer seats only).
+  // The creator starts early with >= 2 seated: the seats are final, the reveal round begins.
+  Outcome start(std::int64_t player_id);
+  // Starts the game (or its reveal round) when every seat is taken (a game created with
+  // computer seats only).
   void start_if_full();
+
+  // --- fair play's reveal round (game_room_reveal.cpp; docs/fair-play.md, "The scheme") ---
+  // game.commit: a seated player's contribution commitment (hex, checked), for a seat that has
+  // none (an old client's, or after a round that failed). Completes the commitments of a round.
+  Outcome commit(std::int64_t player_id, const std::string& commitment);
+  // game.contribute: the seat's contribution, checked against its commitment, once per round;
+  // the last one starts the game with the seed from the secret and every contribution.
+  Outcome contribute(std::int64_t player_id, const nlohmann::json& contribution);
+  // At the round's deadline: the seats that did not reveal are removed, the others' commitments
+  // cleared (their contributions are known now) and the game is open again. Returns whether
+  // it did so.
+  bool expire_round(std::int64_t now);
+  // The round's deadline (ms since the epoch); none while no round runs.
+  std::optional<std::int64_t> reveal_deadline() const { return record_.reveal_deadline; }
   // A guided game (tutorial.h) starts from this position instead of new_game; call before
   // the start. Stored as the snapshot of seq 0.
   void set_start_position(GameState position) { start_position_ = std::move(position); }
@@ -171,6 +193,9 @@ class GameRoom {
   // per move) or "untimed" (no clock).
   static const char* speed_of(const GameRecord& record);
   static nlohmann::json seats_json(const GameRecord& record);
+  // An open game's reveal round (fair play): {deadline, waiting, committed, phase}; null when
+  // none runs.
+  static nlohmann::json reveal_json(const GameRecord& record);
   // The fair-play commitment as published: null for a game created before fair play.
   static nlohmann::json commitment_of(const GameRecord& record);
 
@@ -262,7 +287,18 @@ class GameRoom {
   void advance_delayed();
   void rebuild_delayed();
   bool spectators_hear_players() const;
-  void begin_game(std::vector<SeatRecord> seats);  // all seats filled or early start
+  void begin_game(std::vector<SeatRecord> seats);  // every human seat has revealed
+  // All seats filled or an early start: the reveal round, or the game at once when no human
+  // seat is there to contribute (computers only) or it is a guided game.
+  void start_when_revealed(std::vector<SeatRecord> seats);
+  void begin_round(std::vector<SeatRecord> seats);
+  // Sends the round's request (game.commit_request or game.reveal_request) to the seated
+  // subscribers that owe one (`only`: to that subscriber alone).
+  void ask_round(Subscriber* only = nullptr);
+  // Ends a round that cannot finish: `seats` stay, their commitments and contributions go.
+  void reset_round(std::vector<SeatRecord> seats, const std::string& why);
+  bool all_committed() const;
+  int waiting_reveals() const;
   void remember(Step step, const GameState& after);
   void set_status(GameStatus status);
   // Hands who must act now to limits_.on_turn (defined in turn_hook.cpp).

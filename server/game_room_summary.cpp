@@ -1,5 +1,6 @@
 // A game's summaries: its seats and the lines of the lobby, "my games" and records, made from
 // its stored record (also for games not loaded).
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "account_deletion.h"
@@ -25,6 +26,24 @@ json GameRoom::commitment_of(const GameRecord& record) {
   return record.commitment.empty() ? json(nullptr) : json(record.commitment);
 }
 
+json GameRoom::reveal_json(const GameRecord& record) {
+  if (!record.reveal_deadline) return nullptr;
+  int committed = 0, waiting = 0;
+  for (const SeatRecord& s : record.seats) {
+    if (!s.computer.empty()) continue;
+    if (!s.contribution_commitment.empty()) ++committed;
+    if (s.contribution.empty()) ++waiting;
+  }
+  return json{{"deadline", *record.reveal_deadline},
+              {"waiting", waiting},
+              {"committed", committed},
+              {"phase", committed == static_cast<int>(std::count_if(
+                                         record.seats.begin(), record.seats.end(),
+                                         [](const SeatRecord& s) { return s.computer.empty(); }))
+                            ? "reveal"
+                            : "commit"}};
+}
+
 json GameRoom::seats_json(const GameRecord& record) {
   json seats = json::array();
   for (int i = 0; i < record.options.players; ++i) {
@@ -38,6 +57,14 @@ json GameRoom::seats_json(const GameRecord& record) {
         seat["player_id"] = player_id_json(s.player_id);
         put_player_name(seat, s.name);  // a former player: no name, "former": true
         if (!s.computer.empty()) seat["computer"] = s.computer;
+        // Fair play: a human seat's commitment is public (null: none yet); during the reveal
+        // round whether it has revealed, never what. The operator's seat says so.
+        if (s.computer.empty()) {
+          seat["contribution_commitment"] =
+              s.contribution_commitment.empty() ? json(nullptr) : json(s.contribution_commitment);
+          if (record.reveal_deadline) seat["revealed"] = !s.contribution.empty();
+        }
+        if (s.host) seat["host"] = true;
       }
     }
     seats.push_back(std::move(seat));
@@ -56,6 +83,7 @@ json GameRoom::seats_message() const {
               {"spectators", to_string(record_.spectators)},
               {"spectator_delay", record_.spectator_delay},
               {"commitment", commitment_of(record_)},
+              {"reveal", reveal_json(record_)},
               {"clock", record_.clock},
               {"speed", speed_of(record_)}};
 }
@@ -77,6 +105,7 @@ json GameRoom::summary_of(const GameRecord& record) {
               {"seq", record.seq},
               {"result", record.result ? *record.result : json(nullptr)},
               {"commitment", commitment_of(record)},
+              {"reveal", reveal_json(record)},
               {"clock", record.clock},
               {"speed", speed_of(record)},
               {"rated", record.rated}};

@@ -344,6 +344,9 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
       res.set(http::field::cache_control, "no-cache");
       if (type.substr(0, 9) == "text/html")
         res.set("Content-Security-Policy", content_security_policy());
+      if (file->generic_string().ends_with("/" + std::string(kVerifierWorker))) {
+        res.set("Content-Security-Policy", worker_content_security_policy());
+      }
       res.content_length(size);
       res.keep_alive(keep);
     };

@@ -46,7 +46,7 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
       metrics_(metrics),
       options_(std::move(options)),
       computer_caps_(store, options_.computer_caps),
-      lobby_(store, metrics, options_.room, options_.lobby),
+      lobby_(store, metrics, room_limits(options_), options_.lobby),
       replays_(store.db().path(), metrics, options_.replay),
       catch_ups_(store.db().path(), CatchUpLimits{}),
       signup_buckets_(options_.signups_per_minute / 60.0, 2 * options_.signups_per_minute),
@@ -94,8 +94,12 @@ std::int64_t Hub::sweep_clocks() {
       clocks_->sweep_game(game_id, room.get());
     }
     sweep_standing_orders();
-    const std::int64_t clocks = clocks_->next_due(), orders = standing_->next_due();
-    return clocks == 0 || (orders != 0 && orders < clocks) ? orders : clocks;
+    std::int64_t due = 0;
+    for (const std::int64_t next :
+         {clocks_->next_due(), standing_->next_due(), sweep_reveal_rounds()}) {
+      if (next != 0 && (due == 0 || next < due)) due = next;
+    }
+    return due;
   } catch (const std::exception& e) {
     spdlog::error("clock_sweep_failed error=\"{}\"", e.what());
     return 0;
@@ -602,8 +606,11 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
       "game.invite",     "game.preview_battle", "game.reach",    "game.skip_turn",
       "game.vote_expel", "game.take_back",      "game.vacation", "game.standing_orders",
       "game.chat_read"};
+  // Fair play's reveal round (hub_contributions.cpp).
+  const bool round_message = type == "game.commit" || type == "game.contribute";
   // game.board: the static board again (board_once.h); game.invite_friend (hub_friends.cpp).
-  if (!kGameTypes.count(type) && type != "game.board" && type != "game.invite_friend") {
+  if (!kGameTypes.count(type) && type != "game.board" && type != "game.invite_friend" &&
+      !round_message) {
     return fail("unknown_type", "unknown message type");
   }
   const std::int64_t game_id = int_field(msg, "game_id");
@@ -654,7 +661,15 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
     if (room->status() == GameStatus::kOpen && !room->seat_of(me.id)) {
       if (auto f = lobby_.may_take_open_seat(me.id)) return f;
     }
-    if (auto f = room->join(me, optional_small_int(msg, "seat"), optional_string(msg, "invite"))) {
+    const auto commitment = optional_commitment(msg);  // contributions.h
+    if (auto* f = std::get_if<Failure>(&commitment)) return *f;
+    // The last seat starts the reveal round: a budget per player and address.
+    if (room->status() == GameStatus::kOpen && !room->seat_of(me.id) &&
+        static_cast<int>(room->record().seats.size()) + 1 == room->record().options.players) {
+      if (auto f = charge_round(client, me)) return f;
+    }
+    if (auto f = room->join(me, optional_small_int(msg, "seat"), optional_string(msg, "invite"),
+                            std::get<std::string>(commitment))) {
       return f;
     }
     lobby_.note(room);
@@ -671,11 +686,18 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
     return std::nullopt;
   }
   if (type == "game.start") {
+    if (room->status() == GameStatus::kOpen && me.id == room->record().creator.id &&
+        !room->reveal_deadline() && room->record().seats.size() >= 2) {
+      if (auto f = charge_round(client, me)) return f;
+    }
     if (auto f = room->start(me.id)) return f;
     lobby_.note(room);
     room_lock.unlock();
     lobby_.changed();
     return std::nullopt;
+  }
+  if (type == "game.commit" || type == "game.contribute") {  // hub_contributions.cpp
+    return contribution_message(client, me, msg, type, room, room_lock);
   }
   if (type == "game.invite") {
     std::string code;

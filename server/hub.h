@@ -196,6 +196,18 @@ class Hub {
   // Applies the standing orders that are due (hub_standing_orders.cpp), one game at a time
   // like a request; part of sweep_clocks().
   void sweep_standing_orders();
+  // Fair play's reveal rounds (hub_contributions.cpp): the rounds past their deadline are ended
+  // (game_room_reveal.cpp), each under its room's lock; returns the next deadline (0: none).
+  std::int64_t sweep_reveal_rounds();
+  // game.commit and game.contribute, under the room's lock (released before the lobby is told).
+  Outcome contribution_message(Client* client, const PlayerRecord& me, const nlohmann::json& msg,
+                               const std::string& type, std::shared_ptr<GameRoom>& room,
+                               std::unique_lock<std::mutex>& room_lock);
+  // A reveal round about to start through `me` (the last seat, an early start): one of his
+  // and his address's budget (ContributionOptions::rounds_per_hour), or rate_limited.
+  Outcome charge_round(Client* client, const PlayerRecord& me);
+  // The rooms' limits with the Hub's clock for the reveal rounds' deadlines.
+  static RoomLimits room_limits(const HubOptions& options);
 
   // The Lobby lock: which rooms exist (finding a room, loading one, eviction, reloads) and the
   // storage's health below. Never held while waiting for a room's lock or for the writer.
@@ -215,6 +227,11 @@ class Hub {
   AddressBuckets signup_buckets_;
   AddressBuckets address_buckets_;
   AddressBuckets export_buckets_{1.0 / 600, 1};  // by player: one export per 10 minutes
+  // Reveal rounds started, by player and by address (charge_round).
+  AddressBuckets round_player_buckets_{options_.room.contributions.rounds_per_hour / 3600.0,
+                                       1.0 * options_.room.contributions.rounds_per_hour};
+  AddressBuckets round_address_buckets_{2 * options_.room.contributions.rounds_per_hour / 3600.0,
+                                        2.0 * options_.room.contributions.rounds_per_hour};
   // The database's health: false after a storage failure until a probe write succeeds.
   bool storage_ok_ = true;
   std::string storage_problem_;

@@ -61,6 +61,9 @@ Outcome Hub::create_game(Client* client, const PlayerRecord& me, const json& msg
         }
       }
     }
+    const auto commitment = optional_commitment(msg);  // contributions.h
+    if (auto* f = std::get_if<Failure>(&commitment)) return *f;
+    req.commitment = std::get<std::string>(commitment);
     req.spectators = *sp;
     req.spectator_delay = optional_small_int(msg, "spectator_delay").value_or(0);
     if (clock.enabled()) req.clock = clock_options_to_json(clock);  // shown in the summaries

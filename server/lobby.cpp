@@ -196,7 +196,12 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
     g.invite_hash = invite_hash(code);
     if (invite_code != nullptr) *invite_code = code;
   }
-  if (req.creator_plays) g.seats.push_back(SeatRecord{req.seat, creator.id, creator.name, ""});
+  if (req.creator_plays) {
+    SeatRecord mine{req.seat, creator.id, creator.name, ""};
+    mine.contribution_commitment = req.commitment;
+    mine.host = is_operator(limits_.contributions, creator.name);
+    g.seats.push_back(std::move(mine));
+  }
   for (const auto& [seat, level] : req.computers) {
     // A player of its own per seat, whom nobody can sign in as (nobody knows its token).
     const PlayerRecord computer =

@@ -54,6 +54,8 @@ struct CreateRequest {
   // Rated (docs/server.md, "Ratings"): absent, rated when no seat is a computer's; refused
   // with computer seats.
   std::optional<bool> rated;
+  // The creator's contribution commitment (hex, checked; contributions.h); empty: none yet.
+  std::string commitment;
 };
 
 // The lobby's limits (flags in config.cpp; docs/server.md, "Limits and robustness").

@@ -145,6 +145,11 @@ int main(int argc, char** argv) {
     hub_options.computer_caps.per_player = config.computer_games_per_player;
     hub_options.computer_caps.per_address = config.computer_games_per_address;
     hub_options.computer_caps.total = config.computer_games;
+    hub_options.room.contributions.operators = config.operators;
+    hub_options.room.contributions.min_wait_ms = 1000LL * config.reveal_wait_min_seconds;
+    hub_options.room.contributions.untimed_wait_ms =
+        3600LL * 1000 * config.reveal_wait_untimed_hours;
+    hub_options.room.contributions.rounds_per_hour = config.reveal_rounds_per_hour;
     hub_options.computers.search_budget = std::chrono::milliseconds(config.computer_budget_ms);
     Hub hub(store, metrics, hub_options);
     ConnectionLimiter limiter(config.max_connections_per_address,

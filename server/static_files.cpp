@@ -128,11 +128,10 @@ std::string version_references(const std::string& html, const std::string& from,
 }  // namespace
 
 std::string content_security_policy(std::string_view script_hashes) {
-  // 'wasm-unsafe-eval' lets the replay page compile the fair-play verifier (verifier.wasm); it
-  // allows WebAssembly only, no JavaScript eval. The only inline script allowed is the import
-  // map, by its hash. The client is one page (index.html), so the policy is the same for every
-  // route of it.
-  std::string scripts = "'self' 'wasm-unsafe-eval'";
+  // The only inline script allowed is the import map, by its hash. The client is one page
+  // (index.html), so the policy is the same for every route of it. It compiles no WebAssembly:
+  // the verifier runs in a worker of its own (worker_content_security_policy).
+  std::string scripts = "'self'";
   if (!script_hashes.empty()) {
     scripts += ' ';
     scripts += script_hashes;
@@ -141,6 +140,16 @@ std::string content_security_policy(std::string_view script_hashes) {
          "; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:; "
          "manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; "
          "frame-ancestors 'none'";
+}
+
+bool runs_webassembly(std::string_view path) { return path == kVerifierWorker; }
+
+std::string worker_content_security_policy() {
+  // A dedicated worker follows its own script's policy (CSP 3, "initialize a worker's policy
+  // container"): 'wasm-unsafe-eval' lets it compile the fair-play verifier (verifier.wasm). It
+  // allows WebAssembly only, no JavaScript eval, and only in this worker.
+  return "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; "
+         "object-src 'none'; base-uri 'none'";
 }
 
 StaticFiles::StaticFiles(fs::path root, StaticLimits limits)
@@ -197,6 +206,7 @@ std::shared_ptr<const StaticFiles::Snapshot> StaticFiles::load() const {
   // Plain files first, then the manifests that name them, then the HTML that names both.
   for (auto& [path, file] : files) {
     if (!is_html(path) && !is_manifest(path)) finish(*file);
+    if (runs_webassembly(path)) file->content_security_policy = worker_content_security_policy();
   }
   for (auto& [path, file] : files) {
     if (is_manifest(path)) {

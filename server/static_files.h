@@ -29,7 +29,8 @@ struct StaticFile {
   std::string body;          // what is served (HTML: rewritten)
   std::string gzip;          // `body` gzipped, or empty when that saves too little
   std::string version;       // 16 hex digits of the SHA-256 of `body`
-  // HTML only: the Content-Security-Policy, which allows its inline import map by its hash.
+  // HTML: the Content-Security-Policy, which allows its inline import map by its hash; the
+  // verifier's worker script: its own policy (worker_content_security_policy).
   std::string content_security_policy;
   std::filesystem::file_time_type modified;  // of the file on disk, to notice edits
   std::uintmax_t disk_size = 0;
@@ -46,8 +47,13 @@ struct StaticLimits {
 };
 
 // The policy of the client's HTML: `script_hashes` ("'sha256-...'") names inline scripts it
-// allows (the import map).
+// allows (the import map). It allows no WebAssembly.
 std::string content_security_policy(std::string_view script_hashes = "");
+// The script of the verifier's worker (web-client/js/verify_worker.js) and its own policy, the
+// only one with 'wasm-unsafe-eval' (docs/fair-play.md, "Implementation").
+inline constexpr std::string_view kVerifierWorker = "js/verify_worker.js";
+bool runs_webassembly(std::string_view path);
+std::string worker_content_security_policy();
 
 class StaticFiles {
  public:

@@ -39,10 +39,12 @@ void after_migration(Database& db, int version) {
 #define VIKTORY_GAME_FIELDS                                                             \
   "SELECT g.id, g.options, g.seed, g.status, g.created, g.creator, p.name, g.private, " \
   "g.invite_hash, g.result, g.current_seat, g.seq, g.last_move_at, g.spectators, "      \
-  "g.spectator_delay, g.commitment, c.options, g.rated, g.random_scheme "
-// The clock's options come along (a game without a clock has no row in game_clocks).
-#define VIKTORY_GAME_JOINS \
-  "JOIN players p ON p.id = g.creator LEFT JOIN game_clocks c ON c.game_id = g.id "
+  "g.spectator_delay, g.commitment, c.options, g.rated, g.random_scheme, r.deadline "
+// The clock's options come along (a game without a clock has no row in game_clocks), and the
+// deadline of an open game's reveal round (fair_play.h).
+#define VIKTORY_GAME_JOINS                                                          \
+  "JOIN players p ON p.id = g.creator LEFT JOIN game_clocks c ON c.game_id = g.id " \
+  "LEFT JOIN reveal_rounds r ON r.game_id = g.id "
 constexpr const char* kGameColumns = VIKTORY_GAME_FIELDS "FROM games g " VIKTORY_GAME_JOINS;
 // A player's games through the index of his seats (seats_by_player_game), newest first.
 constexpr const char* kPlayerGames =
@@ -263,6 +265,7 @@ void Store::replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& s
                           std::int64_t now) {
   const auto guard = db_.lock();
   db_.prepare("DELETE FROM seats WHERE game_id = ?").bind(1, game_id).run();
+  db_.prepare("DELETE FROM seat_fair_play WHERE game_id = ?").bind(1, game_id).run();
   for (const SeatRecord& seat : seats) {
     db_.prepare("INSERT INTO seats(game_id, seat, player_id, joined) VALUES(?, ?, ?, ?)")
         .bind(1, game_id)
@@ -270,6 +273,17 @@ void Store::replace_seats(std::int64_t game_id, const std::vector<SeatRecord>& s
         .bind(3, seat.player_id)
         .bind(4, now)
         .run();
+    if (!seat.contribution_commitment.empty() || seat.host) {
+      db_.prepare(
+             "INSERT INTO seat_fair_play(game_id, player_id, commitment, contribution, host) "
+             "VALUES(?, ?, ?, ?, ?)")
+          .bind(1, game_id)
+          .bind(2, seat.player_id)
+          .bind(3, seat.contribution_commitment)
+          .bind(4, seat.contribution)
+          .bind(5, seat.host ? 1 : 0)
+          .run();
+    }
     if (!seat.computer.empty()) {
       db_.prepare(
              "INSERT OR REPLACE INTO seat_controllers(game_id, player_id, kind, level) "
@@ -302,12 +316,36 @@ void Store::start_game(const GameRecord& game, const GameState* start_position) 
       .bind(4, game.id)
       .run();
   replace_seats(game.id, game.seats, game.created);
+  db_.prepare("DELETE FROM reveal_rounds WHERE game_id = ?").bind(1, game.id).run();
   tx.commit();
 }
 
 void Store::cancel_game(std::int64_t game_id) {
   const auto guard = db_.lock();
+  Transaction tx(db_);
   db_.prepare("UPDATE games SET status = 'cancelled' WHERE id = ?").bind(1, game_id).run();
+  db_.prepare("DELETE FROM reveal_rounds WHERE game_id = ?").bind(1, game_id).run();
+  tx.commit();
+}
+
+void Store::set_reveal_round(std::int64_t game_id, std::optional<std::int64_t> deadline) {
+  const auto guard = db_.lock();
+  if (deadline) {
+    db_.prepare("INSERT OR REPLACE INTO reveal_rounds(game_id, deadline) VALUES(?, ?)")
+        .bind(1, game_id)
+        .bind(2, *deadline)
+        .run();
+  } else {
+    db_.prepare("DELETE FROM reveal_rounds WHERE game_id = ?").bind(1, game_id).run();
+  }
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> Store::reveal_rounds() {
+  const auto guard = db_.lock();
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  Statement s = db_.prepare("SELECT game_id, deadline FROM reveal_rounds ORDER BY deadline");
+  while (s.step()) out.emplace_back(s.int64(0), s.int64(1));
+  return out;
 }
 
 void Store::set_invite_hash(std::int64_t game_id, const std::string& invite_hash) {
@@ -355,6 +393,7 @@ GameRecord Store::read_game_row(Statement& s) {
   const std::int64_t scheme = s.int64(18);
   if (scheme != 1 && scheme != 2) throw DamagedGame(where + "unknown random scheme");
   g.random_scheme = static_cast<RandomScheme>(scheme);
+  g.reveal_deadline = s.optional_int64(19);
   if (auto clock = s.optional_text(16)) {
     try {
       g.clock = nlohmann::json::parse(*clock);
@@ -381,14 +420,19 @@ std::vector<GameRecord> Store::read_games(Database& db, Statement& s, DamagedLis
 
 void Store::load_seats(Database& db, GameRecord& game) {
   Statement s = db.cached(
-      "SELECT s.seat, s.player_id, p.name, c.level FROM seats s JOIN players p ON p.id = "
-      "s.player_id LEFT JOIN seat_controllers c ON c.game_id = s.game_id AND c.player_id = "
-      "s.player_id WHERE s.game_id = ? ORDER BY s.seat");
+      "SELECT s.seat, s.player_id, p.name, c.level, f.commitment, f.contribution, f.host "
+      "FROM seats s JOIN players p ON p.id = s.player_id LEFT JOIN seat_controllers c ON "
+      "c.game_id = s.game_id AND c.player_id = s.player_id LEFT JOIN seat_fair_play f ON "
+      "f.game_id = s.game_id AND f.player_id = s.player_id WHERE s.game_id = ? ORDER BY s.seat");
   s.bind(1, game.id);
   game.seats.clear();
   while (s.step()) {
-    game.seats.push_back(SeatRecord{static_cast<int>(s.int64(0)), s.int64(1), s.text(2),
-                                    s.is_null(3) ? std::string() : s.text(3)});
+    SeatRecord seat{static_cast<int>(s.int64(0)), s.int64(1), s.text(2),
+                    s.is_null(3) ? std::string() : s.text(3)};
+    seat.contribution_commitment = s.optional_text(4).value_or("");
+    seat.contribution = s.optional_text(5).value_or("");
+    seat.host = !s.is_null(6) && s.int64(6) != 0;
+    game.seats.push_back(std::move(seat));
   }
 }
 

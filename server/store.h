@@ -59,6 +59,12 @@ struct SeatRecord {
   std::string name;
   // A computer player's level (ai::to_string), empty for a human (seat_controllers.h).
   std::string computer;
+  // Fair play (docs/fair-play.md): the seat's contribution commitment (hex; empty: none yet)
+  // and its contribution once revealed (hex; never sent to anyone while the game runs), and
+  // whether the seat is the server operator's (--operator).
+  std::string contribution_commitment = {};
+  std::string contribution = {};
+  bool host = false;
   friend bool operator==(const SeatRecord&, const SeatRecord&) = default;
 };
 
@@ -91,6 +97,9 @@ struct GameRecord {
   // Rated (docs/server.md, "Ratings"): chosen at creation; once the game is over, whether it
   // counted for the ratings.
   bool rated = false;
+  // An open game whose seats are final waits until every human seat has revealed its
+  // contribution, at most until this moment (ms since the epoch; fair_play.h). None: no round.
+  std::optional<std::int64_t> reveal_deadline;
 };
 
 struct ActionRecord {
@@ -130,7 +139,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 17;
+  static constexpr int kSchemaVersion = 18;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database
@@ -163,6 +172,11 @@ class Store {
   // `start_position` (a guided game's, tutorial.h) is kept as the snapshot of seq 0.
   void start_game(const GameRecord& game, const GameState* start_position = nullptr);
   void cancel_game(std::int64_t game_id);
+  // The reveal round of an open game (fair_play.h): its deadline, or none to end it. Seats and
+  // their contributions are written by replace_seats.
+  void set_reveal_round(std::int64_t game_id, std::optional<std::int64_t> deadline);
+  // Every game's reveal round: (game id, deadline), for the sweep of deadlines.
+  std::vector<std::pair<std::int64_t, std::int64_t>> reveal_rounds();
 
   void set_invite_hash(std::int64_t game_id, const std::string& invite_hash);
 

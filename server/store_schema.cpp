@@ -352,6 +352,24 @@ CREATE TABLE IF NOT EXISTS game_analyses(
     R"sql(
 ALTER TABLE games ADD COLUMN random_scheme INTEGER NOT NULL DEFAULT 1;
 )sql",
+    // 18 (contributions): the players' part of fair play (docs/fair-play.md, fair_play.h): each
+    // human seat's contribution commitment and, once revealed, its contribution (never sent to
+    // anyone before the game is over), and whether the seat is the server operator's (--operator);
+    // by player, since seats are renumbered at the start. A game whose seats are final waits in
+    // reveal_rounds until every seat has revealed, or the deadline removes the silent ones.
+    // IF NOT EXISTS: runs again.
+    R"sql(
+CREATE TABLE IF NOT EXISTS seat_fair_play(
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  commitment TEXT,
+  contribution TEXT,
+  host INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY(game_id, player_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS reveal_rounds(
+  game_id INTEGER PRIMARY KEY REFERENCES games(id),
+  deadline INTEGER NOT NULL);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 

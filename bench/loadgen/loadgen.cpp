@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "fair.h"
 #include "view_delta.h"
 
 namespace beast = boost::beast;
@@ -263,6 +264,26 @@ void Game::on_message(Bot& bot, const std::string& text) {
     game_id_ = m["game_id"];
     for (auto& other : bots) {
       if (other.get() != &bot) other->send(json{{"type", "game.join"}, {"game_id", game_id_}});
+    }
+    return;
+  }
+  // Fair play's reveal round (docs/fair-play.md), answered as a browser does: a commitment when
+  // asked, then the contribution. Made from the game's and the bot's numbers: no secret here.
+  if (type == "game.commit_request" || type == "game.reveal_request") {
+    viktory::protocol::fair::Contribution contribution{};
+    contribution.fill(static_cast<std::uint8_t>(bot.index()));
+    contribution[0] = static_cast<std::uint8_t>(number_);
+    contribution[1] = static_cast<std::uint8_t>(number_ >> 8);
+    if (type == "game.commit_request") {
+      bot.send(json{{"type", "game.commit"},
+                    {"game_id", m["game_id"]},
+                    {"contribution_commitment",
+                     viktory::protocol::fair::to_hex(
+                         viktory::protocol::fair::contribution_commitment(contribution))}});
+    } else {
+      bot.send(json{{"type", "game.contribute"},
+                    {"game_id", m["game_id"]},
+                    {"contribution", viktory::protocol::fair::to_hex(contribution)}});
     }
     return;
   }

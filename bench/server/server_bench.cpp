@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "fair.h"
 #include "game.h"
 #include "hub.h"
 #include "json.h"
@@ -198,10 +199,33 @@ void BM_WatchFullState(benchmark::State& st) {
       players.push_back(std::make_unique<Recorder>());
       sign_in(*players.back(), "P" + std::to_string(p));
     }
-    hub.on_message(players[0].get(), json{{"type", "game.create"}, {"seats", 4}}.dump());
+    // Each seat commits to a contribution and reveals it when the seats are final (fair play).
+    const auto contribution = [](int p) {
+      viktory::protocol::fair::Contribution c{};
+      c.fill(static_cast<std::uint8_t>(p + 1));
+      return c;
+    };
+    const auto commitment = [&](int p) {
+      return viktory::protocol::fair::to_hex(
+          viktory::protocol::fair::contribution_commitment(contribution(p)));
+    };
+    hub.on_message(
+        players[0].get(),
+        json{{"type", "game.create"}, {"seats", 4}, {"contribution_commitment", commitment(0)}}
+            .dump());
     const std::int64_t id = json::parse(*players[0]->last)["game_id"];
     for (int p = 1; p < 4; ++p) {
-      hub.on_message(players[p].get(), json{{"type", "game.join"}, {"game_id", id}}.dump());
+      hub.on_message(
+          players[p].get(),
+          json{{"type", "game.join"}, {"game_id", id}, {"contribution_commitment", commitment(p)}}
+              .dump());
+    }
+    for (int p = 0; p < 4; ++p) {
+      hub.on_message(players[p].get(),
+                     json{{"type", "game.contribute"},
+                          {"game_id", id},
+                          {"contribution", viktory::protocol::fair::to_hex(contribution(p))}}
+                         .dump());
     }
     // Some 300 actions into the game.
     const std::string watch = json{{"type", "game.watch"}, {"game_id", id}}.dump();

@@ -81,6 +81,17 @@ __attribute__((export_name("verifier_verify"))) int verifier_verify(const char* 
   return report.verified ? 0 : 1;
 }
 
+// A player's contribution commitment (docs/fair-play.md), for the client that takes a seat:
+// the 32 bytes at `contribution` in, SHA-256("viktory contribution v1\0" || contribution) out as
+// 64 hex digits at verifier_output_ptr/verifier_output_len. Plain HTTP has no WebCrypto.
+__attribute__((export_name("verifier_contribution_commitment"))) void
+verifier_contribution_commitment(const std::uint8_t* contribution) {
+  viktory::protocol::fair::Contribution bytes{};
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = contribution[i];
+  g_output =
+      viktory::protocol::fair::to_hex(viktory::protocol::fair::contribution_commitment(bytes));
+}
+
 __attribute__((export_name("verifier_output_ptr"))) const char* verifier_output_ptr() {
   return g_output.data();
 }

@@ -79,6 +79,7 @@ TEST_F(TurnNotificationsTest, TurnMessagesTellWhatHappenedAndTheDeadlineAndNothi
       200);
   clocks.create(*room, clock_options_from_json(json{{"per_move_seconds", 86400}}));
   ASSERT_FALSE(room->join(bob, std::nullopt, ""));
+  viktory::server::testing::complete_reveal_round(*room);  // fair play: both reveal, it starts
 
   // Twenty rounds of random play (a mail per turn: the gate lets one through per turn).
   for (int i = 0; i < 20 && room->status() == GameStatus::kRunning; ++i) {

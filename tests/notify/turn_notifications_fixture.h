@@ -21,6 +21,7 @@
 #include "game.h"
 #include "game_clocks.h"
 #include "lobby.h"
+#include "reveal_round.h"
 #include "stored_walk.h"
 #include "support/loopback_server.h"
 #include "support/telltales.h"
@@ -167,6 +168,7 @@ class TurnNotificationsTest : public ::testing::Test {
     std::string invite;
     GameRoom* room = std::get<GameRoom*>(lobby->create(creator, req, &invite));
     EXPECT_FALSE(room->join(joiner, std::nullopt, ""));
+    viktory::server::testing::complete_reveal_round(*room);  // fair play: both reveal, it starts
     return room;
   }
 
@@ -180,6 +182,7 @@ class TurnNotificationsTest : public ::testing::Test {
     GameRoom* room = std::get<GameRoom*>(created);
     if (before_start) before_start(*room);
     EXPECT_FALSE(room->join(bob, std::nullopt, ""));
+    viktory::server::testing::complete_reveal_round(*room);  // fair play: both reveal, it starts
     EXPECT_EQ(room->status(), GameStatus::kRunning);
     return room;
   }

@@ -11,6 +11,7 @@
 
 #include "failing_vfs.h"
 #include "hub.h"
+#include "reveal_round.h"
 #include "test_support.h"
 
 namespace viktory::server {
@@ -101,9 +102,19 @@ class AsyncAct : public ::testing::Test {
     hub = std::make_unique<Hub>(*store, metrics, HubOptions{});
     connect(a, "Alice");
     connect(b, "Bob");
-    send(a, {{"type", "game.create"}, {"seats", 2}});
+    // Each seat commits when it takes its seat and reveals when the seats are final (fair play).
+    send(a, {{"type", "game.create"},
+             {"seats", 2},
+             {"contribution_commitment", testing::test_commitment(1)}});
     id = a.last("game.created")["game_id"];
-    send(b, {{"type", "game.join"}, {"game_id", id}});
+    send(b, {{"type", "game.join"},
+             {"game_id", id},
+             {"contribution_commitment", testing::test_commitment(2)}});
+    for (auto [client, n] : {std::pair<HoldingClient*, int>{&a, 1}, {&b, 2}}) {
+      send(*client, {{"type", "game.contribute"},
+                     {"game_id", id},
+                     {"contribution", protocol::fair::to_hex(testing::test_contribution(n))}});
+    }
     ASSERT_FALSE(a.latest().is_null());
     ASSERT_FALSE(b.latest().is_null());
   }

@@ -10,6 +10,7 @@
 #include "game.h"
 #include "game_room.h"
 #include "lobby.h"
+#include "reveal_round.h"
 #include "test_support.h"
 
 namespace viktory::server {
@@ -35,6 +36,7 @@ class CatchUpBuild : public ::testing::Test {
     room->watch(&alice_rec, alice.id);
     EXPECT_FALSE(room->join(bob, std::nullopt, ""));
     room->watch(&bob_rec, bob.id);
+    testing::complete_reveal_round(*room);
     // Random legal play; who acted last as Bob is remembered.
     std::mt19937 rng(5);
     for (int i = 0; i < 60 && room->state()->phase != Phase::kGameOver; ++i) {

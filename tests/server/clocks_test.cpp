@@ -53,7 +53,9 @@ class ClockHub {
     hub.on_open(&c);
     send(c, {{"type", "auth"}, {"token", json::parse(r.body)["token"]}});
   }
-  void send(FakeClient& c, const json& m) { hub.on_message(&c, m.dump()); }
+  // Fair play's reveal round is answered as the browser does (fake_clients.h).
+  void send(FakeClient& c, const json& m) { round.send(hub, c, m); }
+  testing::RoundAnswerer<FakeClient> round;
 
   std::mutex turns_mutex;
   std::vector<TurnChange> turns;

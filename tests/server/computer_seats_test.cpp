@@ -195,6 +195,8 @@ TEST_F(ComputerSeats, CapsHoldAcrossARestartThatLowersThemAndTheComputersPlayOn)
   sign_in(*a, alice);
   const json against_one = json::array({{{"seat", 1}, {"level", "random"}}});
   const std::int64_t running = create(*a, json{{"seats", 2}, {"computers", against_one}});
+  // It starts once Alice's client has revealed its contribution (fair play): before the kill.
+  a->wait_for([&](const json& m) { return m["type"] == "game.state" && m["game_id"] == running; });
   const std::int64_t open = create(
       *a, json{{"seats", 3}, {"computers", json::array({{{"seat", 2}, {"level", "random"}}})}});
   const auto refused = [&](WsClient& ws, int req) {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "failing_vfs.h"
+#include "fake_clients.h"
 #include "game.h"
 #include "hub.h"
 #include "json.h"
@@ -192,6 +193,7 @@ TEST(Concurrency, GamesActAtTheSameTimeOnSeveralThreads) {
   constexpr int kActions = 60;
   std::vector<std::unique_ptr<ThreadClient>> clients;
   std::vector<std::int64_t> ids;
+  testing::RoundAnswerer<ThreadClient> round;  // fair play's reveal round, as browsers answer it
   for (int g = 0; g < kGames; ++g) {
     auto a = std::make_unique<ThreadClient>();
     auto b = std::make_unique<ThreadClient>();
@@ -203,7 +205,8 @@ TEST(Concurrency, GamesActAtTheSameTimeOnSeveralThreads) {
                    json{{"type", "auth"}, {"token", token_of("B" + std::to_string(g))}}.dump());
     hub.on_message(a.get(), json{{"type", "game.create"}, {"seats", 2}}.dump());
     const std::int64_t id = a->recorder.last("game.created")["game_id"];
-    hub.on_message(b.get(), json{{"type", "game.join"}, {"game_id", id}}.dump());
+    round.add(*a);
+    round.send(hub, *b, json{{"type", "game.join"}, {"game_id", id}});
     ids.push_back(id);
     clients.push_back(std::move(a));
     clients.push_back(std::move(b));

@@ -105,6 +105,26 @@ TEST(Config, TrustedProxiesFromFlagsOrEnvironment) {
   EXPECT_FALSE(parse({}, {{"VIKTORY_TRUSTED_PROXY", "10.0.0.0/99"}}).config);
 }
 
+// Fair play (docs/fair-play.md): the operator's accounts and the reveal round's deadline.
+TEST(Config, OperatorAccountsAndTheRevealRound) {
+  EXPECT_TRUE(parse({}).config->operators.empty());
+  const auto env = parse({}, {{"VIKTORY_OPERATORS", "Host,Host's second, "}});
+  ASSERT_TRUE(env.config);
+  EXPECT_EQ(env.config->operators, (std::vector<std::string>{"Host", "Host's second"}));
+  const auto flags =
+      parse({"--operator", "Admin", "--operator", "Other"}, {{"VIKTORY_OPERATORS", "Host"}});
+  ASSERT_TRUE(flags.config);
+  EXPECT_EQ(flags.config->operators, (std::vector<std::string>{"Admin", "Other"}));
+  EXPECT_FALSE(parse({"--operator"}).config);
+  const auto waits = parse(
+      {"--reveal-wait-min", "300", "--reveal-wait-untimed", "24", "--reveal-rounds-per-hour", "3"});
+  ASSERT_TRUE(waits.config);
+  EXPECT_EQ(waits.config->reveal_wait_min_seconds, 300);
+  EXPECT_EQ(waits.config->reveal_wait_untimed_hours, 24);
+  EXPECT_EQ(waits.config->reveal_rounds_per_hour, 3);
+  EXPECT_FALSE(parse({"--reveal-wait-min", "1"}).config);
+}
+
 TEST(Config, DeveloperPagesAndFrameTimeout) {
   auto p = parse({});
   EXPECT_FALSE(p.config->dev);

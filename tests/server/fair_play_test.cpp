@@ -16,6 +16,7 @@
 #include <random>
 
 #include "game_record.h"
+#include "reveal_round.h"
 #include "store.h"
 #include "support/play.h"
 #include "support/server_process.h"
@@ -146,24 +147,42 @@ TEST_F(FairPlay, AConcededGameRevealsItsSecretAndItsRecordVerifies) {
   EXPECT_EQ(early.json()["error"]["code"], "not_finished");
 
   // What the server keeps: the secret and salt match the published commitment, and the seed
-  // is derived from the secret (no contributions yet) for random scheme 2, which every game
-  // created now uses (docs/fair-play.md).
+  // is derived from the secret and both players' contributions (their clients committed when
+  // the seats were final and revealed when asked: support/ws_client.cpp, as the browser does),
+  // for random scheme 2, which every game created now uses (docs/fair-play.md).
   std::optional<FairSecrets> secrets;
   std::uint64_t seed = 0;
+  std::vector<std::string> commitments;
   {
     Store store(db, Store::ReadOnly{});
     secrets = load_fair_secrets(store.db(), game_id);
-    seed = store.game(game_id)->seed;
-    EXPECT_EQ(store.game(game_id)->random_scheme, RandomScheme::kStreams);
+    const GameRecord stored = *store.game(game_id);
+    seed = stored.seed;
+    EXPECT_EQ(stored.random_scheme, RandomScheme::kStreams);
+    for (const SeatRecord& s : stored.seats) commitments.push_back(s.contribution_commitment);
   }
   ASSERT_TRUE(secrets.has_value());
+  ASSERT_EQ(commitments.size(), 2u);
   EXPECT_EQ(commitment_hex(*secrets), commitment);
-  EXPECT_EQ(seed, fair::derive_seed(secrets->secret, {std::nullopt, std::nullopt},
+  const std::string mine_a = a->contribution_for(commitments[0]);
+  const std::string mine_b = b->contribution_for(commitments[1]);
+  ASSERT_EQ(mine_a.size(), 64u);
+  ASSERT_EQ(mine_b.size(), 64u);
+  EXPECT_EQ(seed, fair::derive_seed(secrets->secret,
+                                    {fair::from_hex<32>(mine_a), fair::from_hex<32>(mine_b)},
                                     RandomScheme::kStreams));
   const std::string secret_hex = fair::to_hex(secrets->secret);
   const std::string salt_hex = fair::to_hex(secrets->salt);
   const std::vector<std::string> hidden = {secret_hex, salt_hex, upper(secret_hex), upper(salt_hex),
                                            std::to_string(seed)};
+  // A contribution reaches nobody but the server while the game runs (not even in the game.seats
+  // everyone gets): no player could have chosen his after seeing another's.
+  for (const std::string& raw : b->history()) EXPECT_EQ(raw.find(mine_a), std::string::npos);
+  for (const std::string& raw : a->history()) EXPECT_EQ(raw.find(mine_b), std::string::npos);
+  for (const std::string& raw : c->history()) {
+    EXPECT_EQ(raw.find(mine_a), std::string::npos);
+    EXPECT_EQ(raw.find(mine_b), std::string::npos);
+  }
   // Not a byte a player or the spectator received so far spells the secret, the salt or the
   // seed. (The leak test scans more spellings of the seed over many games.)
   auto leaked = [&](const WsClient& client) -> std::string {
@@ -214,9 +233,13 @@ TEST_F(FairPlay, AConcededGameRevealsItsSecretAndItsRecordVerifies) {
   EXPECT_EQ(report.seed, seed);
   EXPECT_EQ(report.actions, static_cast<int>(record.actions.size()));
   EXPECT_GT(report.tiles, 0);
-  // No player contributed: the report says what that means.
-  ASSERT_EQ(report.notes.size(), 2u);
-  EXPECT_NE(report.notes[0].find("made no contribution"), std::string::npos) << report.notes[0];
+  // Both contributed: the record carries their commitments and contributions, and no note says
+  // that the seed depends on the server's secret alone.
+  EXPECT_EQ(fair::to_hex(*record.seats[0].contribution_commitment), commitments[0]);
+  EXPECT_EQ(fair::to_hex(*record.seats[1].contribution), mine_b);
+  for (const std::string& note : report.notes) {
+    EXPECT_EQ(note.find("made no contribution"), std::string::npos) << note;
+  }
 
   // Tampered copies fail, each with its reason in words.
   auto failure_of = [](const protocol::GameRecord& r) {
@@ -229,6 +252,11 @@ TEST_F(FairPlay, AConcededGameRevealsItsSecretAndItsRecordVerifies) {
     forged.reveal->secret->at(0) ^= 1;
     EXPECT_NE(failure_of(forged).find("the revealed secret and salt do not match the commitment"),
               std::string::npos);
+  }
+  {
+    protocol::GameRecord forged = record;  // a contribution that is not the committed one
+    forged.seats[0].contribution->at(5) ^= 1;
+    EXPECT_FALSE(protocol::verify_record(forged).verified);
   }
   {
     protocol::GameRecord forged = record;  // a die that was not rolled
@@ -269,6 +297,49 @@ TEST_F(FairPlay, AConcededGameRevealsItsSecretAndItsRecordVerifies) {
 
   // Downloaded again: the same bytes (cached; a finished game never changes).
   EXPECT_EQ(record_of(game_id, bob.token).body, download.body);
+}
+
+// The reveal round is stored: a server restarted while the round waits for a seat still waits
+// for it, keeps the contribution revealed before, asks the seat again when it comes back and
+// starts the game from both contributions.
+TEST_F(FairPlay, TheRevealRoundSurvivesARestart) {
+  b->set_fair_play(false);  // Bob's client answers by hand here
+  a->send(json{{"type", "game.create"}, {"seats", 2}});
+  const std::int64_t game_id = a->wait_type("game.created")["game_id"];
+  b->send(json{{"type", "game.join"},
+               {"game_id", game_id},
+               {"contribution_commitment", test_commitment(2)}});
+  // Alice's client commits and reveals by itself; Bob's is asked and stays silent.
+  const json asked = b->wait_type("game.reveal_request");
+  EXPECT_EQ(asked["contribution_commitment"], test_commitment(2));
+  b->wait_for([](const json& m) {
+    return m.value("type", "") == "game.seats" && m["seats"][0].value("revealed", false);
+  });
+  const std::string alices = a->contribution_for(asked["contribution_commitments"][0]);
+  ASSERT_EQ(alices.size(), 64u);
+  a->close();
+  b->close();
+  c->close();
+  ASSERT_EQ(server->terminate(), 0);
+  start_server();
+  connect_all();
+  b->set_fair_play(false);
+  b->send(json{{"type", "game.watch"}, {"game_id", game_id}});
+  const json again = b->wait_type("game.reveal_request");
+  EXPECT_EQ(again["contribution_commitments"], asked["contribution_commitments"]);
+  EXPECT_EQ(again["deadline"], asked["deadline"]);
+  EXPECT_EQ(http_request(server->port(), "GET", "/api/games/" + std::to_string(game_id))
+                .json()["reveal"]["waiting"],
+            1);
+  b->send(json{{"type", "game.contribute"},
+               {"game_id", game_id},
+               {"contribution", fair::to_hex(test_contribution(2))}});
+  b->wait_type("game.state");
+  Store store(db, Store::ReadOnly{});
+  const std::optional<FairSecrets> secrets = load_fair_secrets(store.db(), game_id);
+  EXPECT_EQ(store.game(game_id)->seed,
+            fair::derive_seed(secrets->secret, {fair::from_hex<32>(alices), test_contribution(2)},
+                              RandomScheme::kStreams));
 }
 
 TEST_F(FairPlay, AGameStoredBeforeFairPlayLoadsReplaysAndIsNotVerifiable) {

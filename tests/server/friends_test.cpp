@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "fake_clients.h"
 #include "hub.h"
 #include "presence.h"
 #include "test_support.h"
@@ -75,7 +76,9 @@ class FriendsTest : public ::testing::Test {
     EXPECT_EQ(r.status, 200) << r.body;
     return json::parse(r.body)["players"].contains(about.id);
   }
-  void send(FakeClient& c, const json& m) { hub.on_message(&c, m.dump()); }
+  // Fair play's reveal round is answered as the browser does (fake_clients.h).
+  void send(FakeClient& c, const json& m) { round.send(hub, c, m); }
+  testing::RoundAnswerer<FakeClient> round;
   FakeClient& connect(const Player& p) {
     clients.emplace_back(std::make_unique<FakeClient>());
     hub.on_open(clients.back().get());

@@ -10,9 +10,11 @@
 
 #include "connections.h"
 #include "failing_vfs.h"
+#include "fake_clients.h"
 #include "game.h"
 #include "hub.h"
 #include "json.h"
+#include "reveal_round.h"
 #include "test_support.h"
 #include "token.h"
 #include "view.h"
@@ -71,7 +73,9 @@ class HubFixture {
     send(c, {{"type", "auth"}, {"token", sign_up(name)}});
     EXPECT_FALSE(c.last("welcome").is_null());
   }
-  void send(FakeClient& c, const json& m) { hub.on_message(&c, m.dump()); }
+  // Fair play's reveal round is answered as the browser does (fake_clients.h).
+  void send(FakeClient& c, const json& m) { round.send(hub, c, m); }
+  testing::RoundAnswerer<FakeClient> round;
   // Alice creates (with `fields`), Bob joins: a running two-player game.
   std::int64_t start_game(FakeClient& a, FakeClient& b, json fields = json::object()) {
     json create{{"type", "game.create"}, {"seats", 2}};
@@ -359,25 +363,49 @@ TEST_F(DamagedLog, ReplaysOfADamagedGameAreRefusedToo) {
 TEST(JoinAndStart, TheLastSeatAndTheStartAreOneTransaction) {
   TempDir dir;
   HubFixture f(dir.file("tx.db"));
+  f.round.enabled = false;  // the players reveal by hand here
   FakeClient a, b;
   f.connect(a, "Alice");
   f.connect(b, "Bob");
-  f.send(a, {{"type", "game.create"}, {"seats", 2}});
+  f.send(a, {{"type", "game.create"},
+             {"seats", 2},
+             {"contribution_commitment", testing::test_commitment(1)}});
   const std::int64_t id = a.last("game.created")["game_id"];
+  // The last seat and the reveal round: one transaction (the seat and the round's deadline).
+  f.send(b, {{"type", "game.join"},
+             {"game_id", id},
+             {"contribution_commitment", testing::test_commitment(2)},
+             {"req", 2}});
+  EXPECT_EQ(column(f.store, "SELECT count(*) FROM seats WHERE game_id = " + std::to_string(id)), 2);
+  EXPECT_EQ(
+      column(f.store, "SELECT count(*) FROM reveal_rounds WHERE game_id = " + std::to_string(id)),
+      1);
+  const auto reveal = [&](FakeClient& c, int n, int req) {
+    f.send(c, {{"type", "game.contribute"},
+               {"game_id", id},
+               {"contribution", protocol::fair::to_hex(testing::test_contribution(n))},
+               {"req", req}});
+  };
+  reveal(a, 1, 3);
   // The start fails inside SQLite (a real failure of the second statement, not a mock).
   f.store.db().exec(
       "CREATE TRIGGER refuse_start BEFORE UPDATE OF status ON games WHEN NEW.status = 'running' "
       "BEGIN SELECT RAISE(ABORT, 'start refused for the test'); END");
-  f.send(b, {{"type", "game.join"}, {"game_id", id}, {"req", 2}});
+  reveal(b, 2, 4);
   EXPECT_EQ(b.last("error")["code"], "internal");
-  // Neither the seat nor the start: the game is as it was, in the database and in memory.
-  EXPECT_EQ(column(f.store, "SELECT count(*) FROM seats WHERE game_id = " + std::to_string(id)), 1);
+  // Neither the last reveal nor the start: the game is as it was, in the database and in memory.
+  EXPECT_EQ(column(f.store,
+                   "SELECT count(*) FROM seat_fair_play WHERE contribution != '' AND "
+                   "game_id = " +
+                       std::to_string(id)),
+            1);
   EXPECT_EQ(f.store.game(id)->status, GameStatus::kOpen);
   f.store.db().exec("DROP TRIGGER refuse_start");
-  f.send(b, {{"type", "game.join"}, {"game_id", id}, {"req", 3}});
-  EXPECT_EQ(b.messages.back(), json({{"type", "ack"}, {"req", 3}}));
+  reveal(b, 2, 5);
+  EXPECT_EQ(b.messages.back(), json({{"type", "ack"}, {"req", 5}}));
   EXPECT_EQ(f.store.game(id)->status, GameStatus::kRunning);
   EXPECT_EQ(column(f.store, "SELECT count(*) FROM seats WHERE game_id = " + std::to_string(id)), 2);
+  EXPECT_EQ(column(f.store, "SELECT count(*) FROM reveal_rounds"), 0);
 }
 
 // ------------------------------------------------------------------ invites, names [item 9]
@@ -429,8 +457,9 @@ TEST(Invites, APrivateGameWithoutItsInviteLooksLikeNoGameAtAll) {
       none.body);
   // Over the WebSocket: every request about it answers "not_found", like for a missing game,
   // whatever its status (it is running: a non-member must not learn that either).
-  for (const char* type : {"game.watch", "game.join", "chat.send", "game.start", "game.leave",
-                           "game.undo", "game.action", "game.invite"}) {
+  for (const char* type :
+       {"game.watch", "game.join", "chat.send", "game.start", "game.leave", "game.undo",
+        "game.action", "game.invite", "game.commit", "game.contribute"}) {
     json m{{"type", type},
            {"game_id", id},
            {"seq", 0},
@@ -470,7 +499,7 @@ TEST(Invites, TheCreatorMayIssueANewCodeAndTheOldOneStopsWorking) {
   f.send(c, {{"type", "game.watch"}, {"game_id", id}, {"invite", old_code}});
   EXPECT_EQ(c.last("error")["code"], "not_found");
   f.send(c, {{"type", "game.join"}, {"game_id", id}, {"invite", new_code}, {"req", 2}});
-  EXPECT_EQ(c.messages.back(), json({{"type", "ack"}, {"req", 2}}));
+  EXPECT_EQ(c.last("ack"), json({{"type", "ack"}, {"req", 2}}));
   f.send(a, {{"type", "game.create"}, {"seats", 2}});
   f.send(a, {{"type", "game.invite"}, {"game_id", a.last("game.created")["game_id"]}});
   EXPECT_EQ(a.last("error")["code"], "not_private");
@@ -509,7 +538,7 @@ TEST(Invites, CodesStoredBeforeHashingStillWorkAfterTheMigration) {
   FakeClient b;
   f.connect(b, "Bob");
   f.send(b, {{"type", "game.join"}, {"game_id", id}, {"invite", code}, {"req", 1}});
-  EXPECT_EQ(b.messages.back(), json({{"type", "ack"}, {"req", 1}}));
+  EXPECT_EQ(b.last("ack"), json({{"type", "ack"}, {"req", 1}}));
   EXPECT_EQ(f.store.game(id)->spectators, SpectatorMode::kLive);
   // Migration 16 (fair play v2): a game stored before keeps the single stream it began with.
   EXPECT_EQ(f.store.game(id)->random_scheme, RandomScheme::kSingleStream);

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_clients.h"
 #include "test_support.h"
 
 namespace viktory::server {
@@ -29,7 +30,9 @@ class HubTest : public ::testing::Test {
     EXPECT_EQ(r.status, 200) << r.body;
     return json::parse(r.body)["token"];
   }
-  void send(FakeClient& c, const json& m) { hub.on_message(&c, m.dump()); }
+  // Fair play's reveal round is answered as the browser does (fake_clients.h).
+  void send(FakeClient& c, const json& m) { round.send(hub, c, m); }
+  testing::RoundAnswerer<FakeClient> round;
 
   TempDir dir;
   Store store;
@@ -93,9 +96,13 @@ TEST_F(HubTest, AckComesAfterEveryMessageTheRequestCaused) {
   send(a, {{"type", "game.create"}, {"seats", 2}, {"req", 1}});
   const std::int64_t id = a.recorder.last("game.created")["game_id"];
   EXPECT_EQ(a.recorder.messages.back()["type"], "ack");
+  round.enabled = false;  // the join alone: the seats and the round's request, then its ack
   send(b, {{"type", "game.join"}, {"game_id", id}, {"req", 2}});
-  ASSERT_FALSE(b.recorder.last("game.state").is_null());
+  EXPECT_FALSE(b.recorder.last("game.commit_request").is_null());
   EXPECT_EQ(b.recorder.messages.back(), json({{"type", "ack"}, {"req", 2}}));
+  round.enabled = true;
+  round.settle(hub);  // both reveal (fair play): the game starts
+  ASSERT_FALSE(b.recorder.last("game.state").is_null());
 
   const json state = a.recorder.last("game.state");
   const int decider = state["view"]["decider"];

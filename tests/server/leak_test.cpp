@@ -1,8 +1,8 @@
 // Plays random games over real WebSockets, records every byte each player and a spectator
 // receive, and checks that nothing hidden got out: no terrain of a hex the receiver did not know
 // at that point (compared with the server-side state replayed from the database), and never the
-// seed, the generator words or (while the game runs) its fair-play secret and salt. The
-// server's log must not contain tokens or seeds either.
+// seed, the generator words, the players' contributions or (while the game runs) its fair-play
+// secret and salt. The server's log must not contain tokens or seeds either.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -191,6 +191,16 @@ class LeakCheck {
       }
       ++fair_secrets_checked;
     }
+    // Fair play: a seat's contribution reaches nobody over the WebSocket, at no time (not the
+    // other seats, who could choose theirs knowing it, not a spectator), nor the log.
+    for (const SeatRecord& seat : record.seats) {
+      if (seat.contribution.empty()) continue;
+      std::string upper = seat.contribution;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      secrets_.insert(seat.contribution);
+      secrets_.insert(upper);
+      ++contributions_checked;
+    }
     auto remember = [&](const GameState& st) {
       states_.push_back(st);
       for (std::uint64_t w : st.rng.words()) {
@@ -216,6 +226,7 @@ class LeakCheck {
   int checked_messages() const { return checked_messages_; }
   std::map<std::string, int> event_counts;  // by kind; "tile_revealed/hidden" for filtered ones
   int fair_secrets_checked = 0;             // 1 when the game's secret and salt are looked for
+  int contributions_checked = 0;            // the players' contributions looked for
   int checked_catch_ups = 0;                // game.since replies looked at
   int checked_orders = 0;                   // game.standing_orders answers looked at
   int fog_units_checked = 0;                // fog of war: units and unit events looked at for sight
@@ -556,7 +567,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
 
   Store store(db);
   int messages = 0, hexes = 0, fair_games = 0, views = 0, deltas = 0, boards = 0, log_msgs = 0;
-  int fog_units = 0, fog_hidden = 0;
+  int fog_units = 0, fog_hidden = 0, contributions = 0;
   std::map<std::string, int> events;
   std::set<std::string> all_secrets;
   for (const Played& game : played) {
@@ -583,6 +594,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
     EXPECT_EQ(check.checked_orders, int(game.clients.size())) << "game " << game.id;
     hexes += check.checked_hexes();
     fair_games += check.fair_secrets_checked;
+    contributions += check.contributions_checked;
     views += check.checked_views();
     deltas += check.checked_deltas();
     log_msgs += check.checked_messages();
@@ -593,6 +605,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   }
   EXPECT_GT(hexes, 1000) << "the check looked at too little";
   EXPECT_GE(fair_games, 4) << "too few running games to look for their fair-play secrets";
+  EXPECT_GE(contributions, 8) << "too few players' contributions looked for";
   // Live updates travel as deltas; whole views only in the full states.
   EXPECT_GT(deltas, 1000) << "the deltas were not checked";
   EXPECT_GT(views, 10) << "the full states were not checked";

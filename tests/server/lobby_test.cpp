@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "hub.h"
+#include "reveal_round.h"
 #include "test_support.h"
 
 namespace viktory::server {
@@ -143,13 +144,21 @@ struct LobbyFixture {
     return outcome;
   }
   Outcome join(std::int64_t id, const PlayerRecord& p) {
-    return on_room(id, [&](GameRoom& r) { return r.join(p, std::nullopt, ""); });
+    return on_room(id, [&](GameRoom& r) {
+      Outcome joined = r.join(p, std::nullopt, "");
+      testing::complete_reveal_round(r);  // fair play's round, as the clients answer it
+      return joined;
+    });
   }
   Outcome leave(std::int64_t id, const PlayerRecord& p) {
     return on_room(id, [&](GameRoom& r) { return r.leave(p.id); });
   }
   Outcome start(std::int64_t id, const PlayerRecord& p) {
-    return on_room(id, [&](GameRoom& r) { return r.start(p.id); });
+    return on_room(id, [&](GameRoom& r) {
+      Outcome started = r.start(p.id);
+      testing::complete_reveal_round(r);
+      return started;
+    });
   }
 
   TempDir dir;

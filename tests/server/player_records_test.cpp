@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "action.h"
+#include "fake_clients.h"
 #include "game.h"
 #include "hub.h"
 #include "json.h"
@@ -321,7 +322,9 @@ class HubFixture {
     ids[&c] = std::stoll(c.last("welcome")["player_id"].get<std::string>());
     return c;
   }
-  void send(FakeClient& c, const json& m) { hub.on_message(&c, m.dump()); }
+  // Fair play's reveal round is answered as the browser does (fake_clients.h).
+  void send(FakeClient& c, const json& m) { round.send(hub, c, m); }
+  testing::RoundAnswerer<FakeClient> round;
   // `seated[0]` creates with `fields`, the others join in order: seat i is seated[i].
   std::int64_t start(const std::vector<FakeClient*>& seated, json fields = json::object()) {
     json create{{"type", "game.create"}, {"seats", seated.size()}};

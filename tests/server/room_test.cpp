@@ -8,6 +8,7 @@
 #include "json.h"
 #include "lobby.h"
 #include "replay.h"
+#include "reveal_round.h"
 #include "test_support.h"
 #include "view.h"
 
@@ -69,6 +70,7 @@ class RoomTest : public ::testing::Test {
     room->watch(&alice_rec, alice.id);
     EXPECT_FALSE(room->join(bob, std::nullopt, ""));
     room->watch(&bob_rec, bob.id);
+    testing::complete_reveal_round(*room);
     EXPECT_EQ(room->status(), GameStatus::kRunning);
     return room;
   }
@@ -116,6 +118,10 @@ TEST_F(RoomTest, GameStartsWhenTheLastSeatIsFilled) {
   EXPECT_TRUE(alice_rec.last("game.state").is_null());
 
   ASSERT_FALSE(room->join(bob, std::nullopt, ""));
+  // The seats are final: the game waits for every seat's contribution (fair play), then starts.
+  EXPECT_EQ(room->status(), GameStatus::kOpen);
+  EXPECT_TRUE(room->reveal_deadline());
+  testing::complete_reveal_round(*room);
   {
     // As the Hub does after a join: the list is kept from what the rooms note.
     std::lock_guard lock(room->mutex());
@@ -356,6 +362,7 @@ TEST_F(RoomTest, CreatorMayStartEarlyAndSeatsShrink) {
   ASSERT_FALSE(room->join(carol, 3, ""));
   EXPECT_EQ(room->start(carol.id)->code, "not_creator");
   ASSERT_FALSE(room->start(alice.id));
+  testing::complete_reveal_round(*room);
   EXPECT_EQ(room->status(), GameStatus::kRunning);
   EXPECT_EQ(room->record().options.players, 2);
   EXPECT_EQ(room->seat_of(carol.id), 1);
@@ -397,6 +404,7 @@ TEST_F(RoomTest, PrivateGamesNeedTheInvite) {
   EXPECT_FALSE(room->may_view(carol.id, ""));
   EXPECT_TRUE(room->may_view(alice.id, ""));
   ASSERT_FALSE(room->join(bob, std::nullopt, invite));
+  testing::complete_reveal_round(*room);
   EXPECT_EQ(room->status(), GameStatus::kRunning);
 }
 

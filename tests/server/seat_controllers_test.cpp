@@ -9,6 +9,7 @@
 
 #include "game.h"
 #include "lobby.h"
+#include "reveal_round.h"
 #include "store.h"
 #include "test_support.h"
 #include "view.h"
@@ -108,6 +109,10 @@ class SeatControllersRooms : public ::testing::Test {
     auto made = lobby.create(creator, req);
     EXPECT_TRUE(std::holds_alternative<GameRoom*>(made));
     GameRoom* room = std::get<GameRoom*>(made);
+    {
+      std::lock_guard lock(room->mutex());
+      testing::complete_reveal_round(*room);  // the creator's seat contributes
+    }
     EXPECT_EQ(room->status(), GameStatus::kRunning);
     return room;
   }

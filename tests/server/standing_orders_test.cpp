@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "accounts.h"
+#include "fake_clients.h"
 #include "hub.h"
 #include "standing_orders_position.h"
-#include "fake_clients.h"
 #include "test_support.h"
 #include "token.h"
 
@@ -49,7 +49,9 @@ class Server {
     hub.on_open(&p.client);
     send(p, {{"type", "auth"}, {"token", p.token}});
   }
-  void send(Player& p, const json& m) { hub.on_message(&p.client, m.dump()); }
+  // Fair play's reveal round is answered as the browser does (fake_clients.h).
+  void send(Player& p, const json& m) { round.send(hub, p.client, m); }
+  testing::RoundAnswerer<FakeClient> round;
 
   Store store;
   Metrics metrics;

@@ -73,6 +73,7 @@ class StaticFilesTest : public ::testing::Test {
     write(root() / "css" / "style.css", std::string(2000, 'a') + "\n");
     write(root() / "js" / "app.js", "import './util.js';\n" + std::string(1000, ' ') + "\n");
     write(root() / "js" / "util.js", "export const x = 1;\n");
+    write(root() / "js" / "verify_worker.js", "import './util.js';\n");
     write(root() / "js" / "game" / "log.js", "export const y = 2;\n");
     write(root() / "dev" / "fixture.js", "export const dev = 3;\n");
     write(root() / "i18n" / "de.json", R"({"title.lobby":"Lobby"})");
@@ -141,11 +142,28 @@ TEST_F(StaticFilesTest, VersionsEveryFileAndWritesTheImportMapIntoTheHtml) {
   const auto digest = protocol::sha256(protocol::as_bytes(map_text));
   const std::string hash = notify::base64_encode(
       std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
-  EXPECT_NE(index->content_security_policy.find("script-src 'self' 'wasm-unsafe-eval' 'sha256-" +
-                                                hash + "'"),
+  EXPECT_NE(index->content_security_policy.find("script-src 'self' 'sha256-" + hash + "'"),
             std::string::npos)
       << index->content_security_policy;
+  // The page compiles no WebAssembly: only the verifier's worker may (docs/fair-play.md).
+  EXPECT_EQ(index->content_security_policy.find("wasm-unsafe-eval"), std::string::npos);
   EXPECT_EQ(index->version, version_of(html));
+}
+
+// Only the verifier's worker script may compile WebAssembly (a dedicated worker follows its own
+// script's policy); every other file, the page above all, may not.
+TEST_F(StaticFilesTest, OnlyTheVerifiersWorkerScriptAllowsWebAssembly) {
+  StaticFiles files(root());
+  const auto worker = files.loaded("js/verify_worker.js");
+  ASSERT_NE(worker, nullptr);
+  EXPECT_NE(worker->content_security_policy.find("script-src 'self' 'wasm-unsafe-eval'"),
+            std::string::npos)
+      << worker->content_security_policy;
+  for (const char* other : {"index.html", "js/app.js", "js/util.js"}) {
+    EXPECT_EQ(files.loaded(other)->content_security_policy.find("wasm-unsafe-eval"),
+              std::string::npos)
+        << other;
+  }
 }
 
 TEST_F(StaticFilesTest, AnEditOnDiskIsServedWithItsNewVersion) {

@@ -10,8 +10,8 @@
 
 #include "clock_sweeper.h"
 #include "failing_vfs.h"
-#include "hub.h"
 #include "fake_clients.h"
+#include "hub.h"
 #include "test_support.h"
 
 namespace viktory::server {
@@ -86,7 +86,9 @@ TEST(ThreadsOnAFailingDisk, TheClockSweeperGoesOnAfterAFailedSweep) {
       &a,
       json{{"type", "game.create"}, {"seats", 2}, {"clock", {{"per_move_seconds", 86400}}}}.dump());
   const std::int64_t id = a.last("game.created")["game_id"];
-  hub.on_message(&b, json{{"type", "game.join"}, {"game_id", id}}.dump());
+  testing::RoundAnswerer<FakeClient> round;  // fair play's reveal round, as browsers answer it
+  round.add(a);
+  round.send(hub, b, json{{"type", "game.join"}, {"game_id", id}});
   clock.now += 86400 * 1000 * 3 / 4;  // the reminder is due
 
   boost::asio::io_context ioc;

@@ -1,11 +1,14 @@
 // Fair play in the client (docs/fair-play.md): the game page shows the server's commitment to
 // the game's luck, keeps what this client saw (the witness, ./witness.js) and, once the game is
 // over, offers the game record for download; the replay page checks the record with the
-// verifier (./verify.js) against that witness and says what it found.
+// verifier (./verify.js, run in its worker: ./fair_worker.js) against that witness and says what
+// it found. Both say what fair play promises and what it does not (./fair_marks.js).
 
 import { h } from './util.js';
 import { t } from './i18n.js';
 import { newWitness, noteStart, noteUpdate, saveWitness, loadWitness } from './witness.js';
+import { verifyInWorker } from './fair_worker.js';
+import { operatorPlays, promiseParagraphs } from './fair_marks.js';
 
 export const shortHex = (hex) => (typeof hex === 'string' && hex.length > 16 ? `${hex.slice(0, 8)}…${hex.slice(-8)}` : hex || '');
 
@@ -57,6 +60,15 @@ export function keepWitness(channel, gameId) {
   const save = () => {
     if (!store || !witness) return;
     try {
+      // The reveal round (./contribution.js) writes the commitments, our contribution and our
+      // seat into the stored witness, maybe while this page holds an older copy: keep them.
+      const stored = loadWitness(store, gameId);
+      if (stored) {
+        for (const key of ['contribution', 'contribution_commitments']) {
+          if (witness[key] === undefined && stored[key] !== undefined) witness[key] = stored[key];
+        }
+        if (witness.seat === null && Number.isInteger(stored.seat)) witness.seat = stored.seat;
+      }
       saveWitness(store, witness);
     } catch {
       // storage full or refused: the witness is a help, never required
@@ -107,6 +119,7 @@ export class FairPlayPanel {
     this.el = h('details', { class: 'panel fair-panel', id: 'fair-play' }, h('summary', {}, t('fairPlay.title')), this.body);
     const onSeats = (e) => {
       this.commitment = e.detail.commitment === undefined ? null : e.detail.commitment;
+      this.operator = operatorPlays(e.detail.seats);
       this.guided = (e.detail.seats || []).some((seat) => seat && seat.computer === 'passive');
       if (e.detail.status === 'finished') this.over = true;
       this.render();
@@ -161,6 +174,8 @@ export class FairPlayPanel {
         h('code', { class: 'commitment', id: 'fair-commitment', title: this.commitment, dataset: { commitment: this.commitment } }, shortHex(this.commitment)),
       );
     }
+    if (this.operator) parts.push(h('p', { class: 'operator-note', id: 'fair-operator' }, t('fairPlay.operatorPlays')));
+    if (this.commitment) parts.push(...promiseParagraphs());
     if (this.guided) {
       // Nothing to download or check: one line says why.
       parts.push(h('p', { class: 'subtle', id: 'fair-no-record' }, t('fairPlay.guidedNoRecord')));
@@ -209,6 +224,7 @@ export class VerificationPanel {
       'details',
       { class: 'panel verify-panel', id: 'verification', open: true },
       h('summary', {}, t('fairPlay.title')),
+      ...promiseParagraphs(),
       this.status,
       h(
         'div',
@@ -264,8 +280,8 @@ export class VerificationPanel {
     const witness = store && record && (fromServer || record.game_id === this.gameId) ? loadWitness(store, this.gameId) : null;
     let report;
     try {
-      const { verifyRecord } = await import('./verify.js');
-      report = await verifyRecord(text, { witness: witness ? JSON.stringify(witness) : null });
+      // In the verifier's worker: only its script may compile WebAssembly (./fair_worker.js).
+      report = await verifyInWorker(text, { witness: witness ? JSON.stringify(witness) : null });
     } catch (err) {
       this.report = { verified: false, unavailable: true };
       this.show('unavailable', t('fairPlay.verifierUnavailable', { message: err.message }));

@@ -88,6 +88,14 @@ class GamePage {
       this.seats = e.detail;
       this.render();
     });
+    // This browser lost the contribution it committed to for its seat (./contribution.js).
+    if (this.ctx.conn) {
+      this.on(this.ctx.conn, 'contribution-lost', (e) => {
+        if (Number(e.detail.game_id) !== Number(this.gameId)) return;
+        this.contributionLost = true;
+        this.render();
+      });
+    }
     this.on(this.channel, 'chat', () => renderChat(this));
     this.clock = this.channel.clock || null;
     this.on(this.channel, 'clock', (e) => {

@@ -15,6 +15,7 @@ import { t } from './i18n.js';
 import { shownName } from './leaving.js';
 import { languageSwitch } from './language_switch.js';
 import { clockFields, durationText, timeLeft, timeControlText, localTime, SPEED_NAME } from './clock_options.js';
+import { operatorTag, revealWaitingText } from './fair_marks.js';
 
 // Games on a page of the open list (the server allows up to 50).
 const OPEN_PAGE = 10;
@@ -359,11 +360,14 @@ class Lobby {
             creatorId && creatorId !== me ? followButton(this.ctx, creatorId, { inRow: true }) : '',
             h('div', { class: 'subtle' }, optionsText(g.options)),
             h('div', { class: 'time-control' }, h('span', { class: `tag tag-speed speed-${g.speed || 'untimed'}` }, SPEED_NAME[g.speed] || SPEED_NAME.untimed), g.clock ? ` ${timeControlText(g.clock)}` : ''),
+            fairPlayLine(g),
           ),
           seatDots(g.seats),
           h('span', { class: 'subtle' }, `${taken}/${g.seats.length}`),
           seated
             ? h('a', { class: 'btn btn-small', href: `#/game/${g.game_id}` }, t('lobby.open'))
+            : g.reveal
+            ? null // its seats are final while the players confirm the dice
             : h('button', { type: 'button', class: 'btn btn-small btn-primary', onclick: () => this.join(g.game_id) }, t('lobby.join')),
         ),
       );
@@ -399,7 +403,8 @@ class Lobby {
     const order = (a, b) => rank(a) - rank(b) || (deadline(a) === deadline(b) ? 0 : deadline(a) < deadline(b) ? -1 : 1) || (b.last_move_at || 0) - (a.last_move_at || 0);
     for (const g of games.slice().sort(order)) {
       let status;
-      if (g.status === 'open') status = h('span', { class: 'tag' }, t('lobby.waitingForPlayers'));
+      if (g.status === 'open' && g.reveal) status = h('span', { class: 'tag tag-reveal' }, revealWaitingText(g.reveal));
+      else if (g.status === 'open') status = h('span', { class: 'tag' }, t('lobby.waitingForPlayers'));
       else if (g.status === 'finished') status = h('span', { class: 'tag' }, t('lobby.finished'));
       else if (g.your_turn) status = h('span', { class: 'tag tag-turn' }, t('lobby.yourMove'));
       else {
@@ -447,6 +452,14 @@ function myGameClockTag(g) {
   // The deadline in the reader's own time zone, named (a live game's few minutes need none).
   const until = c.deadline - (c.now || Date.now()) > 3600000 ? ` · ${t('clock.until', { time: localTime(c.deadline) })}` : '';
   return h('span', { class: `tag clock-left${urgent ? ' tag-warn' : ''}`, dataset: { seat: c.seat }, title: mine ? t('clock.leftForYourMove', { time: localTime(c.deadline) }) : t('clock.leftForTheirMove', { time: localTime(c.deadline) }) }, `${whose}${t('clock.left', { time: left })}${until}`);
+}
+
+// The reveal round an open game waits in, and the operator's seat (./fair_marks.js).
+function fairPlayLine(g) {
+  const waiting = revealWaitingText(g.reveal);
+  const operator = operatorTag(g.seats);
+  if (!waiting && !operator) return null;
+  return h('div', { class: 'fair-line' }, waiting ? h('span', { class: 'tag tag-reveal' }, waiting) : null, operator);
 }
 
 function seatDots(seats) {

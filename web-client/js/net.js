@@ -13,6 +13,7 @@ import { needsBoard, withBoard } from './board_data.js';
 import { applyViewDelta } from './view_delta.js';
 import { t } from './i18n.js';
 import { serverErrorText } from './errors.js';
+import { answerRound, withCommitment } from './contribution.js';
 
 const SESSION_KEY = 'viktory.session';
 
@@ -288,6 +289,8 @@ export class Connection extends EventTarget {
         entry.resolve({ ack: msg, seen: entry.seen });
       }
     }
+    // Fair play's reveal round is answered wherever the player is (lobby, another game).
+    if (msg.type === 'game.commit_request' || msg.type === 'game.reveal_request') answerRound(this, msg);
     if (msg.game_id !== undefined && this.games.has(Number(msg.game_id))) {
       this.games.get(Number(msg.game_id)).handle(msg);
     }
@@ -323,6 +326,11 @@ export class Connection extends EventTarget {
   // Sends a request; resolves at its "ack" with {ack, seen: [messages received meanwhile]},
   // rejects with a ProtocolError at its "error".
   request(type, payload = {}) {
+    // Taking a seat commits to this browser's contribution to the game's luck
+    // (./contribution.js): the commitment is hashed first.
+    if ((type === 'game.create' || type === 'game.join') && !('contribution_commitment' in payload) && this.isOnline()) {
+      return withCommitment(type, payload).then((withIt) => this.request(type, { ...withIt, contribution_commitment: withIt.contribution_commitment || null }));
+    }
     if (!this.isOnline()) {
       return Promise.reject(
         new ProtocolError('offline', t('net.notConnected')),

@@ -114,3 +114,21 @@ export async function verifyRecord(record, { witness = null, verifier } = {}) {
     return { verified: false, unreadable: true, failure: `the verifier stopped: ${detail}`, summary: `unreadable: ${detail}` };
   }
 }
+
+// A player's contribution commitment (docs/fair-play.md): the 64 hex digits of
+// SHA-256("viktory contribution v1\0" || contribution) for 32 bytes, computed by the module (no
+// WebCrypto on plain HTTP).
+export async function contributionCommitment(contribution, { verifier } = {}) {
+  if (!(contribution instanceof Uint8Array) || contribution.length !== 32) throw new Error('a contribution is 32 bytes');
+  const module = await loadVerifier(verifier);
+  const state = { memory: null, output: '' };
+  const instance = await WebAssembly.instantiate(module, wasiImports(state));
+  const exports = instance.exports;
+  state.memory = exports.memory;
+  exports._initialize();
+  if (typeof exports.verifier_contribution_commitment !== 'function') throw new Error('the verifier cannot hash contributions (an older verifier.wasm)');
+  const pointer = exports.verifier_alloc(32);
+  new Uint8Array(exports.memory.buffer, pointer, 32).set(contribution);
+  exports.verifier_contribution_commitment(pointer);
+  return new TextDecoder().decode(new Uint8Array(exports.memory.buffer, exports.verifier_output_ptr(), exports.verifier_output_len()));
+}

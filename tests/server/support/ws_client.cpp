@@ -9,9 +9,13 @@
 #include <boost/beast/websocket.hpp>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <mutex>
+#include <random>
 #include <stdexcept>
 #include <thread>
+
+#include "fair.h"
 
 namespace viktory::server::testing {
 
@@ -34,6 +38,39 @@ struct WsClient::Impl {
   bool reading = false;  // only a reading client learns that the connection closed
   std::deque<std::pair<std::string, bool>> outbox;
   bool writing = false;
+  // Fair play's reveal round, answered as the browser client answers it (set_fair_play).
+  bool fair_play = true;
+  std::map<std::string, std::string> contributions;  // by commitment, hex
+
+  // On the io thread: a game.commit_request gets a fresh commitment, a game.reveal_request the
+  // contribution of the commitment it names.
+  void answer_round(const std::string& text) {
+    if (!fair_play || text.find("_request\"") == std::string::npos) return;
+    const auto m = nlohmann::json::parse(text, nullptr, false);
+    if (!m.is_object() || !m.contains("game_id")) return;
+    const std::string type = m.value("type", "");
+    nlohmann::json answer;
+    if (type == "game.commit_request") {
+      static thread_local std::mt19937_64 random(std::random_device{}());
+      protocol::fair::Contribution contribution{};
+      for (auto& byte : contribution) byte = static_cast<std::uint8_t>(random());
+      const std::string commitment =
+          protocol::fair::to_hex(protocol::fair::contribution_commitment(contribution));
+      contributions[commitment] = protocol::fair::to_hex(contribution);
+      answer = {{"type", "game.commit"},
+                {"game_id", m["game_id"]},
+                {"contribution_commitment", commitment}};
+    } else if (type == "game.reveal_request") {
+      const auto it = contributions.find(m.value("contribution_commitment", ""));
+      if (it == contributions.end()) return;  // not this client's: it cannot answer
+      answer = {
+          {"type", "game.contribute"}, {"game_id", m["game_id"]}, {"contribution", it->second}};
+    } else {
+      return;
+    }
+    outbox.emplace_back(answer.dump(), false);
+    write();
+  }
 
   void read() {
     ws.async_read(buffer, [this](beast::error_code ec, std::size_t) {
@@ -46,6 +83,7 @@ struct WsClient::Impl {
       std::string text = beast::buffers_to_string(buffer.data());
       buffer.consume(buffer.size());
       all.push_back(text);
+      answer_round(text);
       inbox.push_back(std::move(text));
       cv.notify_all();
       read();
@@ -97,6 +135,17 @@ void WsClient::connect(int port, const std::string& path, bool start_reading,
 }
 
 void WsClient::send(const nlohmann::json& message) { send_raw(message.dump()); }
+
+void WsClient::set_fair_play(bool answer) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->fair_play = answer;
+}
+
+std::string WsClient::contribution_for(const std::string& commitment) const {
+  std::lock_guard lock(impl_->mutex);
+  const auto it = impl_->contributions.find(commitment);
+  return it == impl_->contributions.end() ? "" : it->second;
+}
 
 void WsClient::send_raw(const std::string& text, bool binary) {
   net::post(impl_->ioc, [this, text, binary] {

@@ -26,6 +26,12 @@ class WsClient {
   void connect(int port, const std::string& path = "/ws", bool start_reading = true,
                const std::vector<std::pair<std::string, std::string>>& headers = {});
   void send(const nlohmann::json& message);
+  // Fair play's reveal round (docs/fair-play.md): by default the client answers a
+  // game.commit_request with a fresh commitment (game.commit) and a game.reveal_request with
+  // its contribution (game.contribute), as the browser client does; off, the test answers.
+  void set_fair_play(bool answer);
+  // The contribution this client committed to with `commitment` (hex), or "".
+  std::string contribution_for(const std::string& commitment) const;
   void send_raw(const std::string& text, bool binary = false);
 
   // The next message, or nothing after the timeout (or when the connection is closed).

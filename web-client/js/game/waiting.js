@@ -6,6 +6,7 @@ import { t } from '../i18n.js';
 import { optionsText } from '../options.js';
 import { timeControlText } from '../clock_options.js';
 import { inviteFriendsBox } from '../friends.js';
+import { operatorPlays, revealWaitingText } from '../fair_marks.js';
 
 export function renderWaitingRoom(page, status) {
   const box = page.els.waiting;
@@ -31,8 +32,14 @@ export function renderWaitingRoom(page, status) {
   box.append(
     h('p', { class: 'subtle' }, [t('waiting.seats', { count: opts.players || seats.seats.length }), optionsText(opts, { players: false }), seats.private ? t('waiting.private') : t('waiting.public')].join(' · ')),
     h('p', { class: 'time-control', id: 'waiting-clock' }, h('b', {}, `${t('clock.label')}: `), timeControlText(seats.clock)),
-    h('p', {}, status === 'open' ? t('waiting.waitingForPlayers') : t('waiting.starting')),
+    h('p', { id: 'waiting-status' }, seats.reveal ? revealWaitingText(seats.reveal) : status === 'open' ? t('waiting.waitingForPlayers') : t('waiting.starting')),
   );
+  if (seats.reveal) box.append(h('p', { class: 'subtle', id: 'reveal-about' }, t('fairPlay.confirmAbout')));
+  if (page.contributionLost && seated) {
+    // Another device, or cleared storage: this seat cannot reveal; one sentence and a way out.
+    box.append(h('p', { class: 'form-error', id: 'contribution-lost' }, t('fairPlay.lost'), ' ', h('button', { type: 'button', class: 'btn btn-small', id: 'leave-lost-seat', onclick: () => page.leave() }, t('fairPlay.leaveSeat'))));
+  }
+  if (operatorPlays(seats.seats)) box.append(h('p', { class: 'operator-note', id: 'operator-plays' }, t('fairPlay.operatorPlays')));
   const list = h('ol', { class: 'seat-list' });
   for (const seat of seats.seats) {
     const st = seatStyle(seat.seat);
@@ -43,17 +50,20 @@ export function renderWaitingRoom(page, status) {
         h('span', { class: 'swatch', style: `background:${st.fill};border-color:${st.edge}` }),
         h('b', {}, st.name),
         ' — ',
-        seat.name ? h('span', {}, seat.name, seat.player_id === me ? ` ${t('waiting.you')}` : '', seat.player_id === seats.creator ? ` · ${t('waiting.creator')}` : '') : h('span', { class: 'subtle' }, t('waiting.freeSeat')),
+        seat.name ? h('span', {}, seat.name, seat.player_id === me ? ` ${t('waiting.you')}` : '', seat.player_id === seats.creator ? ` · ${t('waiting.creator')}` : '', seat.host ? ` · ${t('fairPlay.operatorSeat')}` : '') : h('span', { class: 'subtle' }, t('waiting.freeSeat')),
+        // During the reveal round: which human seats have confirmed the dice (never with what).
+        seats.reveal && seat.player_id && !seat.computer ? h('span', { class: `tag ${seat.revealed ? 'tag-confirmed' : 'tag-reveal'}` }, seat.revealed ? t('fairPlay.confirmed') : t('fairPlay.confirming')) : null,
       ),
     );
   }
   box.append(list);
   const row = h('div', { class: 'button-row' });
   const free = seats.seats.some((x) => !x.player_id);
-  if (!seated && free && status === 'open') {
+  const final = !!seats.reveal; // the seats are final while the players confirm the dice
+  if (!seated && free && status === 'open' && !final) {
     row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'join-game', onclick: () => page.join() }, t('waiting.join')));
   }
-  if (seated && isCreator && status === 'open') {
+  if (seated && isCreator && status === 'open' && !final) {
     const count = seats.seats.filter((x) => x.player_id).length;
     row.append(h('button', { type: 'button', class: 'btn btn-primary', id: 'start-game', disabled: count < 2, title: count < 2 ? t('waiting.needTwo') : '', onclick: () => page.startGame() }, count < 2 ? t('waiting.startNeedsTwo') : t('waiting.startWith', { count })));
   }

@@ -1,0 +1,75 @@
+// Fair play's reveal round in the Hub (contributions.h, game_room_reveal.cpp): game.commit and
+// game.contribute, the budget of rounds per player and address, and the sweep that ends the
+// rounds whose deadline passed (part of the clocks' sweep, so it works across restarts).
+#include <spdlog/spdlog.h>
+
+#include "hub.h"
+#include "message_fields.h"
+
+namespace viktory::server {
+
+using nlohmann::json;
+
+RoomLimits Hub::room_limits(const HubOptions& options) {
+  RoomLimits limits = options.room;
+  if (limits.contributions.clock == nullptr) limits.contributions.clock = options.clock;
+  return limits;
+}
+
+Outcome Hub::charge_round(Client* client, const PlayerRecord& me) {
+  std::lock_guard lock(clients_mutex_);
+  const auto found = clients_.find(client);
+  const std::string address = found == clients_.end() ? "" : found->second.address;
+  // Each round that fails makes every other seat commit afresh: one player (or address) who
+  // fills and leaves a game in a loop would keep the others' clients busy.
+  if (!round_player_buckets_.take(std::to_string(me.id)) ||
+      (!address.empty() && !round_address_buckets_.take(address))) {
+    return fail("rate_limited",
+                "too many games started from your seat lately; wait a few minutes and try again");
+  }
+  return std::nullopt;
+}
+
+Outcome Hub::contribution_message(Client* /*client*/, const PlayerRecord& me, const json& msg,
+                                  const std::string& type, std::shared_ptr<GameRoom>& room,
+                                  std::unique_lock<std::mutex>& room_lock) {
+  if (type == "game.commit") {
+    if (!msg.contains("contribution_commitment")) {
+      return fail("bad_commitment", "field 'contribution_commitment' is missing");
+    }
+    const auto commitment = read_commitment(msg["contribution_commitment"]);
+    if (auto* f = std::get_if<Failure>(&commitment)) return *f;
+    if (auto f = room->commit(me.id, std::get<std::string>(commitment))) return f;
+  } else {
+    if (!msg.contains("contribution")) {
+      return fail("bad_contribution", "field 'contribution' is missing");
+    }
+    if (auto f = room->contribute(me.id, msg["contribution"])) return f;
+  }
+  // The lobby shows how many seats a round waits for; the last reveal started the game.
+  lobby_.note(room);
+  room_lock.unlock();
+  lobby_.changed();
+  return std::nullopt;
+}
+
+std::int64_t Hub::sweep_reveal_rounds() {
+  const std::int64_t now = options_.clock != nullptr ? options_.clock->now_ms() : now_ms();
+  std::int64_t next = 0;
+  for (const auto& [game_id, deadline] : store_.reveal_rounds()) {
+    if (deadline > now) {
+      if (next == 0 || deadline < next) next = deadline;
+      continue;
+    }
+    std::shared_ptr<GameRoom> room;
+    std::unique_lock<std::mutex> room_lock;
+    if (lock_room(game_id, room, room_lock)) continue;  // gone or damaged: nothing to end
+    if (!room->expire_round(now)) continue;
+    lobby_.note(room);
+    room_lock.unlock();
+    lobby_.changed();
+  }
+  return next;
+}
+
+}  // namespace viktory::server
