@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -30,6 +31,12 @@ struct ContributionOptions {
   // The accounts of the server's operator (--operator NAME): a seat taken by one is marked.
   std::vector<std::string> operators;
   Clock* clock = nullptr;  // the rounds' time; nullptr: the system clock
+  // Hands a round's request for a seated player to his connections that do not watch the game
+  // (the Hub's; called under the room's lock): a browser open on the lobby or another game
+  // answers by itself, so the round does not wait for him to open this one. Empty: watchers
+  // alone are asked.
+  std::function<void(std::int64_t player_id, std::int64_t game_id, const nlohmann::json& request)>
+      ask_elsewhere;
 };
 
 // Whether `name` is one of the operator's accounts (exact name).

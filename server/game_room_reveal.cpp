@@ -69,26 +69,41 @@ void GameRoom::ask_round(Subscriber* only) {
   for (const SeatRecord& s : record_.seats) {
     commitments.push_back(human(s) ? json(s.contribution_commitment) : json(nullptr));
   }
+  // What `seat` owes now (null: nothing).
+  const auto request_for = [&](const SeatRecord& seat) -> json {
+    json request{
+        {"game_id", record_.id}, {"seat", seat.seat}, {"deadline", *record_.reveal_deadline}};
+    if (!reveal) {
+      // Commitments first: nobody reveals before every seat is bound.
+      if (!seat.contribution_commitment.empty()) return nullptr;
+      request["type"] = "game.commit_request";
+    } else {
+      if (!seat.contribution.empty()) return nullptr;
+      request["type"] = "game.reveal_request";
+      request["contribution_commitment"] = seat.contribution_commitment;
+      // Every seat's, in seat order (null: a computer's): the client checks its own is there
+      // before it reveals, and keeps the list in its witness.
+      request["contribution_commitments"] = commitments;
+    }
+    return request;
+  };
   for (const auto& [subscriber, player_id] : subscribers_) {
     if (only != nullptr && subscriber != only) continue;
     const auto seat = std::find_if(record_.seats.begin(), record_.seats.end(),
                                    [&](const SeatRecord& s) { return s.player_id == player_id; });
     if (seat == record_.seats.end() || !human(*seat)) continue;
-    json request{
-        {"game_id", record_.id}, {"seat", seat->seat}, {"deadline", *record_.reveal_deadline}};
-    if (!reveal) {
-      // Commitments first: nobody reveals before every seat is bound.
-      if (!seat->contribution_commitment.empty()) continue;
-      request["type"] = "game.commit_request";
-    } else {
-      if (!seat->contribution.empty()) continue;
-      request["type"] = "game.reveal_request";
-      request["contribution_commitment"] = seat->contribution_commitment;
-      // Every seat's, in seat order (null: a computer's): the client checks its own is there
-      // before it reveals, and keeps the list in its witness.
-      request["contribution_commitments"] = commitments;
+    if (json request = request_for(*seat); !request.is_null()) {
+      subscriber->deliver(make_message(request));
     }
-    subscriber->deliver(make_message(request));
+  }
+  // A round asked of everyone reaches the seats' other connections too (the lobby, another
+  // game's page): their browsers answer without this game open.
+  if (only != nullptr || !limits_.contributions.ask_elsewhere) return;
+  for (const SeatRecord& seat : record_.seats) {
+    if (!human(seat)) continue;
+    if (json request = request_for(seat); !request.is_null()) {
+      limits_.contributions.ask_elsewhere(seat.player_id, record_.id, request);
+    }
   }
 }
 
@@ -185,12 +200,14 @@ void GameRoom::reset_round(std::vector<SeatRecord> seats, const std::string& why
   broadcast_seats();
   // The seats that stay commit afresh (their clients do it when asked, or when game.seats
   // shows their seat without a commitment).
-  for (const auto& [subscriber, player_id] : subscribers_) {
-    for (const SeatRecord& s : record_.seats) {
-      if (s.player_id == player_id && human(s)) {
-        subscriber->deliver(make_message(
-            json{{"type", "game.commit_request"}, {"game_id", record_.id}, {"seat", s.seat}}));
-      }
+  for (const SeatRecord& s : record_.seats) {
+    if (!human(s)) continue;
+    const json request{{"type", "game.commit_request"}, {"game_id", record_.id}, {"seat", s.seat}};
+    for (const auto& [subscriber, player_id] : subscribers_) {
+      if (player_id == s.player_id) subscriber->deliver(make_message(request));
+    }
+    if (limits_.contributions.ask_elsewhere) {
+      limits_.contributions.ask_elsewhere(s.player_id, record_.id, request);
     }
   }
 }

@@ -206,8 +206,10 @@ class Hub {
   // A reveal round about to start through `me` (the last seat, an early start): one of his
   // and his address's budget (ContributionOptions::rounds_per_hour), or rate_limited.
   Outcome charge_round(Client* client, const PlayerRecord& me);
-  // The rooms' limits with the Hub's clock for the reveal rounds' deadlines.
-  static RoomLimits room_limits(const HubOptions& options);
+  // The rooms' limits with the Hub's clock for the reveal rounds' deadlines, and the rounds'
+  // requests handed to a seat's connections that do not watch the game (ask_elsewhere).
+  RoomLimits room_limits(const HubOptions& options);
+  void ask_elsewhere(std::int64_t player_id, std::int64_t game_id, const nlohmann::json& request);
 
   // The Lobby lock: which rooms exist (finding a room, loading one, eviction, reloads) and the
   // storage's health below. Never held while waiting for a room's lock or for the writer.

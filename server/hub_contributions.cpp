@@ -13,7 +13,25 @@ using nlohmann::json;
 RoomLimits Hub::room_limits(const HubOptions& options) {
   RoomLimits limits = options.room;
   if (limits.contributions.clock == nullptr) limits.contributions.clock = options.clock;
+  // Called by rooms only once the Hub is whole (a round needs a client's message or a sweep).
+  limits.contributions.ask_elsewhere = [this](std::int64_t player_id, std::int64_t game_id,
+                                              const nlohmann::json& request) {
+    ask_elsewhere(player_id, game_id, request);
+  };
   return limits;
+}
+
+// Under the room's lock; the connections' lock is the leaf after it (hub.h).
+void Hub::ask_elsewhere(std::int64_t player_id, std::int64_t game_id,
+                        const nlohmann::json& request) {
+  Message message;  // built once, only if some connection needs it
+  std::lock_guard lock(clients_mutex_);
+  for (auto& [client, state] : clients_) {
+    if (!state.player || state.player->id != player_id) continue;
+    if (state.watched.count(game_id) != 0) continue;  // asked as a watcher already
+    if (!message) message = make_message(request);
+    client->deliver(message);
+  }
 }
 
 Outcome Hub::charge_round(Client* client, const PlayerRecord& me) {

@@ -19,8 +19,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchBrowser, newPlayer, repoRoot, scenarioBinary, screenshotPath, signIn, startServer } from './lib/harness.js';
 
-// Enough room for a few dozen games made in a few seconds (the default is 20 messages a second).
-const SERVER_ARGS = ['--rate-limit', '400'];
+// Enough room for a few dozen games made in a few seconds (the default is 20 messages a second,
+// and 12 reveal rounds an hour per player, 24 per address: docs/server.md, "Limits").
+const SERVER_ARGS = ['--rate-limit', '400', '--reveal-rounds-per-hour', '1000'];
 
 let server;
 let browser;

@@ -287,6 +287,44 @@ TEST_F(Contributions, ASeatWithoutACommitmentIsAskedForOneBeforeAnyoneReveals) {
   EXPECT_EQ(store.game(id)->status, GameStatus::kRunning);
 }
 
+// The round's requests reach a seat's connections that do not watch the game too (a browser
+// open on the lobby answers by itself): once each, never a spectator's or another player's.
+TEST_F(Contributions, TheRoundReachesTheSeatsOtherConnectionsOnce) {
+  ListClient& a = connect("Alice");
+  ListClient& b = connect("Bob");
+  ListClient& carol = connect("Carol");
+  const std::int64_t id = create(a, 2, 1);
+  send(carol, {{"type", "game.watch"}, {"game_id", id}});  // a spectator of the open game
+  join(b, id, 2);
+  // Alice's own connection watches the game (she created it) and is asked once.
+  int asked = 0;
+  for (const json& m : a.messages) asked += m.value("type", "") == "game.reveal_request";
+  EXPECT_EQ(asked, 1);
+  EXPECT_TRUE(carol.last("game.reveal_request").is_null()) << "a spectator owes nothing";
+  // Alice stops watching (she is on the lobby now): the next requests reach her connection.
+  send(a, {{"type", "game.unwatch"}, {"game_id", id}});
+  const std::size_t before = a.messages.size();
+  send(b, {{"type", "game.leave"}, {"game_id", id}});
+  // The round ended: she is asked to commit afresh (what was revealed is known now), once.
+  int commit_requests = 0;
+  for (std::size_t i = before; i < a.messages.size(); ++i) {
+    commit_requests += a.messages[i].value("type", "") == "game.commit_request";
+  }
+  EXPECT_EQ(commit_requests, 1);
+  EXPECT_EQ(a.last("game.commit_request")["game_id"], id);
+  EXPECT_TRUE(carol.last("game.commit_request").is_null());
+  join(b, id, 3);
+  send(a,
+       {{"type", "game.commit"}, {"game_id", id}, {"contribution_commitment", test_commitment(4)}});
+  const json reveal_request = a.last("game.reveal_request");
+  ASSERT_FALSE(reveal_request.is_null());
+  EXPECT_EQ(reveal_request["contribution_commitment"], test_commitment(4));
+  reveal(a, id, 4);
+  reveal(b, id, 3);
+  EXPECT_EQ(store.game(id)->status, GameStatus::kRunning);
+  EXPECT_EQ(store.game(id)->seed, expected_seed(id, {4, 3}));
+}
+
 // Leaving during the round ends it: the leaver's seat is free, the others commit afresh.
 TEST_F(Contributions, LeavingDuringTheRoundEndsIt) {
   ListClient& a = connect("Alice");
