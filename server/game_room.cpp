@@ -417,7 +417,8 @@ void GameRoom::watch(Subscriber* subscriber, std::int64_t player_id) {
   subscribers_[subscriber] = player_id;
   subscriber->deliver(make_message(seats_message()));
   if (state_) send_state(subscriber, player_id);
-  if (record_.reveal_deadline && player_id != 0 && seat_of(player_id)) ask_round(subscriber);
+  // No round request here: a seat's every connection was asked when the round began or when
+  // it signed in (Hub::ask_pending_rounds); asking again would make it answer twice.
   if (observer_ != nullptr && player_id != 0) observer_->on_watchers_changed(*this, player_id);
 }
 

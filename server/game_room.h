@@ -104,6 +104,9 @@ class GameRoom {
   // game.contribute: the seat's contribution, checked against its commitment, once per round;
   // the last one starts the game with the seed from the secret and every contribution.
   Outcome contribute(std::int64_t player_id, const nlohmann::json& contribution);
+  // Sends `player_id`'s connection (one that signed in, watching the game or not) what his
+  // seat owes the round now, if anything.
+  void ask_round_of(Subscriber* connection, std::int64_t player_id);
   // At the round's deadline: the seats that did not reveal are removed, the others' commitments
   // cleared (their contributions are known now) and the game is open again. Returns whether
   // it did so.
@@ -292,9 +295,11 @@ class GameRoom {
   // seat is there to contribute (computers only) or it is a guided game.
   void start_when_revealed(std::vector<SeatRecord> seats);
   void begin_round(std::vector<SeatRecord> seats);
-  // Sends the round's request (game.commit_request or game.reveal_request) to the seated
-  // subscribers that owe one (`only`: to that subscriber alone).
-  void ask_round(Subscriber* only = nullptr);
+  // Sends the round's request (game.commit_request or game.reveal_request) to every connection
+  // of each seat that owes one: its watchers here, its others through ask_elsewhere.
+  void ask_round();
+  // What `seat` owes the round now (game.commit_request or game.reveal_request), or null.
+  nlohmann::json round_request(const SeatRecord& seat) const;
   // Ends a round that cannot finish: `seats` stay, their commitments and contributions go.
   void reset_round(std::vector<SeatRecord> seats, const std::string& why);
   bool all_committed() const;

@@ -62,48 +62,55 @@ void GameRoom::begin_round(std::vector<SeatRecord> seats) {
   ask_round();
 }
 
-void GameRoom::ask_round(Subscriber* only) {
-  if (!record_.reveal_deadline) return;
-  const bool reveal = all_committed();
+json GameRoom::round_request(const SeatRecord& seat) const {
+  if (!record_.reveal_deadline || !human(seat)) return nullptr;
+  json request{
+      {"game_id", record_.id}, {"seat", seat.seat}, {"deadline", *record_.reveal_deadline}};
+  if (!all_committed()) {
+    // Commitments first: nobody reveals before every seat is bound.
+    if (!seat.contribution_commitment.empty()) return nullptr;
+    request["type"] = "game.commit_request";
+    return request;
+  }
+  if (!seat.contribution.empty()) return nullptr;
+  request["type"] = "game.reveal_request";
+  request["contribution_commitment"] = seat.contribution_commitment;
+  // Every seat's, in seat order (null: a computer's): the client checks its own is there
+  // before it reveals, and keeps the list in its witness.
   json commitments = json::array();
   for (const SeatRecord& s : record_.seats) {
     commitments.push_back(human(s) ? json(s.contribution_commitment) : json(nullptr));
   }
-  // What `seat` owes now (null: nothing).
-  const auto request_for = [&](const SeatRecord& seat) -> json {
-    json request{
-        {"game_id", record_.id}, {"seat", seat.seat}, {"deadline", *record_.reveal_deadline}};
-    if (!reveal) {
-      // Commitments first: nobody reveals before every seat is bound.
-      if (!seat.contribution_commitment.empty()) return nullptr;
-      request["type"] = "game.commit_request";
-    } else {
-      if (!seat.contribution.empty()) return nullptr;
-      request["type"] = "game.reveal_request";
-      request["contribution_commitment"] = seat.contribution_commitment;
-      // Every seat's, in seat order (null: a computer's): the client checks its own is there
-      // before it reveals, and keeps the list in its witness.
-      request["contribution_commitments"] = commitments;
-    }
-    return request;
-  };
+  request["contribution_commitments"] = std::move(commitments);
+  return request;
+}
+
+void GameRoom::ask_round() {
+  if (!record_.reveal_deadline) return;
   for (const auto& [subscriber, player_id] : subscribers_) {
-    if (only != nullptr && subscriber != only) continue;
     const auto seat = std::find_if(record_.seats.begin(), record_.seats.end(),
                                    [&](const SeatRecord& s) { return s.player_id == player_id; });
-    if (seat == record_.seats.end() || !human(*seat)) continue;
-    if (json request = request_for(*seat); !request.is_null()) {
+    if (seat == record_.seats.end()) continue;
+    if (json request = round_request(*seat); !request.is_null()) {
       subscriber->deliver(make_message(request));
     }
   }
   // A round asked of everyone reaches the seats' other connections too (the lobby, another
   // game's page): their browsers answer without this game open.
-  if (only != nullptr || !limits_.contributions.ask_elsewhere) return;
+  if (!limits_.contributions.ask_elsewhere) return;
   for (const SeatRecord& seat : record_.seats) {
-    if (!human(seat)) continue;
-    if (json request = request_for(seat); !request.is_null()) {
+    if (json request = round_request(seat); !request.is_null()) {
       limits_.contributions.ask_elsewhere(seat.player_id, record_.id, request);
     }
+  }
+}
+
+void GameRoom::ask_round_of(Subscriber* connection, std::int64_t player_id) {
+  const auto seat = std::find_if(record_.seats.begin(), record_.seats.end(),
+                                 [&](const SeatRecord& s) { return s.player_id == player_id; });
+  if (seat == record_.seats.end()) return;
+  if (json request = round_request(*seat); !request.is_null()) {
+    connection->deliver(make_message(request));
   }
 }
 

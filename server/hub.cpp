@@ -561,6 +561,7 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
     spdlog::debug("signed_in player={}", found->id);
     client->deliver(make_message(json{
         {"type", "welcome"}, {"player_id", std::to_string(found->id)}, {"name", found->name}}));
+    ask_pending_rounds(client, found->id);
     return std::nullopt;
   }
   if (!player) return fail("unauthenticated", "send {\"type\":\"auth\"} first");

@@ -210,6 +210,9 @@ class Hub {
   // requests handed to a seat's connections that do not watch the game (ask_elsewhere).
   RoomLimits room_limits(const HubOptions& options);
   void ask_elsewhere(std::int64_t player_id, std::int64_t game_id, const nlohmann::json& request);
+  // After a sign-in: what the player's seats owe reveal rounds that began while he had no
+  // connection open, asked on this one (his browser answers from any page).
+  void ask_pending_rounds(Client* client, std::int64_t player_id);
 
   // The Lobby lock: which rooms exist (finding a room, loading one, eviction, reloads) and the
   // storage's health below. Never held while waiting for a room's lock or for the writer.

@@ -71,6 +71,16 @@ Outcome Hub::contribution_message(Client* /*client*/, const PlayerRecord& me, co
   return std::nullopt;
 }
 
+void Hub::ask_pending_rounds(Client* client, std::int64_t player_id) {
+  // One indexed query per sign-in (seats_by_player); usually no row.
+  for (const std::int64_t game_id : store_.reveal_rounds_of(player_id)) {
+    std::shared_ptr<GameRoom> room;
+    std::unique_lock<std::mutex> room_lock;
+    if (lock_room(game_id, room, room_lock)) continue;  // gone or damaged: nothing to ask
+    room->ask_round_of(client, player_id);
+  }
+}
+
 std::int64_t Hub::sweep_reveal_rounds() {
   const std::int64_t now = options_.clock != nullptr ? options_.clock->now_ms() : now_ms();
   std::int64_t next = 0;

@@ -348,6 +348,17 @@ std::vector<std::pair<std::int64_t, std::int64_t>> Store::reveal_rounds() {
   return out;
 }
 
+std::vector<std::int64_t> Store::reveal_rounds_of(std::int64_t player_id) {
+  const auto guard = db_.lock();
+  std::vector<std::int64_t> out;
+  Statement s = db_.prepare(
+      "SELECT r.game_id FROM seats s JOIN reveal_rounds r ON r.game_id = s.game_id "
+      "WHERE s.player_id = ? ORDER BY r.game_id LIMIT 100");
+  s.bind(1, player_id);
+  while (s.step()) out.push_back(s.int64(0));
+  return out;
+}
+
 void Store::set_invite_hash(std::int64_t game_id, const std::string& invite_hash) {
   const auto guard = db_.lock();
   db_.prepare("UPDATE games SET invite_hash = ? WHERE id = ?")

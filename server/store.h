@@ -177,6 +177,8 @@ class Store {
   void set_reveal_round(std::int64_t game_id, std::optional<std::int64_t> deadline);
   // Every game's reveal round: (game id, deadline), for the sweep of deadlines.
   std::vector<std::pair<std::int64_t, std::int64_t>> reveal_rounds();
+  // The games in a reveal round where `player_id` holds a seat (a few at most).
+  std::vector<std::int64_t> reveal_rounds_of(std::int64_t player_id);
 
   void set_invite_hash(std::int64_t game_id, const std::string& invite_hash);
 

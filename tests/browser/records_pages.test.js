@@ -56,11 +56,18 @@ async function request(player, type, payload) {
   return reply.seen;
 }
 
-// A game of these players (the first creates it, the others join: it starts when full).
+// A game of these players (the first creates it, the others join). It starts when full, once
+// every seat's browser has revealed its contribution (docs/fair-play.md): wait for that.
 async function newGame(players, options = {}) {
   const seen = await request(players[0], 'game.create', { seats: players.length, ...options });
   const gameId = seen.find((m) => m.type === 'game.created').game_id;
   for (const p of players.slice(1)) await request(p, 'game.join', { game_id: gameId });
+  for (let i = 0; ; i += 1) {
+    const { body } = await getJson(`/api/games/${gameId}`);
+    if (body.status === 'running') break;
+    assert.ok(i < 200, `game ${gameId} did not start: ${JSON.stringify(body.reveal)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return gameId;
 }
 

@@ -325,6 +325,36 @@ TEST_F(Contributions, TheRoundReachesTheSeatsOtherConnectionsOnce) {
   EXPECT_EQ(store.game(id)->seed, expected_seed(id, {4, 3}));
 }
 
+// A player with no connection open when the round begins is asked when he signs in again, on
+// that connection, before he opens the game: his browser answers from the lobby.
+TEST_F(Contributions, APlayerWhoComesBackIsAskedAtSignIn) {
+  const ApiResponse session =
+      hub.handle_api("POST", "/api/session", json{{"name", "Alice"}}.dump(), "");
+  const std::string token = json::parse(session.body)["token"];
+  const auto sign_in = [&]() -> ListClient& {
+    clients.push_back(std::make_unique<ListClient>());
+    ListClient& c = *clients.back();
+    hub.on_open(&c, "");
+    send(c, {{"type", "auth"}, {"token", token}});
+    return c;
+  };
+  ListClient& first = sign_in();
+  const std::int64_t id = create(first, 2, 1);
+  hub.on_close(&first);
+  ListClient& b = connect("Bob");
+  join(b, id, 2);
+  ListClient& back = sign_in();
+  const json asked = back.last("game.reveal_request");
+  ASSERT_FALSE(asked.is_null()) << "asked at sign-in, without game.watch";
+  EXPECT_EQ(asked["game_id"], id);
+  EXPECT_EQ(asked["contribution_commitment"], test_commitment(1));
+  reveal(back, id, 1);
+  reveal(b, id, 2);
+  EXPECT_EQ(store.game(id)->status, GameStatus::kRunning);
+  // Once revealed, a later sign-in owes nothing.
+  EXPECT_TRUE(sign_in().last("game.reveal_request").is_null());
+}
+
 // Leaving during the round ends it: the leaver's seat is free, the others commit afresh.
 TEST_F(Contributions, LeavingDuringTheRoundEndsIt) {
   ListClient& a = connect("Alice");
@@ -414,6 +444,11 @@ TEST(ContributionMarks, TheOperatorsSeatAndComputerSeatsAreMarked) {
   Metrics metrics;
   RoomLimits limits;
   limits.contributions.operators = {"Host"};
+  // The Hub's part: the round's requests for the seat's connections (none watch yet).
+  testing::Recorder seen;
+  limits.contributions.ask_elsewhere = [&seen](std::int64_t, std::int64_t, const json& request) {
+    seen.deliver(make_message(request));
+  };
   Lobby lobby(store, metrics, limits);
   const PlayerRecord host = store.create_player("Host", "h", 1);
   const PlayerRecord guest = store.create_player("Guest", "g", 1);
@@ -422,9 +457,7 @@ TEST(ContributionMarks, TheOperatorsSeatAndComputerSeatsAreMarked) {
   req.computers = {{1, "random"}};
   req.commitment = test_commitment(1);
   GameRoom* room = std::get<GameRoom*>(lobby.create(host, req));
-  testing::Recorder seen;
   std::lock_guard lock(room->mutex());
-  room->watch(&seen, host.id);
   const json seats = room->summary()["seats"];
   EXPECT_EQ(seats[0]["host"], true);
   EXPECT_FALSE(seats[1].contains("host"));
