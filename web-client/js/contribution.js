@@ -97,11 +97,29 @@ export function answerRound(conn, msg) {
   else if (msg.type === 'game.reveal_request') reveal(conn, msg);
 }
 
+// The games whose last reveal request this browser could not answer, by connection: the
+// request may come before the game's page is open (it is sent once, wherever the player is),
+// so the page asks here when it opens.
+const lostByConnection = new WeakMap();
+
+export function contributionLostFor(conn, gameId) {
+  const lost = lostByConnection.get(conn);
+  return !!lost && lost.has(Number(gameId));
+}
+
+function noteLost(conn, gameId, isLost) {
+  let lost = lostByConnection.get(conn);
+  if (!lost) lostByConnection.set(conn, (lost = new Set()));
+  if (isLost) lost.add(Number(gameId));
+  else lost.delete(Number(gameId));
+}
+
 const busy = new Set(); // games with an answer under way
 
 async function commitAgain(conn, msg) {
   const key = `c${msg.game_id}`;
   if (busy.has(key)) return;
+  noteLost(conn, msg.game_id, false); // a new round: this browser commits afresh
   busy.add(key);
   try {
     const commitment = await newCommitment();
@@ -122,9 +140,11 @@ async function reveal(conn, msg) {
   const contribution = keptContribution(mine);
   // Reveal only what the published list binds: our own commitment must be in it.
   if (!contribution || !list.includes(mine)) {
+    noteLost(conn, msg.game_id, true);
     conn.dispatchEvent(new CustomEvent('contribution-lost', { detail: { game_id: msg.game_id } }));
     return;
   }
+  noteLost(conn, msg.game_id, false);
   busy.add(key);
   keepInWitness(msg.game_id, list, contribution, mine);
   try {

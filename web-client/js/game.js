@@ -38,6 +38,7 @@ import { rematch } from './game/rematch.js';
 import { wantReach, furtherReach } from './game/reach.js';
 import { playSound, soundLog } from './sounds.js';
 import { FairPlayPanel } from './fair_play.js';
+import { contributionLostFor } from './contribution.js';
 import { saveInvite, loadInvite } from './invites.js';
 import { seatName } from './seat_kinds.js';
 import { wantCatchUp, rememberSeen, renderCatchUp, catchUpScene, installCatchUpHighlight, absorbLive, markOwnAction } from './game/catch_up.js';
@@ -90,6 +91,8 @@ class GamePage {
     });
     // This browser lost the contribution it committed to for its seat (./contribution.js).
     if (this.ctx.conn) {
+      // Asked before this page opened (from the lobby, as the seat was taken): known already.
+      this.contributionLost = contributionLostFor(this.ctx.conn, this.gameId);
       this.on(this.ctx.conn, 'contribution-lost', (e) => {
         if (Number(e.detail.game_id) !== Number(this.gameId)) return;
         this.contributionLost = true;

@@ -75,16 +75,22 @@ function asText(value) {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-// Verifies `record` (its JSON text, or the parsed object) and optionally a `witness` (what
-// the player's client saw). Each call gets a fresh instance: a malformed record stops the
-// module with a trap, which leaves its stack unwound.
-export async function verifyRecord(record, { witness = null, verifier } = {}) {
+// A fresh instance of the verifier module, initialised, with the state its imports write to.
+async function freshInstance(verifier) {
   const module = await loadVerifier(verifier);
   const state = { memory: null, output: '' };
   const instance = await WebAssembly.instantiate(module, wasiImports(state));
   const exports = instance.exports;
   state.memory = exports.memory;
   exports._initialize();
+  return { exports, state };
+}
+
+// Verifies `record` (its JSON text, or the parsed object) and optionally a `witness` (what
+// the player's client saw). Each call gets a fresh instance: a malformed record stops the
+// module with a trap, which leaves its stack unwound.
+export async function verifyRecord(record, { witness = null, verifier } = {}) {
+  const { exports, state } = await freshInstance(verifier);
 
   const encoder = new TextEncoder();
   const put = (text) => {
@@ -120,12 +126,7 @@ export async function verifyRecord(record, { witness = null, verifier } = {}) {
 // WebCrypto on plain HTTP).
 export async function contributionCommitment(contribution, { verifier } = {}) {
   if (!(contribution instanceof Uint8Array) || contribution.length !== 32) throw new Error('a contribution is 32 bytes');
-  const module = await loadVerifier(verifier);
-  const state = { memory: null, output: '' };
-  const instance = await WebAssembly.instantiate(module, wasiImports(state));
-  const exports = instance.exports;
-  state.memory = exports.memory;
-  exports._initialize();
+  const { exports } = await freshInstance(verifier);
   if (typeof exports.verifier_contribution_commitment !== 'function') throw new Error('the verifier cannot hash contributions (an older verifier.wasm)');
   const pointer = exports.verifier_alloc(32);
   new Uint8Array(exports.memory.buffer, pointer, 32).set(contribution);
