@@ -26,6 +26,12 @@ constexpr std::uint64_t mix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+// Two words into one well-mixed seed (the computer players' own seeds: a decision's, a
+// sample's, a playout's); never part of the game's own generator.
+constexpr std::uint64_t mix_seed(std::uint64_t a, std::uint64_t b) {
+  return mix64(a + kGoldenGamma * (b + 1));
+}
+
 class Rng {
  public:
   Rng() : Rng(0) {}

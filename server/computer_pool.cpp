@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cmath>
 
+#include "thread_priority.h"
+
 namespace viktory::server {
 
 namespace {
@@ -19,17 +21,6 @@ std::chrono::nanoseconds thread_cpu_time() {
   timespec ts{};
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return std::chrono::nanoseconds(0);
   return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
-}
-
-// Lowers the calling thread's OS priority by `nice` steps (Linux: niceness is per thread).
-void lower_priority(int nice) {
-  if (nice == 0) return;
-  const auto tid = static_cast<id_t>(gettid());
-  errno = 0;
-  const int current = getpriority(PRIO_PROCESS, tid);
-  if (errno != 0 || setpriority(PRIO_PROCESS, tid, std::min(19, current + nice)) != 0) {
-    spdlog::warn("computer workers run at normal priority: setpriority failed (errno {})", errno);
-  }
 }
 
 }  // namespace
@@ -170,7 +161,7 @@ void ComputerPool::submit(Job job) {
 }
 
 void ComputerPool::work() {
-  lower_priority(options_.nice);
+  lower_thread_priority(options_.nice, "computer workers");
   std::unique_lock lock(mutex_);
   for (;;) {
     ++idle_;

@@ -13,6 +13,7 @@
 #include "game_room.h"
 #include "json.h"
 #include "log_text.h"
+#include "thread_priority.h"
 #include "token.h"
 #include "view.h"
 
@@ -48,16 +49,6 @@ json told(const GameState& before, const Action& action, int seq,
     append_log_json(log, seq, after, filter_events_for(after, events, kSpectator), kSpectator);
   }
   return json{{"action", protocol::action_to_json(action)}, {"log", log}};
-}
-
-void lower_priority(int nice) {
-  if (nice == 0) return;
-  const auto tid = static_cast<id_t>(gettid());
-  errno = 0;
-  const int current = getpriority(PRIO_PROCESS, tid);
-  if (errno != 0 || setpriority(PRIO_PROCESS, tid, std::min(19, current + nice)) != 0) {
-    spdlog::warn("the analysis worker runs at normal priority: setpriority failed");
-  }
 }
 
 ApiResponse pending() {
@@ -243,7 +234,7 @@ void GameAnalyses::finish(const Job& job) {
 }
 
 void GameAnalyses::work() {
-  lower_priority(limits_.nice);
+  lower_thread_priority(limits_.nice, "the analysis worker");
   std::optional<Store> reader;
   for (;;) {
     Job job;

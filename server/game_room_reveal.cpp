@@ -87,7 +87,8 @@ json GameRoom::round_request(const SeatRecord& seat) const {
 
 void GameRoom::ask_round() {
   if (!record_.reveal_deadline) return;
-  for (const auto& [subscriber, player_id] : subscribers_) {
+  for (const auto& [subscriber, watcher] : subscribers_) {
+    const std::int64_t player_id = watcher;  // clang 14 cannot capture a structured binding
     const auto seat = std::find_if(record_.seats.begin(), record_.seats.end(),
                                    [&](const SeatRecord& s) { return s.player_id == player_id; });
     if (seat == record_.seats.end()) continue;

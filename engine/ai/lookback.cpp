@@ -7,18 +7,12 @@
 #include "evaluate.h"
 #include "game.h"
 #include "heuristic.h"
+#include "rng.h"
 #include "search.h"
 #include "view.h"
 
 namespace viktory::ai {
 namespace {
-
-std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t z = a + 0x9E3779B97F4A7C15ULL * (b + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 void apply_or_throw(GameState& s, const Action& a, int seq, std::vector<Event>* events) {
   if (auto error = apply_in_place(s, a, events)) {
@@ -83,8 +77,8 @@ std::vector<double> chances_at(const GameState& at, int seq, const LookbackSetti
   const int playouts = std::max(1, settings.playouts);
   for (int i = 0; i < playouts; ++i) {
     GameState s = at;
-    use_own_dice(
-        s, mix(mix(settings.seed, static_cast<std::uint64_t>(seq)), static_cast<std::uint64_t>(i)));
+    use_own_dice(s, mix_seed(mix_seed(settings.seed, static_cast<std::uint64_t>(seq)),
+                             static_cast<std::uint64_t>(i)));
     const std::vector<double> o = play_out(std::move(s), settings.playout_rounds, player);
     for (std::size_t p = 0; p < n; ++p) sum[p] += o[p];
   }
@@ -219,7 +213,7 @@ Lookback look_back(const GameState& start, const std::vector<Action>& actions,
         return lb;
       }
       SearchLimits limits;
-      limits.seed = mix(settings.seed, static_cast<std::uint64_t>(i + 1));
+      limits.seed = mix_seed(settings.seed, static_cast<std::uint64_t>(i + 1));
       limits.iterations = std::max(1, settings.search_iterations);
       limits.cancel = cancel;
       const SearchResult r =

@@ -9,16 +9,10 @@
 #include "evaluate.h"
 #include "game.h"
 #include "heuristic.h"
+#include "rng.h"
 
 namespace viktory::ai {
 namespace {
-
-std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t z = a + 0x9E3779B97F4A7C15ULL * (b + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 // Temperaments of the heuristic the search chooses between. The first is the default one,
 // which also plays every other seat in the continuations.
@@ -183,8 +177,8 @@ SearchResult search_decision(const GameView& view, const std::vector<Action>& le
   const auto start = Clock::now();
   const int me = view.viewer;
   const auto players = temperaments();
-  const std::uint64_t base = mix(limits.seed, static_cast<std::uint64_t>(view.action_count));
-  const GameState first = determinize(view, history, mix(base, 0));
+  const std::uint64_t base = mix_seed(limits.seed, static_cast<std::uint64_t>(view.action_count));
+  const GameState first = determinize(view, history, mix_seed(base, 0));
   std::vector<Candidate> cands = candidates(first, me, legal, players);
   SearchResult result;
   if (cands.empty()) {
@@ -229,7 +223,8 @@ SearchResult search_decision(const GameView& view, const std::vector<Action>& le
                                : Clock::time_point::max();
     int round_used = 0;
     do {
-      const GameState det = sample == 0 ? first : determinize(view, history, mix(base, sample));
+      const GameState det =
+          sample == 0 ? first : determinize(view, history, mix_seed(base, sample));
       for (Candidate* c : alive) {
         const double v = rollout(det, *c, me, view.turn, horizon, players,
                                  limits.max_rollout_actions, stop_rule);
