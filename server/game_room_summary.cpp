@@ -1,6 +1,5 @@
 // A game's summaries: its seats and the lines of the lobby, "my games" and records, made from
 // its stored record (also for games not loaded).
-#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "account_deletion.h"
@@ -28,20 +27,17 @@ json GameRoom::commitment_of(const GameRecord& record) {
 
 json GameRoom::reveal_json(const GameRecord& record) {
   if (!record.reveal_deadline) return nullptr;
-  int committed = 0, waiting = 0;
+  int humans = 0, committed = 0, waiting = 0;
   for (const SeatRecord& s : record.seats) {
     if (!s.computer.empty()) continue;
+    ++humans;
     if (!s.contribution_commitment.empty()) ++committed;
     if (s.contribution.empty()) ++waiting;
   }
   return json{{"deadline", *record.reveal_deadline},
               {"waiting", waiting},
               {"committed", committed},
-              {"phase", committed == static_cast<int>(std::count_if(
-                                         record.seats.begin(), record.seats.end(),
-                                         [](const SeatRecord& s) { return s.computer.empty(); }))
-                            ? "reveal"
-                            : "commit"}};
+              {"phase", committed == humans ? "reveal" : "commit"}};
 }
 
 json GameRoom::seats_json(const GameRecord& record) {

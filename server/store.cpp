@@ -349,9 +349,10 @@ std::vector<std::pair<std::int64_t, std::int64_t>> Store::reveal_rounds() {
 }
 
 std::vector<std::int64_t> Store::reveal_rounds_of(std::int64_t player_id) {
-  const auto guard = db_.lock();
+  // On a reader, like the token lookup before it: a sign-in never waits for the writer.
+  const Reading reader = reading();
   std::vector<std::int64_t> out;
-  Statement s = db_.prepare(
+  Statement s = reader.db.cached(
       "SELECT r.game_id FROM seats s JOIN reveal_rounds r ON r.game_id = s.game_id "
       "WHERE s.player_id = ? ORDER BY r.game_id LIMIT 100");
   s.bind(1, player_id);
