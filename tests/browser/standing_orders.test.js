@@ -134,7 +134,12 @@ test('in a day-clock game, away, his order decides his losses at once; back, he 
     const s = document.getElementById('game-standing-casualties');
     return s && s.value === 'keep_cavalry' && !s.matches(':focus');
   });
-  const reply = bob.frames.filter((f) => f.type === 'game.standing_orders').pop();
+  // The select shows the choice at once; the server's answer follows it over the socket.
+  const answered = () => bob.frames.filter((f) => f.type === 'game.standing_orders').pop();
+  for (let i = 0; i < 100 && answered()?.orders?.casualties !== 'keep_cavalry'; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const reply = answered();
   assert.equal(reply.orders.casualties, 'keep_cavalry');
   assert.deepEqual(reply.game_orders, { casualties: 'keep_cavalry' });
   assert.equal(reply.account_orders.casualties, 'keep_artillery', 'his account keeps its own');
