@@ -298,7 +298,8 @@ test('the finished list: tabs, a filter by player count, pages with the server c
   // A player's tab (from a profile), then a row opens the replay.
   await page.goto(`/#/finished?player=${ids.dave}`);
   await page.waitForFunction(() => document.querySelectorAll('#finished-list .finished-row').length === 3);
-  assert.equal(await page.textContent('[data-tab="player"]'), 'Games of Dave');
+  // The tab says "A player's games" until the player's name has come (its own request).
+  await page.waitForFunction(() => document.querySelector('[data-tab="player"]')?.textContent === 'Games of Dave');
   await page.locator('#finished-list .finished-row a.finished-open').first().click();
   await page.waitForFunction(() => /^#\/replay\/\d+$/.test(location.hash));
   assert.equal(page.url().split('#')[1], `/replay/${ids.threePlayer[1]}`);
