@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "chat_comforts.h"
+#include "computer_levels.h"
 #include "display_name.h"
 #include "hub.h"
 #include "json.h"
@@ -253,6 +254,17 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
       }
       return handle_player_records_api(store_, method, path, query, body,
                                        player_for_bearer(authorization));
+    }
+    if (is_computer_levels_path(path)) {
+      // The computer levels' ratings (computer_levels.h): computed once, plus the asker's own
+      // ratings, one indexed read; charged like a game's summary.
+      if (!charge_address(address, 1)) {
+        metrics_.count_error("rate_limited");
+        return api_error(429, "rate_limited", "too many requests from this address; wait a second");
+      }
+      const auto player = player_for_bearer(authorization);
+      return handle_computer_levels_api(
+          store_, method, player ? std::optional<std::int64_t>(player->id) : std::nullopt);
     }
     if (Friends::handles(path)) {
       // Follows and the friends list (friends.h): a few rows of the store, charged like the

@@ -22,9 +22,28 @@ after(async () => {
   if (server) await server.stop();
 });
 
-test('the lobby creates a game against a computer, which plays its own moves', async () => {
+// docs/ai.md, "Levels by rating": each level's choice names its rating on the ladder's scale, as
+// the server computes it; a player with no two-player rating gets no chances, and is told so.
+test('the create form names each computer level with its rating', async () => {
   await alice.page.goto('/');
   await signIn(alice, 'Alice');
+  const help = alice.page.locator('#computer-levels-help');
+  await help.waitFor();
+  const levels = await alice.page.evaluate(async () => (await fetch('/api/computer-levels')).json());
+  const byLevel = Object.fromEntries(levels.levels.map((l) => [l.level, l]));
+  const options = await alice.page.$$eval('#seat-kind-1 option', (os) => Object.fromEntries(os.map((o) => [o.value, o.textContent])));
+  assert.equal(options.heuristic, `Computer (fast) · rating ≈ ${Math.round(byLevel.heuristic.rating)}`);
+  assert.equal(options.search, `Computer (strong) · rating ≈ ${Math.round(byLevel.search.rating)}`);
+  assert.equal(options.random, `Computer (random moves) · rating under ${Math.ceil(byLevel.random.rating)}`);
+  assert.equal(options.human, 'A person (invite or lobby)');
+  assert.ok(byLevel.random.rating < byLevel.heuristic.rating && byLevel.heuristic.rating < byLevel.search.rating);
+  assert.match(await help.textContent(), /ladder's scale.*an estimate.*You have no two-player rating yet\.$/);
+  await alice.page.screenshot({ path: screenshotPath('create-computer-levels.png') });
+});
+
+test('the lobby creates a game against a computer, which plays its own moves', async () => {
+  await alice.page.goto('/');
+  await alice.page.waitForSelector('#create-form');
   // Seat 2 of a 2-player game: a computer of the fast level.
   await alice.page.selectOption('#seat-kind-1', 'heuristic');
   // Changing the number of seats keeps the choices made and adds the new seats.

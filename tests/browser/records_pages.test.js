@@ -366,6 +366,36 @@ test('the create form sends "rated"; a computer seat unchecks and disables it', 
   await page.goto('/#/');
 });
 
+// docs/ai.md, "Levels by rating": a player rated with two players reads his own rating and his
+// chance against each computer level below the create form's seat choices.
+test('a rated player sees his chance against each computer level and his rating', async () => {
+  const { page } = alice;
+  await page.goto('/#/');
+  const help = page.locator('#computer-levels-help');
+  await help.waitFor();
+  const levels = (await getJson('/api/computer-levels', await tokenOf(alice))).body;
+  const two = levels.yours.find((r) => r.players === 2);
+  assert.ok(two && two.games === 2, JSON.stringify(levels.yours));
+  // Her chances are in the line below the choices (a select is too narrow for them), in the
+  // levels' order, each as the server computed it.
+  const text = await help.textContent();
+  const names = { random: 'Computer (random moves)', heuristic: 'Computer (fast)', search: 'Computer (strong)' };
+  const chances = levels.levels.map((level) => {
+    const chance = Math.round(level.your_chance * 100);
+    assert.ok(chance > 0 && chance <= 100, JSON.stringify(level));
+    return `${names[level.level]} ${level.bound === 'at_most' ? 'over' : '≈'} ${chance}%`;
+  });
+  assert.ok(text.endsWith(`Your rating with two players: ${Math.round(two.rating)} (2 games). Your chances: ${chances.join(', ')}.`), text);
+  // The stronger the level, the smaller her chance.
+  const byLevel = Object.fromEntries(levels.levels.map((l) => [l.level, l.your_chance]));
+  assert.ok(byLevel.random > byLevel.heuristic && byLevel.heuristic > byLevel.search, JSON.stringify(byLevel));
+  await page.screenshot({ path: screenshotPath('create-computer-levels-rated.png') });
+  // A stranger (no token) gets the levels but no chances.
+  const stranger = (await getJson('/api/computer-levels')).body;
+  assert.equal(stranger.yours, null);
+  assert.ok(stranger.levels.every((l) => !('your_chance' in l)));
+});
+
 test('phone width: the profile, the finished list and the ladder fit 390 px', async () => {
   const phone = await newPlayer(browser, server, { viewport: { width: 390, height: 844 }, touch: true });
   for (const [hash, ready, name] of [

@@ -318,6 +318,15 @@ class Lobby {
       ratedWanted = rated.checked;
     });
     kinds.render();
+    // The computers' ratings (and the player's chances against them) come when they come: the
+    // form works without them.
+    api
+      .computerLevels(this.ctx.session && this.ctx.session.token)
+      .then((answer) => {
+        kinds.setLevels(answer);
+        syncRated();
+      })
+      .catch(() => {});
     form.querySelector('#seats').addEventListener('change', () => {
       kinds.render();
       syncRated();

@@ -114,6 +114,7 @@ export const api = {
     apiFetch(`/api/games/${encodeURIComponent(gameId)}/analysis${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`, { token }),
   // Players' records (docs/protocol.md, "Players' records"): the token is optional (it shows
   // the caller what his privacy allows him); `query` holds the filters and the cursor.
+  computerLevels: (token) => apiFetch('/api/computer-levels', { token }),
   ladder: (token, query) => apiFetch(`/api/ladder?${new URLSearchParams(query)}`, { token }),
   finished: (token, query) => apiFetch(`/api/finished?${new URLSearchParams(query)}`, { token }),
   player: (token, playerId) => apiFetch(`/api/players/${encodeURIComponent(playerId)}`, { token }),
