@@ -27,7 +27,7 @@ done
 packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
-  zlib1g-dev # gzip: the static files and large JSON answers (server/gzip.cpp)
+  zlib1g-dev # gzip: the static files and large JSON answers (server/net/gzip.cpp)
   libssl-dev libcurl4-openssl-dev # OpenSSL: Web Push crypto, SHA-256 (fair play, token hashes); libcurl: HTTP and SMTP
   libgtest-dev libgmock-dev libbenchmark-dev
   sqlite3 # the CLI: deploy/backup.sh and its test use it

@@ -245,7 +245,7 @@ TEST(Bot, RefusesBadCalls) {
                std::invalid_argument);
 }
 
-// The guided first game's opponent (server/tutorial.h): predictable for its script. It ends
+// The guided first game's opponent (server/games/tutorial.h): predictable for its script. It ends
 // every phase it may end and otherwise takes the first playable action, never conceding.
 TEST(Bot, ThePassiveLevelEndsItsPhasesAndElseTakesTheFirstAction) {
   const Spot spot = mid_game_spot(47);

@@ -1,6 +1,6 @@
-// What turn messages say (server/turn_notifications.h), end to end on loopback with the fixture of
-// turn_notifications_fixture.h: what happened since the recipient last acted, in his language,
-// nothing hidden; the daily digest; a friend's invitation.
+// What turn messages say (server/seats/turn_notifications.h), end to end on loopback with the
+// fixture of turn_notifications_fixture.h: what happened since the recipient last acted, in his
+// language, nothing hidden; the daily digest; a friend's invitation.
 #include "turn_notifications_fixture.h"
 
 namespace viktory::server {
@@ -462,8 +462,8 @@ TEST_F(TurnNotificationsTest, TheDailyDigestComesOnceInHisMorningInsteadOfOneMai
   turns.reset();
 }
 
-// Issue 22: a friend's invitation into an open game (game.invite_friend, server/friends.h) goes
-// to the invited player alone, through his own settings (his browser, his mail), in his
+// Issue 22: a friend's invitation into an open game (game.invite_friend, server/players/friends.h)
+// goes to the invited player alone, through his own settings (his browser, his mail), in his
 // language, with the link that lets him join (a private game's with its code); never to the
 // game's webhook, which is its players' group.
 TEST_F(TurnNotificationsTest, AFriendsInvitationReachesHisBrowserAndMailboxInHisLanguage) {

@@ -1,4 +1,4 @@
-// Turn notifications wired into games (server/turn_notifications.h), end to end on loopback:
+// Turn notifications wired into games (server/seats/turn_notifications.h), end to end on loopback:
 // real game rooms over a real SQLite file hand their turn changes to TurnNotifications, which
 // delivers through the notifier to the local Web Push service (web-push-testing decrypts the
 // message), an SMTP sink and an HTTP webhook receiver.
@@ -161,7 +161,7 @@ TEST_F(TurnNotificationsTest, WithoutTestingPolicyLoopbackEndpointsAreRefused) {
             400);
 }
 
-// A clock's reminder (server/game_clocks.h) leaves through the same notifier as a turn: "your
+// A clock's reminder (server/seats/game_clocks.h) leaves through the same notifier as a turn: "your
 // time runs out in Game N" to the player who must act, by push and e-mail per his settings,
 // and to the game's webhook. The clock is a fake one: no waiting for a day.
 TEST_F(TurnNotificationsTest, AClocksReminderReachesThePlayerByPushMailAndWebhook) {

@@ -1,5 +1,5 @@
 // The cases whose expected rating updates the openskill package computes (generate.mjs) and
-// server/rating.cpp must reproduce (tests/server/rating_test.cpp reads fixture.json). Each
+// server/players/rating.cpp must reproduce (tests/server/rating_test.cpp reads fixture.json). Each
 // case: the players' ratings before the game (mu, sigma) and their ranks (1 = first; equal
 // ranks tie). Free-for-all only: every player is a team of one.
 const fresh = { mu: 25, sigma: 25 / 3 };

@@ -1,5 +1,5 @@
 // The look back over loopback HTTP against the real server and a real SQLite file
-// (GET /api/games/<id>/analysis, server/game_analysis.h): refused while the game runs, 202
+// (GET /api/games/<id>/analysis, server/games/game_analysis.h): refused while the game runs, 202
 // pending then the result once it is over, computed once (the server's log counts the
 // analyses) and kept across a restart.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// "Coming back" (game.since, server/catch_up.h) over real WebSockets against the real server:
+// "Coming back" (game.since, server/games/catch_up.h) over real WebSockets against the real server:
 // Bob's phone is away while Alice plays a turn with a battle; when he comes back, his catch-up
 // lists exactly the steps since he left, each with byte for byte the events and log lines his
 // other device was sent live (so under independent exploration it holds nothing of hexes he had

@@ -1,4 +1,4 @@
-// game.since without sockets (server/catch_up.h): a game played through a room with recording
+// game.since without sockets (server/games/catch_up.h): a game played through a room with recording
 // subscribers, then caught up on from the database: the steps are those the seat was sent live,
 // from a stored snapshot too; the cap keeps the latest steps and counts the others.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Fair play's reveal round through the Hub (docs/fair-play.md, "The scheme";
-// server/game_room_reveal.cpp): every human seat commits when it takes its seat and reveals when
-// the seats are final; the seed depends on every contribution; a silent seat is removed at the
+// server/games/game_room_reveal.cpp): every human seat commits when it takes its seat and reveals
+// when the seats are final; the seed depends on every contribution; a silent seat is removed at the
 // deadline and the others commit afresh; a wrong reveal changes nothing; old clients without a
 // commitment are asked for one at the start; the budgets of rounds and reveals; the operator's
 // seat is marked. The clock is a fake one, moved by hand.

@@ -1,6 +1,6 @@
-// Friends (server/friends.h) through the Hub, on a real SQLite file: follows and their limits,
-// the friends list, who sees a player's online state (stranger, opponent, follower, for each
-// profile privacy), and game.invite_friend's rules and budgets (the invitation handed to the
+// Friends (server/players/friends.h) through the Hub, on a real SQLite file: follows and their
+// limits, the friends list, who sees a player's online state (stranger, opponent, follower, for
+// each profile privacy), and game.invite_friend's rules and budgets (the invitation handed to the
 // turn notifications, which tests/notify/turn_notifications_test.cpp follows to the friend's
 // browser and mailbox).
 #include <gtest/gtest.h>

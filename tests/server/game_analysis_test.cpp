@@ -1,4 +1,4 @@
-// The look back after a game (server/game_analysis.h) on a real SQLite file: refused for a
+// The look back after a game (server/games/game_analysis.h) on a real SQLite file: refused for a
 // game that is not over (and for a guided one), 202 pending then the result for a finished
 // one, computed once and kept (a second request and a new server read it back), and the
 // budgets one hostile client meets: one analysis pending per address and per player, a

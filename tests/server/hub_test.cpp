@@ -222,7 +222,7 @@ TEST(HubSignups, AreRateLimitedPerAddress) {
 namespace viktory::server {
 namespace {
 
-// game.preview_battle is routed to the seat's preview (server/battle_preview_request.h): only
+// game.preview_battle is routed to the seat's preview (server/games/battle_preview_request.h): only
 // seated players of a running game get one, with an ack; what they ask is checked.
 TEST_F(HubTest, PreviewBattleAnswersSeatedPlayersOfARunningGameOnly) {
   FakeClient a, b, c;
@@ -254,7 +254,7 @@ TEST_F(HubTest, PreviewBattleAnswersSeatedPlayersOfARunningGameOnly) {
 namespace viktory::server {
 namespace {
 
-// lobby.running (server/running_games.h): the running public games that allow spectators,
+// lobby.running (server/games/running_games.h): the running public games that allow spectators,
 // never a private game, one without spectators, or one still open.
 TEST_F(HubTest, LobbyRunningListsPublicRunningGamesOpenToSpectators) {
   FakeClient a, b, c;

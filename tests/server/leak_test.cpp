@@ -167,7 +167,7 @@ class LeakCheck {
  public:
   LeakCheck(Store& store, std::int64_t game_id) : game_id_(game_id) {
     const GameRecord record = *store.game(game_id);
-    // A guided game (server/tutorial.h) starts from the scenario's position, its snapshot of
+    // A guided game (server/games/tutorial.h) starts from the scenario's position, its snapshot of
     // seq 0; every other game from new_game.
     std::optional<std::pair<int, GameState>> start = store.latest_snapshot(game_id, 0);
     GameState s = start ? std::move(start->second)
@@ -675,7 +675,7 @@ TEST(Leak, NoHiddenTerrainSeedOrGeneratorStateReachesAnyClient) {
   for (auto& [kind, n] : events) std::cout << "  events " << kind << ": " << n << "\n";
 }
 
-// The guided first game (server/tutorial.h) starts from a scenario that holds every secret of
+// The guided first game (server/games/tutorial.h) starts from a scenario that holds every secret of
 // the game (face-down tiles, scripted dice): its player gets his own view only. He plays random
 // legal actions against the passive computer; every byte he receives is checked as above.
 TEST(Leak, AGuidedGameSendsThePlayerHisViewOnly) {

@@ -1,5 +1,6 @@
-// server/rating.h against the reference: tests/rating-reference/fixture.json holds the updates
-// the openskill package computes (its node test keeps the file equal to what the package says).
+// server/players/rating.h against the reference: tests/rating-reference/fixture.json holds the
+// updates the openskill package computes (its node test keeps the file equal to what the package
+// says).
 #include "rating.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Fair play's reveal round at the room level (server/game_room_reveal.cpp), for tests about
+// Fair play's reveal round at the room level (server/games/game_room_reveal.cpp), for tests about
 // something else: every human seat commits (if it has no commitment yet) and reveals, as the
 // browser client does by itself; the last reveal starts the game.
 #pragma once

@@ -1,6 +1,6 @@
-// The web root in memory (server/static_files.h): versions, the import map and its hash in the
+// The web root in memory (server/net/static_files.h): versions, the import map and its hash in the
 // policy, references rewritten in HTML and in the manifest, gzip forms, edits noticed, limits;
-// gzip and Accept-Encoding (server/gzip.h); which API answers may be compressed (BREACH).
+// gzip and Accept-Encoding (server/net/gzip.h); which API answers may be compressed (BREACH).
 
 #include "static_files.h"
 

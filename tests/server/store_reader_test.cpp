@@ -1,5 +1,5 @@
-// The Store's read-only connection and its statements prepared once (server/store.h,
-// server/database.h): reads proceed while the writer holds a transaction, see only what is
+// The Store's read-only connection and its statements prepared once (server/storage/store.h,
+// server/storage/database.h): reads proceed while the writer holds a transaction, see only what is
 // committed, and the hot statements are reused instead of prepared per call.
 #include <gtest/gtest.h>
 

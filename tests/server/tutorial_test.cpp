@@ -1,4 +1,4 @@
-// The guided first game (server/tutorial.h) over real WebSockets against the real server:
+// The guided first game (server/games/tutorial.h) over real WebSockets against the real server:
 // tutorial.start makes a private game from the compiled-in scenario against the passive
 // computer, which the scripted path wins [5.1]; asking again resumes it, restart replaces it;
 // its own budget refuses a flood, and it counts against no cap of computer games; it survives

@@ -1,6 +1,6 @@
 // The dedicated worker that runs the WebAssembly verifier (./verify.js): the game record's check
 // and the players' contribution commitments. Only this script's response carries
-// 'wasm-unsafe-eval' in its Content-Security-Policy (server/static_files.cpp); the page itself
+// 'wasm-unsafe-eval' in its Content-Security-Policy (server/net/static_files.cpp); the page itself
 // may compile no WebAssembly. Messages: {id, op: 'verify', record, witness} and
 // {id, op: 'commitment', contribution: Uint8Array(32)}; answers {id, result} or {id, error}.
 

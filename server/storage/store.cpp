@@ -300,7 +300,7 @@ void Store::start_game(const GameRecord& game, const GameState* start_position) 
   const auto guard = db_.lock();
   Transaction tx(db_);
   if (start_position != nullptr) {
-    // The position a guided game starts from (server/tutorial.h): every load, undo and replay
+    // The position a guided game starts from (server/games/tutorial.h): every load, undo and replay
     // begins at the latest snapshot, so this one stands in for new_game(options, seed).
     db_.prepare("INSERT OR REPLACE INTO snapshots(game_id, seq, state) VALUES(?, 0, ?)")
         .bind(1, game.id)

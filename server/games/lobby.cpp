@@ -121,7 +121,7 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
     if (req.creator_plays && seat == req.seat) {
       return fail("bad_seat", "the creator's seat cannot be a computer's");
     }
-    // The passive computer is the guided first game's only (server/tutorial.h).
+    // The passive computer is the guided first game's only (server/games/tutorial.h).
     if (!ai::level_from_string(level) || level == ai::to_string(ai::Level::kPassive)) {
       return fail("bad_options", "a computer's level is \"random\", \"heuristic\" or \"search\"");
     }

@@ -9,7 +9,7 @@
 namespace viktory::server {
 
 bool valid_computer_level(const std::string& level) {
-  // The passive computer is the guided first game's only (server/tutorial.h).
+  // The passive computer is the guided first game's only (server/games/tutorial.h).
   return ai::level_from_string(level).has_value() && level != ai::to_string(ai::Level::kPassive);
 }
 

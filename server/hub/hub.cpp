@@ -589,7 +589,7 @@ Outcome Hub::dispatch(Client* client, const std::optional<PlayerRecord>& player,
     client->deliver(make_message(json{{"type", "my_games"}, {"games", my_games(me.id)}}));
     return std::nullopt;
   }
-  if (type == "lobby.running") {  // server/running_games.h
+  if (type == "lobby.running") {  // server/games/running_games.h
     // From a copy read at most once a second, less the viewer's own games.
     client->deliver(std::make_shared<const std::string>(games_to_watch_->message_for(me.id)));
     return std::nullopt;
@@ -764,7 +764,7 @@ Outcome Hub::dispatch_game(Client* client, const PlayerRecord& me, const json& m
   return fail("unknown_type", "unknown message type");
 }
 
-// A seated player's preview of a Battle (server/battle_preview_request.h): from his own view.
+// A seated player's preview of a Battle (server/games/battle_preview_request.h): from his own view.
 Outcome Hub::preview_battle(Client* client, const GameRoom& room, std::int64_t player_id,
                             const json& msg) {
   if (room.status() != GameStatus::kRunning || room.state() == nullptr) {
@@ -778,7 +778,7 @@ Outcome Hub::preview_battle(Client* client, const GameRoom& room, std::int64_t p
   return std::nullopt;
 }
 
-// A seated player's unit's whole reach this turn (server/reach.h).
+// A seated player's unit's whole reach this turn (server/games/reach.h).
 Outcome Hub::reach(Client* client, const GameRoom& room, std::int64_t player_id, const json& msg) {
   if (room.status() != GameStatus::kRunning || room.state() == nullptr) {
     return fail("not_running", "the game is not running");
