@@ -320,19 +320,7 @@ ApiResponse profile(Store& store, std::int64_t owner, std::int64_t viewer) {
     p["won"] = won;
     p["by_players"] = std::move(bp);
     p["by_victory"] = std::move(bv);
-    json ratings = json::array();
-    Statement r = db.cached(
-        "SELECT players, rating, mu, sigma, games FROM ratings WHERE player_id = ? "
-        "ORDER BY players");
-    r.bind(1, owner);
-    while (r.step()) {
-      ratings.push_back(json{{"players", r.int64(0)},
-                             {"rating", r.real(1)},
-                             {"mu", r.real(2)},
-                             {"sigma", r.real(3)},
-                             {"games", r.int64(4)}});
-    }
-    p["ratings"] = std::move(ratings);
+    p["ratings"] = ratings_of(db, owner);
     json history = json::array();
     Statement h = db.cached(
         "SELECT game_id, players, place, mu_before, sigma_before, mu, sigma, at "
@@ -448,6 +436,22 @@ ApiResponse handle_player_records_api(Store& store, std::string_view method, std
 
 bool profile_visible_to(Database& db, std::int64_t viewer, std::int64_t owner) {
   return may_see_profile(db, viewer, owner);
+}
+
+json ratings_of(Database& db, std::int64_t player) {
+  json ratings = json::array();
+  Statement r = db.cached(
+      "SELECT players, rating, mu, sigma, games FROM ratings WHERE player_id = ? "
+      "ORDER BY players");
+  r.bind(1, player);
+  while (r.step()) {
+    ratings.push_back(json{{"players", r.int64(0)},
+                           {"rating", r.real(1)},
+                           {"mu", r.real(2)},
+                           {"sigma", r.real(3)},
+                           {"games", r.int64(4)}});
+  }
+  return ratings;
 }
 
 std::unordered_set<std::int64_t> opponents_of(Database& db, std::int64_t viewer) {

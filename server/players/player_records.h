@@ -56,6 +56,9 @@ bool profile_visible_to(Database& db, std::int64_t viewer, std::int64_t owner,
                         const std::unordered_set<std::int64_t>& viewer_opponents);
 // The players who held a seat with `viewer` in a game that started (running or finished).
 std::unordered_set<std::int64_t> opponents_of(Database& db, std::int64_t viewer);
+// A player's ratings, one per player count he is rated in, in that order: {players, rating, mu,
+// sigma, games} (a profile and /api/computer-levels answer them).
+nlohmann::json ratings_of(Database& db, std::int64_t player);
 
 // Limits of the read API (fixed; docs/server.md lists them).
 struct PlayerRecordsLimits {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "database.h"
+#include "player_records.h"
 
 namespace viktory::server {
 
@@ -102,21 +103,11 @@ ApiResponse handle_computer_levels_api(Store& store, std::string_view method,
   std::vector<Rating> two_player;  // the viewer's belief with two players, if rated there
   json yours = nullptr;
   if (viewer) {
-    yours = json::array();
-    store.with_reader([&](Database& db) {
-      Statement r = db.cached(
-          "SELECT players, rating, mu, sigma, games FROM ratings WHERE player_id = ? "
-          "ORDER BY players");
-      r.bind(1, *viewer);
-      while (r.step()) {
-        yours.push_back(json{{"players", r.int64(0)},
-                             {"rating", r.real(1)},
-                             {"mu", r.real(2)},
-                             {"sigma", r.real(3)},
-                             {"games", r.int64(4)}});
-        if (r.int64(0) == 2) two_player.push_back({r.real(2), r.real(3)});
-      }
-    });
+    store.with_reader([&](Database& db) { yours = ratings_of(db, *viewer); });
+    for (const json& r : yours) {
+      if (r["players"] == 2)
+        two_player.push_back({r["mu"].get<double>(), r["sigma"].get<double>()});
+    }
   }
   json levels = json::array();
   for (const LevelRating& r : level_ratings(model)) {
