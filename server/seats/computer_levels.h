@@ -1,5 +1,5 @@
 // The computer levels on the ladder's scale (docs/ai.md, "Levels by rating"; docs/protocol.md,
-// "Computer levels"): so a player picks "about as strong as me" in the create form.
+// "Computer seats"): so a player picks "about as strong as me" in the create form.
 //
 // What is measured is each level's share of wins against the heuristic in two-player games on
 // held-out seeds (viktory-tournament). The rating model (rating.h) turns a share into a gap of
@@ -10,7 +10,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>

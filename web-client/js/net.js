@@ -112,9 +112,11 @@ export const api = {
   // The look back on a finished game (docs/protocol.md): {"status": "pending"} until it is done.
   analysis: (gameId, token, invite) =>
     apiFetch(`/api/games/${encodeURIComponent(gameId)}/analysis${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`, { token }),
+  // The computer levels' ratings, and a signed-in player's chances against them (docs/ai.md,
+  // "Levels by rating").
+  computerLevels: (token) => apiFetch('/api/computer-levels', { token }),
   // Players' records (docs/protocol.md, "Players' records"): the token is optional (it shows
   // the caller what his privacy allows him); `query` holds the filters and the cursor.
-  computerLevels: (token) => apiFetch('/api/computer-levels', { token }),
   ladder: (token, query) => apiFetch(`/api/ladder?${new URLSearchParams(query)}`, { token }),
   finished: (token, query) => apiFetch(`/api/finished?${new URLSearchParams(query)}`, { token }),
   player: (token, playerId) => apiFetch(`/api/players/${encodeURIComponent(playerId)}`, { token }),
