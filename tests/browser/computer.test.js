@@ -41,6 +41,26 @@ test('the create form names each computer level with its rating', async () => {
   await alice.page.screenshot({ path: screenshotPath('create-computer-levels.png') });
 });
 
+// The same in German on a phone: the words from the catalog, the numbers the server's, and the
+// long line below the choices wraps instead of widening the page.
+test('a German phone names the levels with their ratings and does not scroll sideways', async () => {
+  const phone = await newPlayer(browser, server, { viewport: { width: 390, height: 844 }, touch: true, locale: 'de-DE' });
+  await phone.page.goto('/');
+  await signIn(phone, 'Greta');
+  const help = phone.page.locator('#computer-levels-help');
+  await help.waitFor();
+  const levels = await phone.page.evaluate(async () => (await fetch('/api/computer-levels')).json());
+  const search = levels.levels.find((l) => l.level === 'search');
+  const options = await phone.page.$$eval('#seat-kind-1 option', (os) => Object.fromEntries(os.map((o) => [o.value, o.textContent])));
+  assert.equal(options.search, `Computer (stark) · Wertung ≈ ${Math.round(search.rating)}`);
+  assert.match(await help.textContent(), /Skala der Rangliste.*Du hast noch keine Wertung zu zweit\.$/);
+  const { scroll, width } = await phone.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth }));
+  assert.ok(scroll <= width, `the page scrolls sideways: ${scroll} > ${width}`);
+  await phone.page.locator('#seat-kinds').screenshot({ path: screenshotPath('create-computer-levels-de-phone.png') });
+  assert.deepEqual(phone.errors, [], 'no script errors');
+  await phone.context.close();
+});
+
 test('the lobby creates a game against a computer, which plays its own moves', async () => {
   await alice.page.goto('/');
   await alice.page.waitForSelector('#create-form');
