@@ -61,7 +61,8 @@ function levelsHelp(levels) {
       .filter((l) => COMPUTER_LEVEL_NAME[l.level] && typeof l.your_chance === 'number')
       .map((l) => {
         const percent = formatNumber(Math.round(l.your_chance * 100));
-        return t(l.bound === 'at_most' ? 'computer.chanceOver' : 'computer.chanceAbout', { level: COMPUTER_LEVEL_NAME[l.level], percent });
+        const params = { level: COMPUTER_LEVEL_NAME[l.level], percent };
+        return l.bound === 'at_most' ? t('computer.chanceOver', params) : t('computer.chanceAbout', params);
       });
     if (chances.length) parts.push(t('create.levelsChances', { chances: chances.join(', ') }));
   } else if (levels.yours) {
