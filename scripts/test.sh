@@ -24,7 +24,10 @@ passed=0
 failed=0
 failed_steps=()
 
-step() { printf '\n==== %s ====\n' "$*"; }
+# Each step's header says when it began, and the summary how long the whole run took, so that a
+# CI log shows where its time went (CI allows 90 minutes on a 2-core machine).
+started=$(date +%s)
+step() { printf '\n==== %s [%s, %d min in] ====\n' "$*" "$(date -u +%H:%M:%S)" $((($(date +%s) - started) / 60)); }
 fail_step() {
   failed_steps+=("$1")
   echo "test.sh: FAILED: $1" >&2
@@ -34,6 +37,7 @@ finish() {
   if [ ${#failed_steps[@]} -ne 0 ]; then
     echo "test.sh: failed steps: ${failed_steps[*]}"
   fi
+  echo "test.sh: took $((($(date +%s) - started) / 60)) min"
   echo "summary: $passed passed, $failed failed"
   if [ ${#failed_steps[@]} -ne 0 ] || [ "$failed" -ne 0 ]; then exit 1; fi
   exit 0
