@@ -1,0 +1,207 @@
+// SQLite's SQL into PostgreSQL's (server/storage/sql_dialect.h): the first piece of a second
+// store (docs/postgresql-plan.md). No PostgreSQL here: these check the text; the statements'
+// run against a real cluster is the plan's third piece.
+#include "sql_dialect.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "store.h"
+#include "store_schema.h"
+
+namespace viktory::server {
+namespace {
+
+std::string pg(std::string_view sql, const SqlDialect& dialect = SqlDialect{}) {
+  return dialect.to_postgresql(sql);
+}
+
+TEST(SqlDialect, PlaceholdersAreNumberedAsSqliteNumbersThem) {
+  EXPECT_EQ(pg("SELECT a FROM t WHERE b = ? AND c = ?"), "SELECT a FROM t WHERE b = $1 AND c = $2");
+  // A bare ? takes one more than the largest number so far, as in SQLite.
+  EXPECT_EQ(pg("UPDATE t SET a = ?2, b = ?1, c = ? WHERE d = ?1"),
+            "UPDATE t SET a = $2, b = $1, c = $3 WHERE d = $1");
+  // Nothing inside a string, a quoted name or a comment is a placeholder.
+  EXPECT_EQ(pg("SELECT '?', \"a?\" FROM t -- why?\nWHERE x = ? /* ?1 */"),
+            "SELECT '?', \"a?\" FROM t -- why?\nWHERE x = $1 /* ?1 */");
+  EXPECT_EQ(pg("SELECT 'it''s ?' WHERE a = ?"), "SELECT 'it''s ?' WHERE a = $1");
+  EXPECT_THROW(pg("SELECT a FROM t WHERE b = :name"), SqlDialectError);
+  EXPECT_THROW(pg("SELECT a FROM t WHERE b = ?0"), SqlDialectError);
+  EXPECT_THROW(pg("SELECT 'not closed"), SqlDialectError);
+}
+
+TEST(SqlDialect, SmallFormsAreRewritten) {
+  EXPECT_EQ(pg("BEGIN IMMEDIATE"), "BEGIN");
+  EXPECT_EQ(pg("SELECT IFNULL(a, 0) FROM t WHERE b == 1"),
+            "SELECT COALESCE(a, 0) FROM t WHERE b = 1");
+  EXPECT_EQ(pg("SELECT id FROM games INDEXED BY games_by_status WHERE status = ?"),
+            "SELECT id FROM games WHERE status = $1");
+  EXPECT_EQ(pg("SELECT id FROM games NOT INDEXED WHERE id > ?"),
+            "SELECT id FROM games WHERE id > $1");
+  // An upsert SQLite and PostgreSQL write alike passes unchanged but for its placeholders.
+  EXPECT_EQ(pg("INSERT INTO c(k, n) VALUES(?, 1) ON CONFLICT(k) DO UPDATE SET n = n + 1"),
+            "INSERT INTO c(k, n) VALUES($1, 1) ON CONFLICT(k) DO UPDATE SET n = n + 1");
+  // A column named like a function is not a call.
+  EXPECT_EQ(pg("SELECT date, time FROM t"), "SELECT date, time FROM t");
+}
+
+TEST(SqlDialect, InsertOrIgnoreEndsWithOnConflictDoNothing) {
+  EXPECT_EQ(pg("INSERT OR IGNORE INTO friends(a, b) VALUES(?, ?);"),
+            "INSERT INTO friends(a, b) VALUES($1, $2) ON CONFLICT DO NOTHING;");
+  EXPECT_EQ(pg("INSERT OR IGNORE INTO t(a) VALUES(?) RETURNING id"),
+            "INSERT INTO t(a) VALUES($1) ON CONFLICT DO NOTHING RETURNING id");
+  EXPECT_EQ(pg("INSERT OR IGNORE INTO t(a) SELECT a FROM u WHERE (b) IN (SELECT b FROM v)"),
+            "INSERT INTO t(a) SELECT a FROM u WHERE (b) IN (SELECT b FROM v) ON CONFLICT DO NOTHING");
+  EXPECT_THROW(pg("INSERT OR ABORT INTO t(a) VALUES(1)"), SqlDialectError);
+  EXPECT_THROW(pg("INSERT OR IGNORE INTO t(a) VALUES(1) ON CONFLICT(a) DO NOTHING"),
+               SqlDialectError);
+}
+
+SqlDialect ratings_schema() {
+  SqlDialect dialect;
+  dialect.learn(
+      "CREATE TABLE ratings(player_id INTEGER NOT NULL REFERENCES players(id), "
+      "players INTEGER NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL DEFAULT 8.3, "
+      "note TEXT DEFAULT 'a, b', PRIMARY KEY(player_id, players)) WITHOUT ROWID");
+  dialect.learn("CREATE TABLE log(line TEXT)");
+  return dialect;
+}
+
+TEST(SqlDialect, InsertOrReplaceSetsListedColumnsAndDefaultsTheOthersAsReplaceDoes) {
+  const SqlDialect dialect = ratings_schema();
+  const TableShape* shape = dialect.table("RATINGS");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->columns, (std::vector<std::string>{"player_id", "players", "mu", "sigma", "note"}));
+  EXPECT_EQ(shape->key, (std::vector<std::string>{"player_id", "players"}));
+  EXPECT_EQ(pg("INSERT OR REPLACE INTO ratings(player_id, players, mu) VALUES(?, ?, ?)", dialect),
+            "INSERT INTO ratings(player_id, players, mu) VALUES($1, $2, $3) ON CONFLICT "
+            "(player_id, players) DO UPDATE SET mu = excluded.mu, sigma = DEFAULT, note = DEFAULT");
+  EXPECT_EQ(pg("REPLACE INTO ratings(players, player_id) VALUES(2, ?)", dialect),
+            "INSERT INTO ratings(players, player_id) VALUES(2, $1) ON CONFLICT "
+            "(player_id, players) DO UPDATE SET mu = DEFAULT, sigma = DEFAULT, note = DEFAULT");
+  // What the upsert cannot be written for is refused, naming why.
+  auto refusal = [&](std::string_view sql) {
+    try {
+      pg(sql, dialect);
+    } catch (const SqlDialectError& e) {
+      return std::string(e.what());
+    }
+    return std::string("translated");
+  };
+  EXPECT_NE(refusal("INSERT OR REPLACE INTO ratings VALUES(1, 2, 3, 4, 5)").find("lists no columns"),
+            std::string::npos);
+  EXPECT_NE(refusal("INSERT OR REPLACE INTO ratings(player_id, mu) VALUES(1, 2)")
+                .find("does not give key column players"),
+            std::string::npos);
+  EXPECT_NE(refusal("INSERT OR REPLACE INTO log(line) VALUES('x')").find("no primary key"),
+            std::string::npos);
+  EXPECT_NE(refusal("INSERT OR REPLACE INTO elsewhere(a) VALUES(1)").find("not in the schema"),
+            std::string::npos);
+}
+
+TEST(SqlDialect, TheSchemaIsFollowedThroughAlterAndDrop) {
+  SqlDialect dialect = ratings_schema();
+  dialect.learn("ALTER TABLE ratings ADD COLUMN games INTEGER NOT NULL DEFAULT 0");
+  dialect.learn("ALTER TABLE ratings RENAME COLUMN note TO remark");
+  dialect.learn("ALTER TABLE ratings RENAME TO ladder");
+  EXPECT_EQ(dialect.table("ratings"), nullptr);
+  ASSERT_NE(dialect.table("ladder"), nullptr);
+  EXPECT_EQ(dialect.table("ladder")->columns,
+            (std::vector<std::string>{"player_id", "players", "mu", "sigma", "remark", "games"}));
+  dialect.learn("ALTER TABLE ladder DROP COLUMN remark");
+  EXPECT_EQ(pg("INSERT OR REPLACE INTO ladder(player_id, players, games) VALUES(?, ?, ?)", dialect),
+            "INSERT INTO ladder(player_id, players, games) VALUES($1, $2, $3) ON CONFLICT "
+            "(player_id, players) DO UPDATE SET mu = DEFAULT, sigma = DEFAULT, games = excluded.games");
+  dialect.learn("DROP TABLE IF EXISTS ladder");
+  EXPECT_EQ(dialect.table("ladder"), nullptr);
+  // A column's own PRIMARY KEY.
+  dialect.learn("CREATE TABLE IF NOT EXISTS names(id INTEGER PRIMARY KEY, name TEXT NOT NULL)");
+  ASSERT_NE(dialect.table("names"), nullptr);
+  EXPECT_EQ(dialect.table("names")->key, (std::vector<std::string>{"id"}));
+}
+
+TEST(SqlDialect, TablesGetPostgresqlTypesAndIdentityKeys) {
+  EXPECT_EQ(pg("CREATE TABLE players(\n  id INTEGER PRIMARY KEY,\n  name TEXT NOT NULL,\n"
+               "  rating REAL,\n  avatar BLOB,\n  created INTEGER NOT NULL DEFAULT 0)"),
+            "CREATE TABLE players(\n  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,\n"
+            "  name TEXT NOT NULL,\n  rating DOUBLE PRECISION,\n  avatar BYTEA,\n"
+            "  created BIGINT NOT NULL DEFAULT 0)");
+  EXPECT_EQ(pg("CREATE TABLE a(g INTEGER NOT NULL, s INTEGER NOT NULL, t TEXT DEFAULT 'INTEGER', "
+               "PRIMARY KEY(g, s)) WITHOUT ROWID;"),
+            "CREATE TABLE a(g BIGINT NOT NULL, s BIGINT NOT NULL, t TEXT DEFAULT 'INTEGER', "
+            "PRIMARY KEY(g, s));");
+  EXPECT_EQ(pg("CREATE TABLE b(id INTEGER PRIMARY KEY AUTOINCREMENT, x INT) STRICT"),
+            "CREATE TABLE b(id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, x BIGINT)");
+  EXPECT_EQ(pg("ALTER TABLE games ADD COLUMN clock INTEGER"),
+            "ALTER TABLE games ADD COLUMN clock BIGINT");
+  EXPECT_EQ(pg("CREATE INDEX IF NOT EXISTS games_by_status ON games(status) WHERE status = 'open'"),
+            "CREATE INDEX IF NOT EXISTS games_by_status ON games(status) WHERE status = 'open'");
+  EXPECT_THROW(pg("CREATE VIRTUAL TABLE f USING fts5(body)"), SqlDialectError);
+}
+
+TEST(SqlDialect, FormsWithoutATwinAreRefusedWithTheReason) {
+  for (const char* sql : {"PRAGMA user_version = 3", "SELECT json_extract(options, '$.seats') FROM games",
+                          "SELECT changes()", "SELECT value FROM json_each(?)",
+                          "SELECT strftime('%s', 'now')", "SELECT a FROM t WHERE a GLOB 'x*'",
+                          "SELECT a FROM t; SELECT b FROM t", "UPDATE OR IGNORE t SET a = 1",
+                          "SELECT options ->> '$.seats' FROM games",
+                          "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END"}) {
+    EXPECT_THROW(pg(sql), SqlDialectError) << sql;
+  }
+  try {
+    pg("SELECT group_concat(name) FROM players");
+    ADD_FAILURE() << "group_concat translated";
+  } catch (const SqlDialectError& e) {
+    EXPECT_STREQ(e.what(), "SQL: SQLite's group_concat() has no PostgreSQL twin here");
+  }
+}
+
+TEST(SqlDialect, ScriptsSplitAtSemicolonsOutsideStringsCommentsAndTriggers) {
+  const auto statements = split_statements(
+      "CREATE TABLE a(x TEXT DEFAULT ';');\n-- a comment; with a semicolon\n"
+      "INSERT INTO a(x) VALUES('1;2');;\n"
+      "CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE a SET x = CASE WHEN x = '' THEN 'e' ELSE x "
+      "END; DELETE FROM a WHERE 0; END;\nSELECT 1");
+  ASSERT_EQ(statements.size(), 4u);
+  EXPECT_EQ(statements[0], "CREATE TABLE a(x TEXT DEFAULT ';');");
+  EXPECT_EQ(statements[1], "-- a comment; with a semicolon\nINSERT INTO a(x) VALUES('1;2');");
+  EXPECT_EQ(statements[2].substr(0, 14), "CREATE TRIGGER");
+  EXPECT_EQ(statements[2].substr(statements[2].size() - 5), " END;");
+  EXPECT_EQ(statements[3], "SELECT 1");
+}
+
+// Every statement of every migration, read in order: what translates and what does not yet. The
+// list of refusals is the work left for the migrations' PostgreSQL text (docs/postgresql-plan.md);
+// a new migration that adds a SQLite-only form fails here until it is either written in the
+// shared dialect or added to the list with its PostgreSQL twin planned.
+TEST(SqlDialect, EveryMigrationStatementTranslatesOrIsAKnownRefusal) {
+  SqlDialect dialect;
+  std::map<std::string, int> refused;  // the refusal's reason -> how many statements
+  int translated = 0;
+  for (int version = 1; version <= Store::kSchemaVersion; ++version) {
+    for (const std::string& statement : split_statements(schema_migration(version))) {
+      try {
+        const std::string text = dialect.to_postgresql(statement);
+        EXPECT_EQ(text.find("WITHOUT ROWID"), std::string::npos) << text;
+        EXPECT_EQ(text.find("INTEGER"), std::string::npos) << text;
+        ++translated;
+      } catch (const SqlDialectError& e) {
+        ++refused[e.what()];
+      }
+      dialect.learn(statement);
+    }
+  }
+  EXPECT_GT(translated, 50) << translated;
+  std::printf("[ migrations  ] %d statements translate\n", translated);
+  // The one backfill of the player records (store_schema.cpp) reads the games' JSON columns; its
+  // PostgreSQL twin is `options::jsonb ->> 'players'`, written by hand with the PostgreSQL store.
+  const std::map<std::string, int> known = {
+      {"SQL: SQLite's json_extract() has no PostgreSQL twin here", 1}};
+  EXPECT_EQ(refused, known);
+}
+
+}  // namespace
+}  // namespace viktory::server
