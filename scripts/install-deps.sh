@@ -3,7 +3,8 @@
 #
 #   scripts/install-deps.sh          # build dependencies
 #   scripts/install-deps.sh --test   # plus what the tests need: clang with libFuzzer and the
-#                                    # sanitizer runtimes (tests/fuzz), Chromium, Node.js, npm
+#                                    # sanitizer runtimes (tests/fuzz), Chromium, Node.js, npm,
+#                                    # PostgreSQL and libpq (the dialect tests)
 #
 # Only packages that are missing are installed, and `apt-get update` runs only when something is
 # missing, so a second run is quick and needs no network. Works as root, or through sudo.
@@ -41,6 +42,9 @@ if [ "$with_test" = 1 ]; then
   # The ThreadSanitizer build of the server's tests: gcc's TSan runtime (build-essential brings it).
   packages+=(libtsan2)
   packages+=(chromium fonts-liberation)
+  # tests/server/postgresql_dialect_test.cpp: libpq, and the server programs for a throwaway
+  # cluster of the test's own (initdb in a temporary folder; the machine's service is not used).
+  packages+=(postgresql libpq-dev)
   # Node.js may come from elsewhere (e.g. a newer upstream build); only add Debian's when absent,
   # so we never fight an existing installation.
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything (Release, tests on, into build/ or $VIKTORY_BUILD_DIR) and runs every test:
-#   1. the CTest suite (engine, protocol, server, notify, deploy tests);
+#   1. the CTest suite (engine, protocol, server, notify, deploy tests; the PostgreSQL dialect's
+#      tests on a throwaway cluster of their own);
 #   2. the server's unit tests (the concurrency tests among them) and its integration tests again,
 #      built with ThreadSanitizer into <build>-tsan/ (server and tests alike): any report fails;
 #   3. the fuzz harnesses of tests/fuzz, built with clang and the sanitizers into <build>-fuzz/:
@@ -49,6 +50,10 @@ if ! ./scripts/install-deps.sh --test; then
   failed=$((failed + 1))
   finish
 fi
+
+# install-deps.sh --test brought PostgreSQL and libpq: their tests must be built and must run
+# (tests/server/postgresql_dialect_test.cpp skips only where this is not set).
+export VIKTORY_REQUIRE_POSTGRESQL=1
 
 step "configuring and building ($build_dir/, Release, tests on)"
 if ! cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DVIKTORY_BUILD_TESTS=ON; then

@@ -91,8 +91,9 @@ std::vector<Token> tokenize(std::string_view sql) {
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
                (c == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(sql[i + 1])))) {
       std::size_t j = i;
-      while (j < n && (std::isalnum(static_cast<unsigned char>(sql[j])) || sql[j] == '.' ||
-                       ((sql[j] == '+' || sql[j] == '-') && (sql[j - 1] == 'e' || sql[j - 1] == 'E'))))
+      while (j < n &&
+             (std::isalnum(static_cast<unsigned char>(sql[j])) || sql[j] == '.' ||
+              ((sql[j] == '+' || sql[j] == '-') && (sql[j - 1] == 'e' || sql[j - 1] == 'E'))))
         ++j;
       take(Kind::Number, j);
     } else if (c == '?' || c == ':' || c == '@' || c == '$') {
@@ -104,8 +105,8 @@ std::vector<Token> tokenize(std::string_view sql) {
         take(Kind::Parameter, j);
       }
     } else {
-      static constexpr std::string_view kTwo[] = {"||", "<=", ">=", "<>", "!=", "==", "<<",
-                                                  ">>", "->"};
+      static constexpr std::string_view kTwo[] = {
+          "||", "<=", ">=", "<>", "!=", "==", "<<", ">>", "->"};
       std::size_t len = 1;
       for (std::string_view two : kTwo) {
         if (sql.substr(i, 2) == two) len = 2;
@@ -242,16 +243,51 @@ bool is_table_constraint(const Statement& s, std::size_t k) {
 }
 
 const std::set<std::string, std::less<>>& functions_without_twin() {
-  static const std::set<std::string, std::less<>> names = {
-      "JSON",          "JSON_ARRAY",  "JSON_ARRAY_LENGTH", "JSON_EACH",     "JSON_EXTRACT",
-      "JSON_GROUP_ARRAY", "JSON_GROUP_OBJECT", "JSON_INSERT", "JSON_OBJECT", "JSON_PATCH",
-      "JSON_QUOTE",    "JSON_REMOVE", "JSON_REPLACE",      "JSON_SET",      "JSON_TREE",
-      "JSON_TYPE",     "JSON_VALID",  "CHANGES",           "TOTAL_CHANGES", "LAST_INSERT_ROWID",
-      "STRFTIME",      "JULIANDAY",   "DATETIME",          "DATE",          "TIME",
-      "UNIXEPOCH",     "GROUP_CONCAT", "PRINTF",           "FORMAT",        "INSTR",
-      "IIF",           "TYPEOF",      "RANDOM",            "RANDOMBLOB",    "ZEROBLOB",
-      "GLOB",          "TOTAL",       "SQLITE_VERSION",    "HEX",           "UNHEX",
-      "LIKELIHOOD",    "LIKELY",      "UNLIKELY",          "QUOTE",         "SOUNDEX"};
+  static const std::set<std::string, std::less<>> names = {"JSON",
+                                                           "JSON_ARRAY",
+                                                           "JSON_ARRAY_LENGTH",
+                                                           "JSON_EACH",
+                                                           "JSON_EXTRACT",
+                                                           "JSON_GROUP_ARRAY",
+                                                           "JSON_GROUP_OBJECT",
+                                                           "JSON_INSERT",
+                                                           "JSON_OBJECT",
+                                                           "JSON_PATCH",
+                                                           "JSON_QUOTE",
+                                                           "JSON_REMOVE",
+                                                           "JSON_REPLACE",
+                                                           "JSON_SET",
+                                                           "JSON_TREE",
+                                                           "JSON_TYPE",
+                                                           "JSON_VALID",
+                                                           "CHANGES",
+                                                           "TOTAL_CHANGES",
+                                                           "LAST_INSERT_ROWID",
+                                                           "STRFTIME",
+                                                           "JULIANDAY",
+                                                           "DATETIME",
+                                                           "DATE",
+                                                           "TIME",
+                                                           "UNIXEPOCH",
+                                                           "GROUP_CONCAT",
+                                                           "PRINTF",
+                                                           "FORMAT",
+                                                           "INSTR",
+                                                           "IIF",
+                                                           "TYPEOF",
+                                                           "RANDOM",
+                                                           "RANDOMBLOB",
+                                                           "ZEROBLOB",
+                                                           "GLOB",
+                                                           "TOTAL",
+                                                           "SQLITE_VERSION",
+                                                           "HEX",
+                                                           "UNHEX",
+                                                           "LIKELIHOOD",
+                                                           "LIKELY",
+                                                           "UNLIKELY",
+                                                           "QUOTE",
+                                                           "SOUNDEX"};
   return names;
 }
 
@@ -318,6 +354,41 @@ void rewrite_create_table(Statement& s, std::size_t name_at) {
   }
 }
 
+// The call at significant token k (its name; k + 1 is the '('): MIN and MAX with two or more
+// arguments are SQLite's scalar forms, PostgreSQL's LEAST and GREATEST (which skip a NULL argument
+// where SQLite's return NULL: a statement whose arguments can be NULL says what it means with
+// COALESCE). A comparison is an integer in SQLite and a boolean in PostgreSQL, so SUM and AVG
+// of one (SUM(place = 1), a count of wins) get it cast: (place = 1)::int, NULL kept NULL.
+void rewrite_aggregate_call(Statement& s, std::size_t k) {
+  int depth = 0;
+  int commas = 0;
+  bool comparison = false;
+  std::size_t close = 0;
+  for (std::size_t m = k + 1; m < s.size(); ++m) {
+    if (s.symbol(m, "(")) ++depth;
+    if (s.symbol(m, ")") && --depth == 0) {
+      close = m;
+      break;
+    }
+    if (depth != 1) continue;
+    if (s.symbol(m, ",")) ++commas;
+    for (const char* op : {"=", "==", "!=", "<>", "<", ">", "<=", ">="}) {
+      if (s.symbol(m, op)) comparison = true;
+    }
+    for (const char* op : {"IS", "LIKE", "IN", "BETWEEN", "AND", "OR", "NOT", "EXISTS"}) {
+      if (s.word(m, op)) comparison = true;
+    }
+  }
+  if (close == 0) return;  // unbalanced: PostgreSQL will say so
+  const std::string name = upper(s.at(k).text);
+  if ((name == "MIN" || name == "MAX") && commas > 0) {
+    s.at(k).text = name == "MIN" ? "LEAST" : "GREATEST";
+  } else if (name != "MIN" && name != "MAX" && comparison && commas == 0) {
+    s.insert_before(close, ")::int");
+    s.insert_before(k + 2, "(");
+  }
+}
+
 // INSERT OR IGNORE / OR REPLACE / REPLACE INTO: the clause PostgreSQL needs at the end.
 void rewrite_insert(Statement& s, const std::map<std::string, TableShape, std::less<>>& tables) {
   enum class Conflict { None, Ignore, Replace } conflict = Conflict::None;
@@ -363,7 +434,8 @@ void rewrite_insert(Statement& s, const std::map<std::string, TableShape, std::l
   }
   const TableShape& shape = found->second;
   if (shape.key.empty()) {
-    throw SqlDialectError("SQL: INSERT OR REPLACE INTO " + table + ": the table has no primary key");
+    throw SqlDialectError("SQL: INSERT OR REPLACE INTO " + table +
+                          ": the table has no primary key");
   }
   const std::vector<std::string> listed = name_list(s, name_at + 1).first;
   auto is_listed = [&](const std::string& c) {
@@ -433,8 +505,9 @@ std::vector<std::string> split_statements(std::string_view script) {
 
 void SqlDialect::learn(std::string_view statement) {
   const Statement s(statement);
-  if (s.word(0, "CREATE") && (s.word(1, "TABLE") || (s.word(2, "TABLE") &&
-                                                     (s.word(1, "TEMP") || s.word(1, "TEMPORARY"))))) {
+  if (s.word(0, "CREATE") &&
+      (s.word(1, "TABLE") ||
+       (s.word(2, "TABLE") && (s.word(1, "TEMP") || s.word(1, "TEMPORARY"))))) {
     const std::size_t name_at = table_name_index(s, s.word(1, "TABLE") ? 2 : 3);
     if (s.word(name_at + 1, "AS")) return;
     TableShape shape;
@@ -510,8 +583,7 @@ std::string SqlDialect::to_postgresql(std::string_view sql) const {
   if (first == "CREATE" && s.word(1, "VIRTUAL")) {
     throw SqlDialectError("SQL: a virtual table is SQLite's own");
   }
-  if (first == "CREATE" && s.top_level_word(1, "TRIGGER") &&
-      *s.top_level_word(1, "TRIGGER") <= 3) {
+  if (first == "CREATE" && s.top_level_word(1, "TRIGGER") && *s.top_level_word(1, "TRIGGER") <= 3) {
     throw SqlDialectError("SQL: a trigger is written differently in PostgreSQL");
   }
 
@@ -552,6 +624,9 @@ std::string SqlDialect::to_postgresql(std::string_view sql) const {
     if (w == "GLOB") throw SqlDialectError("SQL: GLOB has no PostgreSQL twin; use LIKE");
     const bool call = s.symbol(k + 1, "(");
     if (call && w == "IFNULL") t.text = "COALESCE";
+    if (call && (w == "MIN" || w == "MAX" || w == "SUM" || w == "AVG")) {
+      rewrite_aggregate_call(s, k);
+    }
     if (call && functions_without_twin().contains(w)) {
       throw SqlDialectError("SQL: SQLite's " + lower(w) + "() has no PostgreSQL twin here");
     }

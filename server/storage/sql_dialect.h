@@ -9,6 +9,9 @@
 //                                  as in SQLite)
 //   ==                          -> =
 //   IFNULL(                     -> COALESCE(
+//   min(a, b), max(a, b, ...)   -> LEAST, GREATEST (SQLite's scalar forms; LEAST skips a NULL
+//                                  argument where min() returns NULL)
+//   SUM(x = y), AVG(x < y)      -> SUM((x = y)::int): a comparison is a boolean in PostgreSQL
 //   BEGIN IMMEDIATE             -> BEGIN (PostgreSQL takes row locks as it writes)
 //   INSERT OR IGNORE ...        -> INSERT ... ON CONFLICT DO NOTHING
 //   INSERT OR REPLACE INTO t(c) -> INSERT INTO t(c) ... ON CONFLICT (key) DO UPDATE SET each

@@ -48,13 +48,27 @@ TEST(SqlDialect, SmallFormsAreRewritten) {
   EXPECT_EQ(pg("SELECT date, time FROM t"), "SELECT date, time FROM t");
 }
 
+// Found by running the migrations on a real PostgreSQL (postgresql_dialect_test.cpp): a sum of
+// comparisons, and SQLite's two-argument min().
+TEST(SqlDialect, ScalarMinAndMaxAndSumsOfComparisonsHaveTheirTwins) {
+  EXPECT_EQ(pg("SELECT MIN(?3, COALESCE((SELECT MAX(id) FROM chat), 0))"),
+            "SELECT LEAST($3, COALESCE((SELECT MAX(id) FROM chat), 0))");
+  EXPECT_EQ(pg("SELECT max(a, b, c), min(d) FROM t"), "SELECT GREATEST(a, b, c), min(d) FROM t");
+  EXPECT_EQ(pg("SELECT COUNT(*), SUM(place = 1), AVG(x IS NULL) FROM s"),
+            "SELECT COUNT(*), SUM( (place = 1 )::int), AVG( (x IS NULL )::int) FROM s");
+  // A sum of a function's result, or of arithmetic, stays as it is.
+  EXPECT_EQ(pg("SELECT SUM(MAX(a, b)), SUM(a + 1) FROM t"),
+            "SELECT SUM(GREATEST(a, b)), SUM(a + 1) FROM t");
+}
+
 TEST(SqlDialect, InsertOrIgnoreEndsWithOnConflictDoNothing) {
   EXPECT_EQ(pg("INSERT OR IGNORE INTO friends(a, b) VALUES(?, ?);"),
             "INSERT INTO friends(a, b) VALUES($1, $2) ON CONFLICT DO NOTHING;");
   EXPECT_EQ(pg("INSERT OR IGNORE INTO t(a) VALUES(?) RETURNING id"),
             "INSERT INTO t(a) VALUES($1) ON CONFLICT DO NOTHING RETURNING id");
-  EXPECT_EQ(pg("INSERT OR IGNORE INTO t(a) SELECT a FROM u WHERE (b) IN (SELECT b FROM v)"),
-            "INSERT INTO t(a) SELECT a FROM u WHERE (b) IN (SELECT b FROM v) ON CONFLICT DO NOTHING");
+  EXPECT_EQ(
+      pg("INSERT OR IGNORE INTO t(a) SELECT a FROM u WHERE (b) IN (SELECT b FROM v)"),
+      "INSERT INTO t(a) SELECT a FROM u WHERE (b) IN (SELECT b FROM v) ON CONFLICT DO NOTHING");
   EXPECT_THROW(pg("INSERT OR ABORT INTO t(a) VALUES(1)"), SqlDialectError);
   EXPECT_THROW(pg("INSERT OR IGNORE INTO t(a) VALUES(1) ON CONFLICT(a) DO NOTHING"),
                SqlDialectError);
@@ -74,7 +88,8 @@ TEST(SqlDialect, InsertOrReplaceSetsListedColumnsAndDefaultsTheOthersAsReplaceDo
   const SqlDialect dialect = ratings_schema();
   const TableShape* shape = dialect.table("RATINGS");
   ASSERT_NE(shape, nullptr);
-  EXPECT_EQ(shape->columns, (std::vector<std::string>{"player_id", "players", "mu", "sigma", "note"}));
+  EXPECT_EQ(shape->columns,
+            (std::vector<std::string>{"player_id", "players", "mu", "sigma", "note"}));
   EXPECT_EQ(shape->key, (std::vector<std::string>{"player_id", "players"}));
   EXPECT_EQ(pg("INSERT OR REPLACE INTO ratings(player_id, players, mu) VALUES(?, ?, ?)", dialect),
             "INSERT INTO ratings(player_id, players, mu) VALUES($1, $2, $3) ON CONFLICT "
@@ -91,8 +106,9 @@ TEST(SqlDialect, InsertOrReplaceSetsListedColumnsAndDefaultsTheOthersAsReplaceDo
     }
     return std::string("translated");
   };
-  EXPECT_NE(refusal("INSERT OR REPLACE INTO ratings VALUES(1, 2, 3, 4, 5)").find("lists no columns"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal("INSERT OR REPLACE INTO ratings VALUES(1, 2, 3, 4, 5)").find("lists no columns"),
+      std::string::npos);
   EXPECT_NE(refusal("INSERT OR REPLACE INTO ratings(player_id, mu) VALUES(1, 2)")
                 .find("does not give key column players"),
             std::string::npos);
@@ -112,9 +128,10 @@ TEST(SqlDialect, TheSchemaIsFollowedThroughAlterAndDrop) {
   EXPECT_EQ(dialect.table("ladder")->columns,
             (std::vector<std::string>{"player_id", "players", "mu", "sigma", "remark", "games"}));
   dialect.learn("ALTER TABLE ladder DROP COLUMN remark");
-  EXPECT_EQ(pg("INSERT OR REPLACE INTO ladder(player_id, players, games) VALUES(?, ?, ?)", dialect),
-            "INSERT INTO ladder(player_id, players, games) VALUES($1, $2, $3) ON CONFLICT "
-            "(player_id, players) DO UPDATE SET mu = DEFAULT, sigma = DEFAULT, games = excluded.games");
+  EXPECT_EQ(
+      pg("INSERT OR REPLACE INTO ladder(player_id, players, games) VALUES(?, ?, ?)", dialect),
+      "INSERT INTO ladder(player_id, players, games) VALUES($1, $2, $3) ON CONFLICT "
+      "(player_id, players) DO UPDATE SET mu = DEFAULT, sigma = DEFAULT, games = excluded.games");
   dialect.learn("DROP TABLE IF EXISTS ladder");
   EXPECT_EQ(dialect.table("ladder"), nullptr);
   // A column's own PRIMARY KEY.
@@ -143,12 +160,12 @@ TEST(SqlDialect, TablesGetPostgresqlTypesAndIdentityKeys) {
 }
 
 TEST(SqlDialect, FormsWithoutATwinAreRefusedWithTheReason) {
-  for (const char* sql : {"PRAGMA user_version = 3", "SELECT json_extract(options, '$.seats') FROM games",
-                          "SELECT changes()", "SELECT value FROM json_each(?)",
-                          "SELECT strftime('%s', 'now')", "SELECT a FROM t WHERE a GLOB 'x*'",
-                          "SELECT a FROM t; SELECT b FROM t", "UPDATE OR IGNORE t SET a = 1",
-                          "SELECT options ->> '$.seats' FROM games",
-                          "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END"}) {
+  for (const char* sql :
+       {"PRAGMA user_version = 3", "SELECT json_extract(options, '$.seats') FROM games",
+        "SELECT changes()", "SELECT value FROM json_each(?)", "SELECT strftime('%s', 'now')",
+        "SELECT a FROM t WHERE a GLOB 'x*'", "SELECT a FROM t; SELECT b FROM t",
+        "UPDATE OR IGNORE t SET a = 1", "SELECT options ->> '$.seats' FROM games",
+        "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END"}) {
     EXPECT_THROW(pg(sql), SqlDialectError) << sql;
   }
   try {
