@@ -256,7 +256,7 @@ ApiResponse finished(Store& store, const std::map<std::string, std::string>& que
     Statement s = db.cached(
         "SELECT game_id FROM finished_seats WHERE player_id = ?1 AND game_id < ?2 "
         "AND (?3 = 0 OR players = ?3) AND (?4 = '' OR ended_by = ?4) "
-        "AND (?5 = 0 OR rated = (?5 = 1)) AND (?6 OR private = 0) "
+        "AND (?5 = 0 OR rated = CASE ?5 WHEN 1 THEN 1 ELSE 0 END) AND (?6 = 1 OR private = 0) "
         "ORDER BY game_id DESC LIMIT ?7");
     s.bind(1, player).bind(2, before).bind(3, players).bind(4, victory).bind(5, rated);
     s.bind(6, viewer == player ? 1 : 0).bind(7, limit);

@@ -140,7 +140,7 @@ void record_game_end(Database& db, std::int64_t game_id, const SeatPlaces& given
     db.cached(
           "INSERT INTO player_tallies(player_id, players, ended_by, played, won) "
           "VALUES(?1, ?2, ?3, 1, ?4) ON CONFLICT(player_id, players, ended_by) DO UPDATE SET "
-          "played = played + 1, won = won + ?4")
+          "played = player_tallies.played + 1, won = player_tallies.won + ?4")
         .bind(1, seat.player_id)
         .bind(2, n)
         .bind(3, ended_by)

@@ -354,6 +354,40 @@ void rewrite_create_table(Statement& s, std::size_t name_at) {
   }
 }
 
+// SQLite's IS and IS NOT compare any two values, NULL equal to NULL; PostgreSQL's take only NULL,
+// TRUE, FALSE or UNKNOWN on the right, and call the general form IS [NOT] DISTINCT FROM.
+void rewrite_is(Statement& s, std::size_t k) {
+  const bool negated = s.word(k + 1, "NOT");
+  const std::size_t operand = negated ? k + 2 : k + 1;
+  for (const char* own : {"NULL", "TRUE", "FALSE", "UNKNOWN", "DISTINCT"}) {
+    if (s.word(operand, own)) return;
+  }
+  if (negated) {
+    s.at(k + 1).text = "DISTINCT FROM";
+  } else {
+    s.at(k).text = "IS NOT DISTINCT FROM";
+  }
+}
+
+// name COLLATE NOCASE -> lower(name) COLLATE "C": SQLite's NOCASE folds ASCII letters only and
+// then compares bytes, which is what lower() does under the "C" collation. Only a column's name
+// (qualified or not) is rewritten; after any other expression it is refused, so that the
+// statement says lower() itself. Gives the index of the last token of the rewrite.
+std::size_t rewrite_collate_nocase(Statement& s, std::size_t k) {
+  std::size_t start = k;
+  if (start > 0 && is_name(s.at(start - 1))) {
+    --start;
+    while (start >= 2 && s.symbol(start - 1, ".") && is_name(s.at(start - 2))) start -= 2;
+  }
+  if (start == k) {
+    throw SqlDialectError("SQL: COLLATE NOCASE after an expression; write lower() on it");
+  }
+  s.at(k).text = ")";
+  s.at(k + 1).text = "COLLATE \"C\"";
+  s.insert_before(start, "lower(");
+  return k + 2;
+}
+
 // The call at significant token k (its name; k + 1 is the '('): MIN and MAX with two or more
 // arguments are SQLite's scalar forms, PostgreSQL's LEAST and GREATEST (which skip a NULL argument
 // where SQLite's return NULL: a statement whose arguments can be NULL says what it means with
@@ -629,6 +663,11 @@ std::string SqlDialect::to_postgresql(std::string_view sql) const {
     }
     if (call && functions_without_twin().contains(w)) {
       throw SqlDialectError("SQL: SQLite's " + lower(w) + "() has no PostgreSQL twin here");
+    }
+    if (w == "IS") rewrite_is(s, k);
+    if (w == "COLLATE" && s.word(k + 1, "NOCASE")) {
+      k = rewrite_collate_nocase(s, k);
+      continue;
     }
     if (w == "INDEXED" && s.word(k + 1, "BY") && k + 2 < s.size()) {
       s.erase(k, 3);

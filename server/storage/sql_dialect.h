@@ -12,6 +12,9 @@
 //   min(a, b), max(a, b, ...)   -> LEAST, GREATEST (SQLite's scalar forms; LEAST skips a NULL
 //                                  argument where min() returns NULL)
 //   SUM(x = y), AVG(x < y)      -> SUM((x = y)::int): a comparison is a boolean in PostgreSQL
+//   a IS b, a IS NOT b          -> a IS NOT DISTINCT FROM b, a IS DISTINCT FROM b (b not NULL,
+//                                  TRUE or FALSE)
+//   name COLLATE NOCASE         -> lower(name) COLLATE "C" (after a column's name only)
 //   BEGIN IMMEDIATE             -> BEGIN (PostgreSQL takes row locks as it writes)
 //   INSERT OR IGNORE ...        -> INSERT ... ON CONFLICT DO NOTHING
 //   INSERT OR REPLACE INTO t(c) -> INSERT INTO t(c) ... ON CONFLICT (key) DO UPDATE SET each

@@ -89,8 +89,8 @@ TEST(ServerFolders, NoFileIncludesAFolderItsReadmeDoesNotAllow) {
         if (it == headers.end()) continue;  // the engine's, protocol's or a library's
         ++checked;
         EXPECT_TRUE(allowed.count(it->second))
-            << "server/" << folder << "/" << e.path().filename().string() << " includes "
-            << m[1] << " from " << it->second << "/, which server/" << folder
+            << "server/" << folder << "/" << e.path().filename().string() << " includes " << m[1]
+            << " from " << it->second << "/, which server/" << folder
             << "/README.md does not allow";
       }
     }

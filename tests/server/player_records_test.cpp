@@ -463,6 +463,10 @@ TEST(PlayerRecordsHub, AGameConcededInTheFirstRoundIsUnrated) {
   EXPECT_EQ(f.get_json("/api/ladder?players=2")["entries"].size(), 0u);
   EXPECT_EQ(f.get_json("/api/games/" + std::to_string(id))["rated"], false);
   EXPECT_EQ(f.get_json("/api/finished?rated=false")["games"].size(), 1u);
+  // A player's own list reads the filter from his rows (finished_seats), not the public facets.
+  EXPECT_EQ(f.get_json("/api/finished?player=me&rated=false", &a)["games"].size(), 1u);
+  EXPECT_EQ(f.get_json("/api/finished?player=me&rated=true", &a)["games"].size(), 0u);
+  EXPECT_EQ(f.get_json("/api/finished?player=me", &b)["games"].size(), 1u);
 }
 
 TEST(PlayerRecordsHub, ListsArePagedByAKeysetCursor) {
@@ -482,6 +486,8 @@ TEST(PlayerRecordsHub, ListsArePagedByAKeysetCursor) {
   EXPECT_EQ(second["next"], nullptr);
   const json mine = f.get_json("/api/finished?player=me&limit=2", &b);
   EXPECT_EQ(mine["games"].size(), 2u);
+  EXPECT_EQ(f.get_json("/api/finished?player=me&rated=true", &b)["games"].size(), 3u);
+  EXPECT_EQ(f.get_json("/api/finished?player=me&rated=false", &b)["games"].size(), 0u);
   const json ladder = f.get_json("/api/ladder?players=2&limit=1");
   ASSERT_EQ(ladder["entries"].size(), 1u);
   const json rest =
