@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -20,8 +18,8 @@
 #include "sql_dialect.h"
 #include "store.h"
 #include "store_schema.h"
+#include "support/postgresql_fixture.h"
 #include "support/sql_in_source.h"
-#include "support/throwaway_postgresql.h"
 
 namespace viktory::server {
 namespace {
@@ -123,40 +121,13 @@ Rows sqlite_rows(Database& db, const std::string& sql, int columns, const Params
   return rows;
 }
 
-class PostgresqlDialect : public ::testing::Test {
+class PostgresqlDialect : public test::PostgresqlTest {
  protected:
-  static void SetUpTestSuite() {
-    if (!test::ThrowawayPostgresql::programs()) {
-      // scripts/test.sh installs PostgreSQL and sets this, so there a missing server fails.
-      if (std::getenv("VIKTORY_REQUIRE_POSTGRESQL")) {
-        failure_ = "PostgreSQL's programs are missing and VIKTORY_REQUIRE_POSTGRESQL is set";
-      }
-      return;
-    }
-    try {
-      cluster_ = new test::ThrowawayPostgresql();
-    } catch (const std::exception& e) {
-      failure_ = e.what();
-    }
-  }
-  static void TearDownTestSuite() {
-    delete cluster_;
-    cluster_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_TRUE(failure_.empty()) << failure_;
-    if (!cluster_) GTEST_SKIP() << "PostgreSQL is not installed (scripts/install-deps.sh --test)";
-    // A fresh database per test, so each starts from nothing.
-    // PostgreSQL folds unquoted names to lower case, and keeps 63 bytes of them.
-    std::string name =
-        std::string("t_") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    name.resize(std::min<std::size_t>(name.size(), 63));
-    Postgresql admin(cluster_->conninfo());
-    admin.query("DROP DATABASE IF EXISTS " + name);
-    admin.query("CREATE DATABASE " + name);
-    pg_ = std::make_unique<Postgresql>(cluster_->conninfo(name));
-    sqlite_path_ = fs::temp_directory_path() / ("viktory-dialect-" + name + ".sqlite");
+    test::PostgresqlTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    pg_ = std::make_unique<Postgresql>(conninfo());
+    sqlite_path_ = fs::temp_directory_path() / ("viktory-dialect-" + database_ + ".sqlite");
     fs::remove(sqlite_path_);
     sqlite_ = std::make_unique<Database>(sqlite_path_.string());
   }
@@ -177,8 +148,6 @@ class PostgresqlDialect : public ::testing::Test {
     dialect_.learn(sql);
   }
 
-  static inline test::ThrowawayPostgresql* cluster_ = nullptr;
-  static inline std::string failure_;
   std::unique_ptr<Postgresql> pg_;
   std::unique_ptr<Database> sqlite_;
   fs::path sqlite_path_;

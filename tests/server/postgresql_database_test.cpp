@@ -1,0 +1,169 @@
+// The libpq connection (server/storage/pg_database.h) against the SQLite one it mirrors: the same
+// calls on the same migrated schema give the same answers, on a throwaway cluster.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "database.h"
+#include "pg_database.h"
+#include "store.h"
+#include "store_schema.h"
+#include "support/postgresql_fixture.h"
+
+namespace viktory::server {
+namespace {
+namespace fs = std::filesystem;
+
+// The same calls through either wrapper: what each observed, one line per observation.
+template <class Db, class Tx>
+std::vector<std::string> play_script(Db& db) {
+  std::vector<std::string> seen;
+  const auto note = [&](const std::string& what, const auto& value) {
+    seen.push_back(what + " = " + std::to_string(value));
+  };
+  const std::string insert = "INSERT INTO players(name, token_hash, created) VALUES(?, ?, ?)";
+  db.prepare(insert).bind(1, "Ada").bind(2, "hash-a").bind(3, std::int64_t{1000}).run();
+  note("first id", db.last_insert_id());
+  db.prepare(insert).bind(1, "Zoë ♞").bind(2, "hash-z").bind(3, 1001).run();
+  note("second id", db.last_insert_id());
+  note("inserted", db.changes());
+  db.prepare("INSERT OR IGNORE INTO players(name, token_hash, created) VALUES(?, ?, ?)")
+      .bind(1, "again")
+      .bind(2, "hash-a")
+      .bind(3, 1002)
+      .run();
+  note("ignored", db.changes());
+  try {
+    db.prepare(insert).bind(1, "twice").bind(2, "hash-a").bind(3, 1003).run();
+    seen.push_back("a duplicate token was stored");
+  } catch (const DbError&) {
+    seen.push_back("a duplicate token is refused");
+  }
+  db.prepare("UPDATE players SET language = ?1 WHERE id = ?2 AND language IS NOT ?1")
+      .bind(1, "de")
+      .bind(2, 1)
+      .run();
+  note("language set", db.changes());
+  db.prepare("UPDATE players SET language = ?1 WHERE id = ?2 AND language IS NOT ?1")
+      .bind(1, "de")
+      .bind(2, 1)
+      .run();
+  note("language set again", db.changes());
+  {
+    Tx rolled_back(db);
+    db.prepare(insert).bind(1, "Ghost").bind(2, "hash-g").bind(3, 1004).run();
+  }
+  {
+    Tx kept(db);
+    db.prepare(insert).bind(1, "Cyd").bind(2, "hash-c").bind(3, 1005).run();
+    kept.commit();
+  }
+  {
+    Tx failed(db);
+    db.prepare(insert).bind(1, "Eve").bind(2, "hash-e").bind(3, 1006).run();
+    try {
+      db.prepare(insert).bind(1, "Eve").bind(2, "hash-e").bind(3, 1007).run();
+    } catch (const DbError&) {
+      seen.push_back("the transaction's second insert is refused");
+    }
+  }  // rolled back: Eve is not kept either
+  auto names = db.prepare("SELECT name FROM players ORDER BY name COLLATE NOCASE");
+  while (names.step()) seen.push_back("name " + names.text(0));
+  auto row = db.prepare(
+      "SELECT id, name, language, created, id == 1, ?1 * 2, IFNULL(language, 'en') FROM players "
+      "WHERE token_hash = ?2");
+  row.bind_real(1, 1.25).bind(2, "hash-z");
+  while (row.step()) {
+    note("id", row.int64(0));
+    seen.push_back("name " + row.text(1));
+    seen.push_back(std::string("language ") + (row.is_null(2) ? "NULL" : row.text(2)));
+    seen.push_back("language optional " + row.optional_text(2).value_or("none"));
+    note("created", row.optional_int64(3).value_or(-1));
+    note("is the first", row.int64(4));
+    note("real", row.real(5));
+    seen.push_back("language or en " + row.text(6));
+  }
+  const std::int64_t before = db.statements_prepared();
+  for (int i = 0; i < 3; ++i) {
+    auto count = db.cached("SELECT COUNT(*), SUM(created > ?) FROM players");
+    count.bind(1, 1000);
+    while (count.step()) {
+      note("players", count.int64(0));
+      note("created after 1000", count.int64(1));
+    }
+  }
+  note("compiled for three cached runs", db.statements_prepared() - before);
+  return seen;
+}
+
+class PgDatabaseTest : public test::PostgresqlTest {};
+
+TEST_F(PgDatabaseTest, MigratesAFreshDatabaseOnceAndRecordsTheVersion) {
+  {
+    PgDatabase db(conninfo());
+    EXPECT_EQ(db.migrate(), 0);
+    EXPECT_EQ(db.schema_version(), Store::kSchemaVersion);
+    EXPECT_NE(db.dialect().table("players"), nullptr);
+  }
+  PgDatabase again(conninfo());
+  EXPECT_EQ(again.migrate(), Store::kSchemaVersion);  // nothing to do, and nothing done twice
+  EXPECT_EQ(again.schema_version(), Store::kSchemaVersion);
+  // The dialect learned the schema that was already there (for INSERT OR REPLACE).
+  EXPECT_NE(again.dialect().table("players"), nullptr);
+  auto s = again.prepare("SELECT COUNT(*) FROM schema_version");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.int64(0), 1);
+}
+
+TEST_F(PgDatabaseTest, TheSameCallsGiveTheSameAnswersAsOnSqlite) {
+  const fs::path file = fs::temp_directory_path() / ("viktory-pg-twin-" + database_ + ".sqlite");
+  fs::remove(file);
+  std::vector<std::string> on_sqlite;
+  {
+    Database sqlite(file.string());
+    for (int version = 1; version <= Store::kSchemaVersion; ++version)
+      sqlite.exec(schema_migration(version));
+    on_sqlite = play_script<Database, Transaction>(sqlite);
+  }
+  fs::remove(file);
+  PgDatabase pg(conninfo());
+  pg.migrate();
+  const std::vector<std::string> on_postgresql = play_script<PgDatabase, PgTransaction>(pg);
+  // What the script must have seen, so that two equally broken wrappers do not agree by chance.
+  const std::vector<std::string> expected_in_part = {"first id = 1",
+                                                     "second id = 2",
+                                                     "inserted = 1",
+                                                     "ignored = 0",
+                                                     "a duplicate token is refused",
+                                                     "language set = 1",
+                                                     "language set again = 0",
+                                                     "the transaction's second insert is refused",
+                                                     "name Ada",
+                                                     "name Cyd",
+                                                     "name Zoë ♞",
+                                                     "players = 3",
+                                                     "created after 1000 = 2",
+                                                     "compiled for three cached runs = 1"};
+  for (const std::string& line : expected_in_part) {
+    EXPECT_NE(std::find(on_sqlite.begin(), on_sqlite.end(), line), on_sqlite.end()) << line;
+  }
+  EXPECT_EQ(on_postgresql, on_sqlite);
+}
+
+TEST_F(PgDatabaseTest, AStatementWithoutATwinOrWithBadSqlThrowsAndTheConnectionGoesOn) {
+  PgDatabase db(conninfo());
+  db.migrate();
+  EXPECT_THROW(db.prepare("SELECT json_extract(options, '$.players') FROM games"), DbError);
+  EXPECT_THROW(db.prepare("SELECT nothing FROM nowhere").step(), DbError);
+  EXPECT_THROW(db.exec("PRAGMA journal_mode = WAL"), DbError);
+  auto s = db.prepare("SELECT COUNT(*) FROM games");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.int64(0), 0);
+}
+
+}  // namespace
+}  // namespace viktory::server
