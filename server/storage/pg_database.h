@@ -102,6 +102,7 @@ class PgStatement {
   std::optional<std::string> optional_text(int column) const;
   std::optional<std::int64_t> optional_int64(int column) const;
   double real(int column) const;
+  Oid column_type(int column) const { return PQftype(result_.result.get(), column); }
 
  private:
   friend class PgDatabase;

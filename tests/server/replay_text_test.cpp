@@ -19,6 +19,7 @@
 #include "log_text.h"
 #include "replay.h"
 #include "store.h"
+#include "support/stored_games.h"
 #include "test_support.h"
 #include "view.h"
 #include "view_delta.h"
@@ -32,42 +33,6 @@ using testing::TempDir;
 constexpr int kSnapshotEvery = 50;  // as the server stores them
 
 std::string dumped(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-// A random game of `options` stored action by action, finished or stopped after `max_actions`.
-GameRecord store_random_game(Store& store, Options options, std::uint64_t seed, int max_actions) {
-  std::vector<PlayerRecord> players;
-  for (int p = 0; p < options.players; ++p) {
-    const std::string name = "P" + std::to_string(seed) + "_" + std::to_string(p);
-    players.push_back(store.create_player(name, "hash" + name, 1));
-  }
-  GameRecord record;
-  record.options = options;
-  record.created = 1;
-  record.creator = players[0];
-  for (int p = 0; p < options.players; ++p) {
-    record.seats.push_back(SeatRecord{p, players[p].id, players[p].name, ""});
-  }
-  store.create_game(record);
-  record.seed = seed;
-  store.start_game(record);
-  GameState state = new_game(record.options, record.seed, record.random_scheme);
-  viktory::testing::Chooser chooser(seed ^ 0x5eed);
-  int seq = 0;
-  while (seq < max_actions && state.phase != Phase::kGameOver) {
-    const Action a = viktory::testing::random_action(state, chooser, /*concede_one_in=*/400);
-    const int turn = state.turn;
-    std::vector<Event> events;
-    if (apply_in_place(state, a, &events)) throw std::logic_error("a legal action was refused");
-    ++seq;
-    ActionCommit commit;
-    commit.game_id = record.id;
-    commit.record = ActionRecord{seq, a, seals_turn(events), turn, seq};
-    commit.current_seat = decider(state);
-    if (seq % kSnapshotEvery == 0) commit.snapshot = &state;
-    store.commit_action(commit);
-  }
-  return *store.game(record.id);
-}
 
 // The page as one tree. `states[s]` is the position after action s.
 std::string page_as_one_tree(const GameRecord& record, const std::vector<GameState>& states,
@@ -118,7 +83,8 @@ TEST_P(ReplayText, EveryPageForEveryViewerIsThePageAsOneTreeByteForByte) {
   options.players = c.players;
   options.independent_exploration = c.independent_exploration;
   options.subjugation = c.subjugation;
-  const GameRecord record = store_random_game(store, options, c.seed, 400);
+  const GameRecord record =
+      viktory::test::store_random_game(store, options, c.seed, 400, kSnapshotEvery);
   const std::vector<ActionRecord> actions = store.actions(record.id);
   ASSERT_EQ(static_cast<int>(actions.size()), record.seq);
   std::vector<GameState> states{new_game(record.options, record.seed, record.random_scheme)};

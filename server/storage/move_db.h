@@ -1,0 +1,32 @@
+// Moving a server's database from SQLite to PostgreSQL (docs/postgresql-plan.md, piece 6):
+// every table copied row for row in one PostgreSQL transaction, parents before the tables that
+// refer to them, the identity columns' sequences set past the copied ids, and then every table
+// compared, row for row, with what was read. The target must be empty (a fresh database, or one
+// migrated and never used); the source is only read. The way back, PostgreSQL to SQLite, is not
+// built yet.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "database.h"
+#include "pg_database.h"
+
+namespace viktory::server {
+
+struct MoveReport {
+  std::map<std::string, std::int64_t> rows;  // table -> rows copied
+  std::vector<std::string> differences;      // from the comparison: empty when the copy is true
+};
+
+// The source must be at Store::kSchemaVersion (open it with Store first, which migrates).
+// Throws DbError (nothing written) when the target is not empty or a row cannot be written.
+MoveReport copy_sqlite_to_postgresql(Database& from, PgDatabase& to);
+
+// Compares every table of the two databases, row for row, in any order (rows are compared by
+// their values: integers, text, reals as numbers, NULL); one line per table that differs.
+std::vector<std::string> compare_databases(Database& sqlite, PgDatabase& postgresql);
+
+}  // namespace viktory::server
