@@ -264,11 +264,12 @@ TEST(SqlDialect, EveryStatementInTheServersSourceTranslatesOrIsAKnownRefusal) {
               translated, scan.built_at_run_time.size());
   EXPECT_GT(translated, 150);
   // The PRAGMAs set up a SQLite connection (WAL, foreign keys, synchronous, the schema version):
-  // the SQLite store's own, with no statement on PostgreSQL. The JSON reads have twins written by
+  // the SQLite store's own, with no statement on PostgreSQL; one more reads the schema version of
+  // the SQLite file viktory-move-db copies from (storage/move_db.cpp), never sent to PostgreSQL. The JSON reads have twins written by
   // hand with the libpq store: json_extract(action, '$.player') = ? is
   // (action::jsonb ->> 'player')::bigint = $2, and json_each(?2) is jsonb_array_elements_text.
   const std::map<std::string, int> known = {
-      {"SQL: PRAGMA is SQLite's own; PostgreSQL has no such statement", 5},
+      {"SQL: PRAGMA is SQLite's own; PostgreSQL has no such statement", 6},
       {"SQL: SQLite's json_each() has no PostgreSQL twin here", 1},
       {"SQL: SQLite's json_extract() has no PostgreSQL twin here", 2}};
   EXPECT_EQ(refused, known);
