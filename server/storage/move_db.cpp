@@ -1,4 +1,4 @@
-// Moving a database from SQLite to PostgreSQL (move_db.h).
+// Moving a database between SQLite and PostgreSQL (move_db.h).
 #include "move_db.h"
 
 #include <algorithm>
@@ -230,6 +230,60 @@ MoveReport copy_sqlite_to_postgresql(Database& from, PgDatabase& to) {
   }
   transaction.commit();
   report.differences = compare_databases(from, to);
+  return report;
+}
+
+MoveReport copy_postgresql_to_sqlite(PgDatabase& from, Database& to) {
+  {
+    // Read without creating anything: the source is only read.
+    PgStatement kept = from.prepare(
+        "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND "
+        "table_name = 'schema_version'");
+    if (!kept.step()) throw DbError("the PostgreSQL database holds no server's data");
+    if (from.schema_version() != Store::kSchemaVersion) {
+      throw DbError("the PostgreSQL database is not at schema version " +
+                    std::to_string(Store::kSchemaVersion));
+    }
+  }
+  const std::vector<std::string> tables = parents_first(to, sqlite_tables(to));
+  for (const std::string& table : tables) {
+    RawRows any(to, "SELECT 1 FROM " + quoted(table) + " LIMIT 1");
+    if (any.step()) {
+      throw DbError("the SQLite database is not empty (table " + table +
+                    " has rows); moving writes only into an empty one");
+    }
+  }
+  MoveReport report;
+  // SQLite's INTEGER PRIMARY KEY goes on after the largest id in the table by itself.
+  Transaction transaction(to);
+  for (const std::string& table : tables) {
+    const std::vector<std::string> columns = sqlite_columns(to, table);
+    std::string insert = "INSERT INTO " + quoted(table) + "(" + column_list(columns) + ") VALUES(";
+    for (std::size_t c = 0; c < columns.size(); ++c) insert += (c ? ", ?" : "?");
+    insert += ")";
+    PgStatement rows = from.prepare("SELECT " + column_list(columns) + " FROM " + quoted(table));
+    std::int64_t copied = 0;
+    while (rows.step()) {
+      Statement put = to.cached(insert);
+      for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
+        const Oid type = rows.column_type(c);
+        if (rows.is_null(c)) {
+          put.bind_null(c + 1);
+        } else if (type == kInt2 || type == kInt4 || type == kInt8 || type == kNumeric) {
+          put.bind(c + 1, rows.int64(c));
+        } else if (type == kFloat8) {
+          put.bind_real(c + 1, rows.real(c));
+        } else {
+          put.bind(c + 1, rows.text(c));
+        }
+      }
+      put.run();
+      ++copied;
+    }
+    report.rows[table] = copied;
+  }
+  transaction.commit();
+  report.differences = compare_databases(to, from);
   return report;
 }
 

@@ -20,6 +20,8 @@ class ThrowawayPostgresql {
 
   // libpq's connection string for a database of the cluster (`postgres` always exists).
   std::string conninfo(const std::string& database = "postgres") const;
+  // The folder of the cluster's socket (libpq's host).
+  const std::string& folder() const { return folder_; }
 
   // The folder of PostgreSQL's programs (initdb, pg_ctl), or nothing when it is not installed.
   static std::optional<std::string> programs();
