@@ -55,9 +55,10 @@ CatchUps::CatchUps(std::string db_path, CatchUpLimits limits)
 int CatchUps::last_action_of(Store& store, std::int64_t game_id, int seat) {
   // Stored actions carry the acting seat as "player" (protocol::action_to_json); an action the
   // computer, a standing order or the clock took for the seat has a source (NULL: the player).
+  // The CAST says the member is a number, which PostgreSQL's twin (text) needs (sql_dialect.h).
   Statement s = store.db().prepare(
-      "SELECT max(seq) FROM actions WHERE game_id = ? AND json_extract(action, '$.player') = ? "
-      "AND source IS NULL");
+      "SELECT max(seq) FROM actions WHERE game_id = ? AND "
+      "CAST(json_extract(action, '$.player') AS BIGINT) = ? AND source IS NULL");
   s.bind(1, game_id).bind(2, seat);
   if (!s.step() || s.is_null(0)) return 0;
   return static_cast<int>(s.int64(0));

@@ -246,8 +246,6 @@ const std::set<std::string, std::less<>>& functions_without_twin() {
   static const std::set<std::string, std::less<>> names = {"JSON",
                                                            "JSON_ARRAY",
                                                            "JSON_ARRAY_LENGTH",
-                                                           "JSON_EACH",
-                                                           "JSON_EXTRACT",
                                                            "JSON_GROUP_ARRAY",
                                                            "JSON_GROUP_OBJECT",
                                                            "JSON_INSERT",
@@ -420,6 +418,71 @@ void rewrite_aggregate_call(Statement& s, std::size_t k) {
   } else if (name != "MIN" && name != "MAX" && comparison && commas == 0) {
     s.insert_before(close, ")::int");
     s.insert_before(k + 2, "(");
+  }
+}
+
+// The significant index of the ')' that closes the '(' at k, and of the commas at its depth.
+std::pair<std::size_t, std::vector<std::size_t>> call_parts(const Statement& s, std::size_t open) {
+  int depth = 0;
+  std::vector<std::size_t> commas;
+  for (std::size_t m = open; m < s.size(); ++m) {
+    if (s.symbol(m, "(")) ++depth;
+    if (s.symbol(m, ")") && --depth == 0) return {m, commas};
+    if (depth == 1 && s.symbol(m, ",")) commas.push_back(m);
+  }
+  throw SqlDialectError("SQL: a call's ( ) is not closed");
+}
+
+// json_extract(doc, '$.name') -> ((doc)::jsonb ->> 'name'): one member of an object, read as
+// text in PostgreSQL where SQLite gives the member's own type; a statement that compares it with
+// a number says so with CAST(... AS BIGINT) in both. Other paths are refused.
+void rewrite_json_extract(Statement& s, std::size_t k) {
+  const auto [close, commas] = call_parts(s, k + 1);
+  const std::size_t path = commas.empty() ? 0 : commas[0] + 1;
+  bool simple = commas.size() == 1 && path + 1 == close && s.at(path).kind == Kind::String;
+  std::string member;
+  if (simple) {
+    const std::string& literal = s.at(path).text;  // '$.name', quotes included
+    member = literal.size() > 4 ? literal.substr(3, literal.size() - 4) : "";
+    simple = literal.starts_with("'$.") && !member.empty() && is_word_start(member[0]) &&
+             std::all_of(member.begin(), member.end(),
+                         [](char c) { return is_word_char(c) && c != '$'; });
+  }
+  if (!simple) {
+    throw SqlDialectError(
+        "SQL: SQLite's json_extract() has a PostgreSQL twin for one '$.name' path only");
+  }
+  // The tokens keep their kinds: the '(' at k + 1 and the ')' at close still pair up for the
+  // rewrites that count parentheses; the new ones are in tokens they do not read as such.
+  s.at(k).text = "(";
+  s.at(commas[0]).text = ")::jsonb ->>";
+  s.at(path).text = "'" + member + "'";
+  s.at(close).text = ")";
+}
+
+// FROM json_each(array) [AS alias] -> jsonb_array_elements_text((array)::jsonb) AS
+// alias(value): the array's elements as text in the column value (SQLite gives their own types,
+// so a statement that compares them with numbers says CAST(value AS BIGINT)). SQLite's other
+// columns (key, type, ...) have no twin here, and a path argument is refused.
+void rewrite_json_each(Statement& s, std::size_t k) {
+  const auto [close, commas] = call_parts(s, k + 1);
+  if (!commas.empty()) {
+    throw SqlDialectError("SQL: SQLite's json_each() with a path has no PostgreSQL twin here");
+  }
+  s.at(k).text = "jsonb_array_elements_text";
+  s.at(k + 1).text = "((";         // neither this nor the ')' below reads as a parenthesis
+  s.at(close).text = ")::jsonb)";  // to the rewrites that count them: the pair stays balanced
+  if (s.word(close + 1, "AS") && close + 2 < s.size() && is_name(s.at(close + 2))) {
+    s.at(close + 2).text += "(value)";
+  } else if (close + 1 < s.size() && s.at(close + 1).kind == Kind::Word &&
+             !s.word(close + 1, "WHERE") && !s.word(close + 1, "JOIN") &&
+             !s.word(close + 1, "ON") && !s.word(close + 1, "GROUP") &&
+             !s.word(close + 1, "ORDER") && !s.word(close + 1, "LIMIT") &&
+             !s.word(close + 1, "CROSS") && !s.word(close + 1, "LEFT") &&
+             !s.word(close + 1, "INNER") && !s.word(close + 1, "UNION")) {
+    s.at(close + 1).text += "(value)";  // an alias without AS
+  } else {
+    s.insert_before(close + 1, "AS json_each(value)");
   }
 }
 
@@ -661,6 +724,8 @@ std::string SqlDialect::to_postgresql(std::string_view sql) const {
     if (call && (w == "MIN" || w == "MAX" || w == "SUM" || w == "AVG")) {
       rewrite_aggregate_call(s, k);
     }
+    if (call && w == "JSON_EXTRACT") rewrite_json_extract(s, k);
+    if (call && w == "JSON_EACH") rewrite_json_each(s, k);
     if (call && functions_without_twin().contains(w)) {
       throw SqlDialectError("SQL: SQLite's " + lower(w) + "() has no PostgreSQL twin here");
     }

@@ -15,6 +15,11 @@
 //   a IS b, a IS NOT b          -> a IS NOT DISTINCT FROM b, a IS DISTINCT FROM b (b not NULL,
 //                                  TRUE or FALSE)
 //   name COLLATE NOCASE         -> lower(name) COLLATE "C" (after a column's name only)
+//   json_extract(doc, '$.name') -> ((doc)::jsonb ->> 'name'): one member, as text (SQLite gives
+//                                  the member's own type: a statement comparing it with a number
+//                                  says CAST(... AS BIGINT), in both)
+//   FROM json_each(array) [AS a] -> jsonb_array_elements_text((array)::jsonb) AS a(value): the
+//                                  elements as text in the column value (CAST them likewise)
 //   BEGIN IMMEDIATE             -> BEGIN (PostgreSQL takes row locks as it writes)
 //   INSERT OR IGNORE ...        -> INSERT ... ON CONFLICT DO NOTHING
 //   INSERT OR REPLACE INTO t(c) -> INSERT INTO t(c) ... ON CONFLICT (key) DO UPDATE SET each
@@ -30,7 +35,8 @@
 //                                  STRICT and AUTOINCREMENT dropped.
 // What it refuses: PRAGMA, ATTACH, DETACH, triggers, named parameters, INSERT OR ABORT/FAIL/
 // ROLLBACK, an OR REPLACE without a column list or into a table without a primary key, and
-// SQLite's functions without a twin (json_*, changes(), last_insert_rowid(), strftime() and the
+// SQLite's functions without a twin (the other json_* functions, json_extract() of another path
+// and json_each() with a path, changes(), last_insert_rowid(), strftime() and the
 // other date functions, group_concat(), printf(), instr(), iif(), typeof(), random()), GLOB.
 // LIKE stays LIKE: it ignores ASCII case in SQLite and not in PostgreSQL, which a statement that
 // depends on it must say with lower() on both sides.

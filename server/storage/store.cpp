@@ -487,7 +487,7 @@ std::vector<std::int64_t> Store::players_sharing_a_game(std::int64_t player_id,
       "SELECT DISTINCT o.player_id FROM seats o "
       "JOIN seats m ON m.game_id = o.game_id AND m.player_id = ?1 "
       "JOIN games g ON g.id = o.game_id AND g.status != 'cancelled' "
-      "WHERE o.player_id IN (SELECT value FROM json_each(?2))");
+      "WHERE o.player_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?2))");
   s.bind(1, player_id);
   s.bind(2, nlohmann::json(ids).dump());
   std::vector<std::int64_t> out;

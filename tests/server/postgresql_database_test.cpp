@@ -87,6 +87,24 @@ std::vector<std::string> play_script(Db& db) {
     note("real", row.real(5));
     seen.push_back("language or en " + row.text(6));
   }
+  // JSON read with the two forms the dialect translates: one member, and an array's elements.
+  auto member = db.prepare(
+      "SELECT CAST(json_extract(?1, '$.player') AS BIGINT) = ?2, json_extract(?1, '$.ended_by'), "
+      "json_extract(?1, '$.missing') IS NULL");
+  member.bind(1, R"({"player": 2, "ended_by": "race"})").bind(2, 2);
+  while (member.step()) {
+    note("player matches", member.int64(0));
+    seen.push_back("ended by " + member.text(1));
+    note("missing member is NULL", member.int64(2));
+  }
+  auto listed = db.prepare(
+      "SELECT name FROM players WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1)) "
+      "ORDER BY name");
+  listed.bind(1, "[1, 2, 99]");
+  while (listed.step()) seen.push_back("listed " + listed.text(0));
+  auto words = db.prepare("SELECT w.value FROM json_each(?) AS w ORDER BY w.value");
+  words.bind(1, R"(["b", "a"])");
+  while (words.step()) seen.push_back("word " + words.text(0));
   const std::int64_t before = db.statements_prepared();
   for (int i = 0; i < 3; ++i) {
     auto count = db.cached("SELECT COUNT(*), SUM(created > ?) FROM players");
@@ -145,6 +163,13 @@ TEST_F(PgDatabaseTest, TheSameCallsGiveTheSameAnswersAsOnSqlite) {
                                                      "name Ada",
                                                      "name Cyd",
                                                      "name Zoë ♞",
+                                                     "player matches = 1",
+                                                     "ended by race",
+                                                     "missing member is NULL = 1",
+                                                     "listed Ada",
+                                                     "listed Zoë ♞",
+                                                     "word a",
+                                                     "word b",
                                                      "players = 3",
                                                      "created after 1000 = 2",
                                                      "compiled for three cached runs = 1"};
@@ -157,7 +182,8 @@ TEST_F(PgDatabaseTest, TheSameCallsGiveTheSameAnswersAsOnSqlite) {
 TEST_F(PgDatabaseTest, AStatementWithoutATwinOrWithBadSqlThrowsAndTheConnectionGoesOn) {
   PgDatabase db(conninfo());
   db.migrate();
-  EXPECT_THROW(db.prepare("SELECT json_extract(options, '$.players') FROM games"), DbError);
+  EXPECT_THROW(db.prepare("SELECT json_valid(options) FROM games"), DbError);
+  EXPECT_THROW(db.prepare("SELECT json_extract(options, '$.seats[0]') FROM games"), DbError);
   EXPECT_THROW(db.prepare("SELECT nothing FROM nowhere").step(), DbError);
   EXPECT_THROW(db.exec("PRAGMA journal_mode = WAL"), DbError);
   auto s = db.prepare("SELECT COUNT(*) FROM games");
