@@ -1,7 +1,8 @@
 // viktory-move-db: copies a server's database between SQLite and PostgreSQL, into an empty target,
 // compares the two table by table (storage/move_db.h) and replays every game of the SQLite side
-// (storage/stored_check.h): the source's when moving to PostgreSQL (the rows are the same), the
-// copy's when moving back. Stop the server first: the copy reads the source as it is.
+// (storage/stored_check.h) and verifies every finished game's record (fair_play.h): the source's
+// when moving to PostgreSQL (the rows are the same), the copy's when moving back. Stop the server
+// first: the copy reads the source as it is.
 //
 //   viktory-move-db viktory.db postgresql://viktory@localhost/viktory   (to PostgreSQL)
 //   viktory-move-db postgresql://viktory@localhost/viktory viktory.db   (back; a new file)
@@ -11,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "fair_play.h"
 #include "move_db.h"
 #include "pg_database.h"
 #include "store.h"
@@ -69,7 +71,12 @@ int main(int argc, char** argv) {
     }
     std::printf("replayed %d games: %lld actions, %lld snapshots agree\n", check.games,
                 static_cast<long long>(check.actions), static_cast<long long>(check.snapshots));
-    return check.problems.empty() ? 0 : 1;
+    const RecordsCheck records = verify_finished_records(store);
+    for (const std::string& failure : records.failures) {
+      std::fprintf(stderr, "record does not verify: %s\n", failure.c_str());
+    }
+    std::printf("%d finished games' records verify\n", records.verified);
+    return check.problems.empty() && records.failures.empty() ? 0 : 1;
   } catch (const std::exception& e) {
     // The connection string is not printed: it may hold a password.
     std::fprintf(stderr, "viktory-move-db: %s\n", e.what());

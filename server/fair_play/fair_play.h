@@ -56,4 +56,13 @@ std::optional<nlohmann::json> reveal_message(Database& db, const GameRecord& gam
 // not from its seed), DamagedGame when its stored data does not add up.
 protocol::GameRecord export_game_record(Store& store, const GameRecord& game);
 
+// Every finished game's record exported and verified as a sceptical player would verify it
+// (protocol/verify.h): after moving a database (viktory-move-db) or restoring a backup. Guided
+// games have no record and are not counted.
+struct RecordsCheck {
+  int verified = 0;
+  std::vector<std::string> failures;  // "game N: why", one per game that does not verify
+};
+RecordsCheck verify_finished_records(Store& store);
+
 }  // namespace viktory::server

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "fair_play.h"
 #include "move_db.h"
 #include "pg_database.h"
 #include "store.h"
@@ -37,7 +38,7 @@ class MoveDb : public test::PostgresqlTest {
     for (std::uint64_t seed : {11u, 12u, 13u}) {
       Options options;
       options.players = seed == 12 ? 3 : 2;
-      test::store_random_game(*store_, options, seed, 260, 50);
+      test::store_random_game(*store_, options, seed, 260, 50, /*finish=*/true);
     }
   }
   void TearDown() override {
@@ -132,6 +133,12 @@ TEST_F(MoveDb, TheWayBackGivesTheSameRowsAndEveryGameReplays) {
   EXPECT_EQ(copy.actions, original.actions);
   EXPECT_EQ(copy.snapshots, original.snapshots);
   EXPECT_GE(copy.snapshots, 6);
+  // And the finished games' records verify in the copy, as in the original.
+  const RecordsCheck records = verify_finished_records(back);
+  EXPECT_TRUE(records.failures.empty()) << records.failures.front();
+  EXPECT_EQ(records.verified, verify_finished_records(*store_).verified);
+  EXPECT_GE(records.verified, 1);  // one of the three games ends within its 260 actions
+  std::printf("[ records     ] %d verify\n", records.verified);
   for (std::int64_t id = 1; id <= 3; ++id) {
     EXPECT_EQ(back.game(id)->seq, store_->game(id)->seq);
     EXPECT_EQ(back.actions(id).back().action, store_->actions(id).back().action);
@@ -201,6 +208,8 @@ TEST_F(MoveDb, TheCommandMovesThereAndBackAndReplaysEveryGame) {
   EXPECT_NE(back_output.find("every table compares equal"), std::string::npos) << back_output;
   EXPECT_NE(back_output.find("replayed 3 games"), std::string::npos) << back_output;
   EXPECT_EQ(back_output.find("does not replay"), std::string::npos) << back_output;
+  EXPECT_NE(back_output.find("finished games' records verify"), std::string::npos) << back_output;
+  EXPECT_EQ(back_output.find("does not verify"), std::string::npos) << back_output;
   // The connection string is never printed (it may hold a password).
   EXPECT_EQ(back_output.find(cluster_->folder()), std::string::npos) << back_output;
 

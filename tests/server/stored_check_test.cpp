@@ -1,6 +1,8 @@
-// Replaying every stored game (server/storage/stored_check.h), the check viktory-move-db runs
-// after a move: sound games replay with every snapshot agreeing, and a snapshot that is not the
-// state of its actions, a gap in the log and an action past the game's count are each named.
+// Replaying every stored game (server/storage/stored_check.h) and verifying every finished game's
+// record (server/fair_play/fair_play.h), the checks viktory-move-db runs after a move: sound games
+// replay with every snapshot agreeing and their records verify, and a snapshot that is not the
+// state of its actions, a gap in the log, an action past the game's count and a changed
+// commitment are each named.
 #include "stored_check.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fair_play.h"
 #include "store.h"
 #include "support/stored_games.h"
 #include "test_support.h"
@@ -96,6 +99,31 @@ TEST_F(StoredCheckTest, AGapInTheLogAndAnActionPastTheCountAreNamed) {
                                    std::to_string(kSnapshotEvery + 2)),
             std::string::npos)
       << check.problems[1];
+}
+
+TEST(StoredRecords, EveryFinishedGameVerifiesAndAChangedCommitmentIsNamed) {
+  TempDir dir;
+  Store store(dir.file("records.db"));
+  Options options;
+  options.players = 2;
+  std::vector<std::int64_t> finished;
+  for (std::uint64_t seed = 200; seed < 240 && finished.size() < 2; ++seed) {
+    const GameRecord record = test::store_random_game(store, options, seed, 400, 50, true);
+    if (record.status == GameStatus::kFinished) finished.push_back(record.id);
+  }
+  ASSERT_EQ(finished.size(), 2u) << "too few random games ended within 400 actions";
+  RecordsCheck check = verify_finished_records(store);
+  EXPECT_TRUE(check.failures.empty()) << check.failures.front();
+  EXPECT_EQ(check.verified, 2);
+
+  // Another game's commitment: the revealed secret no longer matches what was published.
+  store.db().exec("UPDATE games SET commitment = (SELECT commitment FROM games WHERE id = " +
+                  std::to_string(finished[0]) + ") WHERE id = " + std::to_string(finished[1]));
+  check = verify_finished_records(store);
+  EXPECT_EQ(check.verified, 1);
+  ASSERT_EQ(check.failures.size(), 1u);
+  EXPECT_TRUE(check.failures[0].starts_with("game " + std::to_string(finished[1]) + ": "))
+      << check.failures[0];
 }
 
 }  // namespace
