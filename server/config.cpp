@@ -91,6 +91,10 @@ Usage: viktory-server [options]
   --port N             TCP port (env VIKTORY_PORT, default 8080; 0 picks a free port)
   --bind ADDR          address to listen on (env VIKTORY_BIND, default 127.0.0.1)
   --db FILE            SQLite database file (env VIKTORY_DB, default ./viktory.db)
+  --check-db           do not serve: replay every game of the database (each snapshot must be
+                       the state its actions give) and verify every finished game's record, say
+                       what does not hold, and exit 0 when all does (for a restored backup; the
+                       file must exist and is brought to this version's schema)
   --web-root DIR       static files of the web client (env VIKTORY_WEB_ROOT, default ./web-client)
   --log-level LEVEL    trace|debug|info|warn|error|critical|off (env VIKTORY_LOG_LEVEL, default info)
   --public-url URL     the URL players use, for invite links (env VIKTORY_PUBLIC_URL)
@@ -240,6 +244,10 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
     if (flag == "--help" || flag == "-h") {
       result.help = true;
       return result;
+    }
+    if (flag == "--check-db") {
+      result.check_db = true;
+      continue;
     }
     auto value = [&]() -> std::optional<std::string> {
       if (i + 1 >= args.size()) return std::nullopt;

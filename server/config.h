@@ -92,6 +92,9 @@ struct ParsedConfig {
   std::optional<Config> config;  // empty on --help or an error
   std::string error;             // set on an error
   bool help = false;
+  // --check-db: replay every game of the database and verify every finished game's record, then
+  // exit (a restored backup, docs/backup.md); the server is not started.
+  bool check_db = false;
 };
 
 using GetEnv = std::function<std::optional<std::string>(const char*)>;

@@ -25,6 +25,15 @@ TEST(Config, Defaults) {
   EXPECT_EQ(p.config->log_level, "info");
 }
 
+TEST(Config, CheckDbIsAModeThatKeepsTheOtherSettings) {
+  EXPECT_FALSE(parse({}).check_db);
+  auto p = parse({"--check-db", "--db", "restored.db"});
+  EXPECT_TRUE(p.check_db);
+  ASSERT_TRUE(p.config);
+  EXPECT_EQ(p.config->db, "restored.db");
+  EXPECT_NE(usage().find("--check-db"), std::string::npos);
+}
+
 TEST(Config, FlagsBeatEnvironmentWhichBeatsDefaults) {
   auto p =
       parse({"--port", "9000", "--db", "x.db"}, {{"VIKTORY_PORT", "7000"},
