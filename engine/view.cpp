@@ -43,12 +43,14 @@ void apply_fog(const GameState& s, int viewer, const std::vector<bool>& seen, Ga
       })) {
     v.active_unit = -1;
   }
-  if (v.battle && !sees(v.battle->hex) && v.battle->attacker != viewer &&
-      v.battle->defender != viewer) {
+  // A spectator (-1, like kNoPlayer) takes part in no Battle or Bombardment.
+  auto takes_part = [&](int player) { return viewer >= 0 && player == viewer; };
+  if (v.battle && !sees(v.battle->hex) && !takes_part(v.battle->attacker) &&
+      !takes_part(v.battle->defender)) {
     v.battle.reset();
   }
-  if (v.bombard && !sees(v.bombard->hex) && v.bombard->firer != viewer &&
-      v.bombard->target != viewer) {
+  if (v.bombard && !sees(v.bombard->hex) && !takes_part(v.bombard->firer) &&
+      !takes_part(v.bombard->target)) {
     v.bombard.reset();
   }
   // The current player's own facts (his Battles to fight, where his units came from, his
@@ -168,6 +170,10 @@ namespace {
 // (or still pending after them): he follows those whatever his sight.
 std::vector<int> fights_of(const GameState& after, const std::vector<Event>& events, int viewer) {
   std::vector<int> hexes;
+  // A spectator fights no Battle. kSpectator and kNoPlayer are both -1, and a Battle the
+  // attacker lost ends with no winner (player kNoPlayer): without this a spectator would
+  // follow that Battle's hex and see the attacker's units retreat out of it.
+  if (viewer < 0) return hexes;
   if (after.battle && (after.battle->attacker == viewer || after.battle->defender == viewer)) {
     hexes.push_back(after.battle->hex);
   }

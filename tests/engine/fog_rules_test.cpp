@@ -251,6 +251,59 @@ TEST(FogEvents, ABattleIsToldToItsSidesOnly_12_3) {
   }
 }
 
+// A Battle the attacker breaks off ends with no winner (kBattleEnded's player is kNoPlayer,
+// which is -1 like kSpectator): a spectator who sees neither the Battle hex nor where the
+// attacker retreats to is told nothing of it, not the retreat out of the Battle hex [12.3].
+// (Found by tests/server/leak_test.cpp: a spectator was sent "unit_retreated" from a hex in
+// the fog, naming a unit he never saw.)
+TEST(FogEvents, ARetreatFromABattleNobodyWonIsNotToldToASpectator_12_3) {
+  Options o = with_fog(true);
+  o.players = 3;
+  Position p(3, 4, o);
+  p.fill(Terrain::kPlains).terrain({p.at("C3"), p.at("G5"), p.at("G2")}, Terrain::kGrassland);
+  p.capital(0, p.at("C3"), true).capital(1, p.at("G5"), true).capital(2, p.at("G2"), true);
+  const int first = p.unit(0, UnitType::kInfantry, p.at("E5"));
+  const int second = p.unit(0, UnitType::kCavalry, p.at("E5"));
+  p.unit(1, UnitType::kInfantry, p.at("E6"));
+  p.unit(1, UnitType::kCavalry, p.at("E6"));
+  p.dice(std::vector<int>(40, 6));  // every die misses [10.1]: the attacker keeps his units
+  p.start_turn(0, Phase::kMovement);
+  ASSERT_FALSE(sight_of(p.state, kSpectator)[static_cast<std::size_t>(p.at("E5"))]);
+  ASSERT_FALSE(sight_of(p.state, kSpectator)[static_cast<std::size_t>(p.at("E6"))]);
+  std::vector<Event> spectator, player_2, attacker;
+  auto record = [&](const std::vector<Event>& ev) {
+    for (auto [viewer, told] :
+         {std::pair{kSpectator, &spectator}, std::pair{2, &player_2}, std::pair{0, &attacker}}) {
+      const auto mine = filter_events_for(p.state, ev, viewer);
+      told->insert(told->end(), mine.begin(), mine.end());
+    }
+  };
+  record(p.apply_ok(act::move(0, first, p.at("E6"))));
+  record(p.apply_ok(act::move(0, second, p.at("E6"))));
+  record(p.apply_ok(act::start_battle(0, p.at("E6"))));
+  for (int guard = 0; guard < 40 && p.state.battle; ++guard) {
+    const auto legal = legal_actions(p.state, decider(p.state));
+    auto it = std::find_if(legal.begin(), legal.end(),
+                           [](const Action& a) { return a.kind == ActionKind::kRetreat; });
+    if (it == legal.end()) {
+      it = std::find_if(legal.begin(), legal.end(),
+                        [](const Action& a) { return a.kind != ActionKind::kConcede; });
+    }
+    ASSERT_NE(it, legal.end());
+    record(p.apply_ok(*it));
+  }
+  ASSERT_FALSE(p.state.battle.has_value());
+  const auto retreats = testing::events_of(attacker, EventKind::kUnitRetreated);
+  ASSERT_EQ(retreats.size(), 2u) << "the attacker retreated both his units";
+  EXPECT_EQ(testing::events_of(attacker, EventKind::kBattleEnded).at(0).player, kNoPlayer);
+  for (const auto* told : {&spectator, &player_2}) {
+    for (EventKind k : {EventKind::kUnitRetreated, EventKind::kBattleEnded,
+                        EventKind::kBattleStarted, EventKind::kUnitMoved}) {
+      EXPECT_FALSE(has_kind(*told, k)) << to_string(k);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace viktory
 
