@@ -12,7 +12,7 @@ FROM debian:bookworm AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       g++ make cmake pkg-config \
-      libboost-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev \
+      libboost-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libpq-dev \
       libssl-dev libcurl4-openssl-dev zlib1g-dev \
       clang-14 lld-14 wasi-libc libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32 \
  && apt-get clean && rm -rf /var/lib/apt/lists/*
@@ -22,7 +22,7 @@ COPY . .
 # Warnings are errors in development and CI (scripts/test.sh), not when someone builds an image:
 # a new compiler's new warning must not stop a deployment.
 # After building, list the Debian packages that own the shared libraries the binary loads: the
-# runtime stage installs exactly these (libsqlite3-0, libspdlog1.10, libfmt9, libstdc++6, ...).
+# runtime stage installs exactly these (libsqlite3-0, libpq5, libspdlog1.10, libfmt9, ...).
 RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release \
       -DVIKTORY_BUILD_TESTS=OFF -DVIKTORY_BUILD_BENCHMARKS=OFF -DVIKTORY_WERROR=OFF \
  && cmake --build /build --target viktory-server verifier_wasm -j"$(nproc)" \

@@ -28,6 +28,7 @@ done
 packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev
+  libpq-dev # libpq: --db postgresql://... (server/storage/pg_database.h); SQLite stays the default
   zlib1g-dev # gzip: the static files and large JSON answers (server/net/gzip.cpp)
   libssl-dev libcurl4-openssl-dev # OpenSSL: Web Push crypto, SHA-256 (fair play, token hashes); libcurl: HTTP and SMTP
   libgtest-dev libgmock-dev libbenchmark-dev
@@ -42,9 +43,9 @@ if [ "$with_test" = 1 ]; then
   # The ThreadSanitizer build of the server's tests: gcc's TSan runtime (build-essential brings it).
   packages+=(libtsan2)
   packages+=(chromium fonts-liberation)
-  # tests/server/postgresql_dialect_test.cpp: libpq, and the server programs for a throwaway
-  # cluster of the test's own (initdb in a temporary folder; the machine's service is not used).
-  packages+=(postgresql libpq-dev)
+  # tests/server/postgresql_*_test.cpp: the server programs for a throwaway cluster of the
+  # tests' own (initdb in a temporary folder; the machine's service is not used).
+  packages+=(postgresql)
   # Node.js may come from elsewhere (e.g. a newer upstream build); only add Debian's when absent,
   # so we never fight an existing installation.
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

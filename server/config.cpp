@@ -90,7 +90,8 @@ Usage: viktory-server [options]
 
   --port N             TCP port (env VIKTORY_PORT, default 8080; 0 picks a free port)
   --bind ADDR          address to listen on (env VIKTORY_BIND, default 127.0.0.1)
-  --db FILE            SQLite database file (env VIKTORY_DB, default ./viktory.db)
+  --db FILE|URI        SQLite database file (env VIKTORY_DB, default ./viktory.db), or a
+                       PostgreSQL database: postgresql://user@host/dbname (docs/postgresql.md)
   --check-db           do not serve: replay every game of the database (each snapshot must be
                        the state its actions give) and verify every finished game's record, say
                        what does not hold, and exit 0 when all does (for a restored backup; the

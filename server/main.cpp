@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -34,13 +35,21 @@ namespace {
 
 // --check-db: every game replayed and every finished game's record verified (docs/backup.md).
 int check_database(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) {
+  const bool postgresql = is_postgresql_location(path);
+  if (!postgresql && !std::filesystem::is_regular_file(path)) {
     // Opening a Store would create an empty database, which would check as sound.
     std::cerr << "viktory-server: " << path << ": no such database file\n";
     return 1;
   }
   try {
-    Store store(path, 1);
+    // On PostgreSQL read only: a database without a server's schema is refused, not migrated.
+    std::optional<Store> opened;
+    if (postgresql) {
+      opened.emplace(path, Store::ReadOnly{});
+    } else {
+      opened.emplace(path, 1);
+    }
+    Store& store = *opened;
     const StoredCheck games = check_every_game(store);
     for (const std::string& problem : games.problems)
       std::cout << "does not replay: " << problem << "\n";
@@ -204,7 +213,7 @@ int main(int argc, char** argv) {
     listener.start();
     ClockSweeper sweeper(ioc, hub);
     sweeper.start();
-    spdlog::info("database {} (schema {})", config.db, store.schema_version());
+    spdlog::info("database {} (schema {})", redacted_location(config.db), store.schema_version());
     spdlog::info("serving {}{}", config.web_root, config.dev ? " (with the developer pages)" : "");
     if (!config.trusted_proxies.empty()) {
       spdlog::info("trusting forwarding headers from {} proxy address(es)",

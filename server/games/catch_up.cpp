@@ -20,7 +20,11 @@ using nlohmann::json;
 // moment of the database, even if an action or an undo is committed meanwhile.
 class ReadSnapshot {
  public:
-  explicit ReadSnapshot(Database& db) : db_(db), lock_(db.lock()) { db_.exec("BEGIN"); }
+  // SQLite's read transaction sees one moment; PostgreSQL's only at REPEATABLE READ (its
+  // default, READ COMMITTED, takes a new snapshot for each statement).
+  explicit ReadSnapshot(Database& db) : db_(db), lock_(db.lock()) {
+    db_.exec(db_.postgresql() ? "BEGIN ISOLATION LEVEL REPEATABLE READ" : "BEGIN");
+  }
   ~ReadSnapshot() {
     try {
       db_.exec("COMMIT");

@@ -340,7 +340,7 @@ ApiResponse profile(Store& store, std::int64_t owner, std::int64_t viewer) {
     }
     p["history"] = std::move(history);
     Statement f = db.cached(
-        "SELECT game_id FROM finished_seats WHERE player_id = ?1 AND (?2 OR private = 0) "
+        "SELECT game_id FROM finished_seats WHERE player_id = ?1 AND (?2 = 1 OR private = 0) "
         "ORDER BY game_id DESC LIMIT ?3");
     f.bind(1, owner)
         .bind(2, viewer == owner ? 1 : 0)

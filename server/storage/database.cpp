@@ -2,9 +2,38 @@
 
 #include <utility>
 
+#include "pg_database.h"
+
 namespace viktory::server {
 
+bool is_postgresql_location(std::string_view location) {
+  return location.starts_with("postgresql://") || location.starts_with("postgres://");
+}
+
+std::string redacted_location(std::string_view location) {
+  std::string out(location);
+  if (!is_postgresql_location(location)) return out;
+  // postgresql://user:password@host/...: the password runs from the first ':' after the
+  // scheme to the '@' that ends the user information.
+  const std::size_t start = out.find("://") + 3;
+  const std::size_t at = out.find('@', start);
+  const std::size_t slash = out.find('/', start);
+  if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
+    const std::size_t colon = out.find(':', start);
+    if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
+  }
+  // ...?password=secret&...
+  for (std::size_t p = out.find("password="); p != std::string::npos;
+       p = out.find("password=", p + 1)) {
+    const std::size_t value = p + 9;
+    const std::size_t end = out.find('&', value);
+    out.replace(value, (end == std::string::npos ? out.size() : end) - value, "***");
+  }
+  return out;
+}
+
 bool DbError::storage_failure() const {
+  if (storage) return true;
   switch (code & 0xff) {
     case SQLITE_IOERR:
     case SQLITE_FULL:
@@ -21,7 +50,14 @@ bool DbError::storage_failure() const {
   }
 }
 
-Database::Database(const std::string& path, bool read_only) {
+Database::Database(const std::string& path, bool read_only) : location_(path) {
+  if (is_postgresql_location(path)) {
+    pg_ = std::make_unique<PgDatabase>(path);
+    // A reader's transactions may not write, as SQLite's query_only; PostgreSQL's snapshots
+    // keep readers and the writer apart without more.
+    if (read_only) pg_->remember_setting("SET default_transaction_read_only = on");
+    return;
+  }
   // A reader opens read-write so that it may use the WAL index, and is then made query-only.
   const int flags = read_only ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
@@ -38,6 +74,7 @@ Database::Database(const std::string& path, bool read_only) {
 }
 
 std::string Database::path() const {
+  if (pg_) return location_;
   const char* file = sqlite3_db_filename(db_, "main");
   return file != nullptr ? file : "";
 }
@@ -49,7 +86,14 @@ Database::~Database() {
   if (db_ != nullptr) sqlite3_close_v2(db_);
 }
 
+std::int64_t Database::last_insert_id() {
+  return pg_ ? pg_->last_insert_id() : sqlite3_last_insert_rowid(db_);
+}
+
+int Database::changes() const { return pg_ ? pg_->changes() : sqlite3_changes(db_); }
+
 void Database::exec(const std::string& sql) {
+  if (pg_) return pg_->exec(sql);
   char* error = nullptr;
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
     std::string message = error != nullptr ? error : "unknown error";
@@ -60,10 +104,15 @@ void Database::exec(const std::string& sql) {
 
 Statement Database::prepare(std::string_view sql) {
   ++prepared_;
+  if (pg_) return Statement(std::make_unique<PgStatement>(pg_->prepare(sql)));
   return Statement(db_, sql);
 }
 
 Statement Database::cached(std::string_view sql) {
+  if (pg_) {
+    // Prepared on the server once per text and parameter types (PgDatabase::cached).
+    return Statement(std::make_unique<PgStatement>(pg_->cached(sql)));
+  }
   auto it = cache_.find(std::string(sql));
   if (it == cache_.end()) {
     ++prepared_;
@@ -83,6 +132,17 @@ Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   }
 }
 
+Statement::Statement(std::unique_ptr<PgStatement> pg) : pg_(std::move(pg)) {}
+
+Statement::Statement(sqlite3* db, sqlite3_stmt* cached, bool* in_use)
+    : db_(db), stmt_(cached), in_use_(in_use) {}
+
+Statement::Statement(Statement&& other) noexcept
+    : db_(other.db_), stmt_(other.stmt_), in_use_(other.in_use_), pg_(std::move(other.pg_)) {
+  other.stmt_ = nullptr;
+  other.in_use_ = nullptr;
+}
+
 Statement::~Statement() {
   if (stmt_ == nullptr) return;
   if (in_use_ == nullptr) {
@@ -97,6 +157,10 @@ Statement::~Statement() {
 }
 
 Statement& Statement::bind(int index, std::int64_t value) {
+  if (pg_) {
+    pg_->bind(index, value);
+    return *this;
+  }
   if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) {
     throw DbError(std::string("bind failed: ") + sqlite3_errmsg(db_));
   }
@@ -104,6 +168,10 @@ Statement& Statement::bind(int index, std::int64_t value) {
 }
 
 Statement& Statement::bind(int index, std::string_view value) {
+  if (pg_) {
+    pg_->bind(index, value);
+    return *this;
+  }
   if (sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
                         SQLITE_TRANSIENT) != SQLITE_OK) {
     throw DbError(std::string("bind failed: ") + sqlite3_errmsg(db_));
@@ -112,6 +180,10 @@ Statement& Statement::bind(int index, std::string_view value) {
 }
 
 Statement& Statement::bind_null(int index) {
+  if (pg_) {
+    pg_->bind_null(index);
+    return *this;
+  }
   if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) {
     throw DbError(std::string("bind failed: ") + sqlite3_errmsg(db_));
   }
@@ -119,6 +191,7 @@ Statement& Statement::bind_null(int index) {
 }
 
 bool Statement::step() {
+  if (pg_) return pg_->step();
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
@@ -131,14 +204,23 @@ void Statement::run() {
 }
 
 bool Statement::is_null(int column) const {
+  if (pg_) return pg_->is_null(column);
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+std::int64_t Statement::int64(int column) const {
+  return pg_ ? pg_->int64(column) : sqlite3_column_int64(stmt_, column);
+}
 
-double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+double Statement::real(int column) const {
+  return pg_ ? pg_->real(column) : sqlite3_column_double(stmt_, column);
+}
 
 Statement& Statement::bind_real(int index, double value) {
+  if (pg_) {
+    pg_->bind_real(index, value);
+    return *this;
+  }
   if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK) {
     throw DbError(std::string("bind failed: ") + sqlite3_errmsg(db_));
   }
@@ -146,6 +228,7 @@ Statement& Statement::bind_real(int index, double value) {
 }
 
 std::string Statement::text(int column) const {
+  if (pg_) return pg_->text(column);
   const auto* p = sqlite3_column_text(stmt_, column);
   if (p == nullptr) return {};
   return std::string(reinterpret_cast<const char*>(p),

@@ -1,11 +1,18 @@
 // A small RAII wrapper over the sqlite3 C API: a connection, prepared statements and
 // transactions. Errors throw DbError with SQLite's message.
+//
+// The same classes carry a PostgreSQL connection when they are opened on a postgresql:// URI
+// (docs/postgresql-plan.md): each call is then passed to pg_database.h's twin, which translates
+// the statement, written in SQLite's dialect, into PostgreSQL's. So the store and everything
+// over it is written once, for both; what only one of them has (PRAGMAs, the WAL, online
+// backups) asks postgresql() first.
 #pragma once
 
 #include <sqlite3.h>
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -20,17 +27,31 @@ struct DbError : std::runtime_error {
   explicit DbError(const std::string& message, int sqlite_code = 0)
       : std::runtime_error(message), code(sqlite_code) {}
   int code;  // SQLite's extended result code, 0 when unknown
+  // Set by the PostgreSQL connection for what counts as the disk failing on SQLite: the
+  // connection lost, the server out of disk or memory, shut down (SQLSTATE classes 08, 53, 57,
+  // 58).
+  bool storage = false;
   // The disk or the file failed (I/O error, disk full, read-only, locked file, corruption):
   // unlike a constraint or a bug, what was written may not be what SQLite reports.
   bool storage_failure() const;
 };
 
 class Statement;
+class PgDatabase;
+class PgStatement;
+
+// Whether a --db location names a PostgreSQL database (postgresql:// or postgres://) rather
+// than an SQLite file.
+bool is_postgresql_location(std::string_view location);
+// The location as it may be logged or shown: a PostgreSQL URI's password (user:password@, or
+// password=...) replaced by "***". A file path is given back as it is.
+std::string redacted_location(std::string_view location);
 
 class Database {
  public:
   // read_only: the connection may not write (a second connection for readers).
-  explicit Database(const std::string& path, bool read_only = false);
+  // location: an SQLite file, or a PostgreSQL URI (is_postgresql_location).
+  explicit Database(const std::string& location, bool read_only = false);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -43,10 +64,16 @@ class Database {
   // every use of the connection. A statement already in use (the same SQL, nested) is
   // prepared afresh.
   Statement cached(std::string_view sql);
-  std::int64_t last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
-  int changes() const { return sqlite3_changes(db_); }
-  sqlite3* handle() const { return db_; }
-  std::string path() const;  // the file of the main database ("" for an in-memory one)
+  // The id the last INSERT gave a row. On PostgreSQL the one it drew from an identity column
+  // (an id given explicitly does not count).
+  std::int64_t last_insert_id();
+  int changes() const;
+  sqlite3* handle() const { return db_; }  // nullptr on PostgreSQL
+  // The file of the main database ("" for an in-memory one); on PostgreSQL the URI it was
+  // opened with, so that another connection to the same database can be opened from it.
+  std::string path() const;
+  bool postgresql() const { return pg_ != nullptr; }
+  PgDatabase& pg() { return *pg_; }  // only when postgresql()
   // Statements compiled on this connection so far (prepare, and cached() when it compiles):
   // lets a test see that a hot path reuses its statements.
   std::int64_t statements_prepared() const { return prepared_.load(); }
@@ -70,6 +97,8 @@ class Database {
     bool in_use = false;
   };
   sqlite3* db_ = nullptr;
+  std::unique_ptr<PgDatabase> pg_;  // set instead of db_ on PostgreSQL
+  std::string location_;
   std::recursive_mutex mutex_;
   std::unordered_map<std::string, Cached> cache_;  // by SQL text; used under mutex_
 };
@@ -78,11 +107,7 @@ class Statement {
  public:
   Statement(sqlite3* db, std::string_view sql);
   ~Statement();
-  Statement(Statement&& other) noexcept
-      : db_(other.db_), stmt_(other.stmt_), in_use_(other.in_use_) {
-    other.stmt_ = nullptr;
-    other.in_use_ = nullptr;
-  }
+  Statement(Statement&& other) noexcept;
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
   Statement& operator=(Statement&&) = delete;
@@ -113,12 +138,13 @@ class Statement {
  private:
   friend class Database;
   // A statement of Database::cached: given back (reset, unbound) instead of finalized.
-  Statement(sqlite3* db, sqlite3_stmt* cached, bool* in_use)
-      : db_(db), stmt_(cached), in_use_(in_use) {}
+  Statement(sqlite3* db, sqlite3_stmt* cached, bool* in_use);
+  explicit Statement(std::unique_ptr<PgStatement> pg);
 
-  sqlite3* db_;
+  sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;
-  bool* in_use_ = nullptr;  // set for a cached statement
+  bool* in_use_ = nullptr;           // set for a cached statement
+  std::unique_ptr<PgStatement> pg_;  // set instead of stmt_ on PostgreSQL
 };
 
 // BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless commit() was called.

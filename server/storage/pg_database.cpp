@@ -1,6 +1,8 @@
 // The libpq connection (pg_database.h).
 #include "pg_database.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -17,9 +19,14 @@ constexpr Oid kBigint = 20;
 constexpr Oid kText = 25;
 constexpr Oid kDouble = 701;
 
+// PostgreSQL's message on one line (a log line is one line): its "LINE 1: ..." and caret lines
+// are joined with " | ".
 std::string first_line(const char* message) {
   std::string text = message ? message : "";
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at)) {
+    text.replace(at, 1, " | ");
+  }
   return text;
 }
 
@@ -45,13 +52,16 @@ PgDatabase::~PgDatabase() {
 }
 
 int PgDatabase::schema_version() {
-  exec("CREATE TABLE IF NOT EXISTS schema_version(version BIGINT NOT NULL)");
+  // Read without writing: a reader's connection may not create the table.
+  PgStatement exists = prepare("SELECT to_regclass('schema_version') IS NOT NULL");
+  if (!exists.step() || exists.int64(0) == 0) return 0;
   PgStatement s = prepare("SELECT version FROM schema_version");
   return s.step() ? static_cast<int>(s.int64(0)) : 0;
 }
 
 int PgDatabase::migrate() {
   const auto guard = lock();
+  exec("CREATE TABLE IF NOT EXISTS schema_version(version BIGINT NOT NULL)");
   const int before = schema_version();
   // The dialect learns the whole schema, also the part already there, for INSERT OR REPLACE.
   for (int version = 1; version <= Store::kSchemaVersion; ++version) {
@@ -118,22 +128,60 @@ std::int64_t PgDatabase::last_insert_id() {
 std::string PgDatabase::server_statement(const std::string& text, const std::vector<Oid>& types) {
   std::string key = text;
   for (Oid type : types) key += "\x1f" + std::to_string(type);
+  if (!in_transaction_) reconnect_if_lost();  // before looking up what this session prepared
   if (auto it = prepared_names_.find(key); it != prepared_names_.end()) return it->second;
   const std::string name = "s" + std::to_string(prepared_names_.size() + 1);
   Result prepared;
   prepared.result.reset(
       PQprepare(conn_, name.c_str(), text.c_str(), static_cast<int>(types.size()), types.data()));
   if (PQresultStatus(prepared.result.get()) != PGRES_COMMAND_OK) {
-    throw DbError("prepare failed: " + first_line(PQresultErrorMessage(prepared.result.get())));
+    const std::string shown = text.size() > 200 ? text.substr(0, 200) + "..." : text;
+    DbError error("prepare failed: " + first_line(PQresultErrorMessage(prepared.result.get())) +
+                  " (in: " + shown + ")");
+    error.storage = storage_failure(prepared.result.get());
+    throw error;
   }
   ++prepared_;
   prepared_names_.emplace(key, name);
   return name;
 }
 
+bool PgDatabase::storage_failure(const PGresult* result) const {
+  if (PQstatus(conn_) != CONNECTION_OK) return true;
+  const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  if (state == nullptr) return true;  // no answer from the server at all
+  const std::string_view class_of(state, std::min<std::size_t>(2, std::strlen(state)));
+  // Connection exception, insufficient resources (disk full), operator intervention (shut
+  // down), system error (I/O): what SQLite reports as the disk failing.
+  return class_of == "08" || class_of == "53" || class_of == "57" || class_of == "58";
+}
+
+void PgDatabase::reconnect_if_lost() {
+  if (PQstatus(conn_) == CONNECTION_OK) return;
+  // The server restarted, or the connection was cut: a new session has none of the old one's
+  // prepared statements. What was running in a transaction is gone (rolled back there).
+  PQreset(conn_);
+  prepared_names_.clear();
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    DbError error("PostgreSQL: " + first_line(PQerrorMessage(conn_)));
+    error.storage = true;
+    throw error;
+  }
+  PGresult* set = PQexec(conn_, "SET client_encoding = 'UTF8'");
+  PQclear(set);
+  for (const std::string& setting : session_settings_) PQclear(PQexec(conn_, setting.c_str()));
+}
+
 PgDatabase::Result PgDatabase::execute(const std::string& text, const std::string& name,
                                        const std::vector<std::optional<std::string>>& values,
                                        const std::vector<Oid>& types) {
+  // Within a transaction a lost connection is an error (what ran before it is gone); outside
+  // one, and at the BEGIN of the next, the connection is opened again.
+  const bool begins = text.starts_with("BEGIN");
+  const bool ends = text == "COMMIT" || text == "ROLLBACK";
+  if (!in_transaction_ || begins) reconnect_if_lost();
+  if (begins) in_transaction_ = true;
+  if (ends) in_transaction_ = false;  // also when it fails: the server ended it anyway
   std::vector<const char*> pointers;
   pointers.reserve(values.size());
   for (const auto& value : values) pointers.push_back(value ? value->c_str() : nullptr);
@@ -148,8 +196,15 @@ PgDatabase::Result PgDatabase::execute(const std::string& text, const std::strin
   }
   const ExecStatusType status = PQresultStatus(out.result.get());
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-    throw DbError("step failed: " + first_line(out.result ? PQresultErrorMessage(out.result.get())
-                                                          : PQerrorMessage(conn_)));
+    // The statement's text (never its parameters) tells which one failed; a syntax error in
+    // a translated statement is a bug of the dialect to be found from the log.
+    const std::string shown = text.size() > 200 ? text.substr(0, 200) + "..." : text;
+    DbError error(
+        "step failed: " +
+        first_line(out.result ? PQresultErrorMessage(out.result.get()) : PQerrorMessage(conn_)) +
+        " (in: " + shown + ")");
+    error.storage = storage_failure(out.result.get());
+    throw error;
   }
   // SQLite's changes(): the rows the last INSERT, UPDATE or DELETE touched (with RETURNING too),
   // from the command tag; other statements leave it as it was.
@@ -158,6 +213,20 @@ PgDatabase::Result PgDatabase::execute(const std::string& text, const std::strin
     if (tag.starts_with(command)) changes_ = std::atoi(PQcmdTuples(out.result.get()));
   }
   return out;
+}
+
+PgStatement::PgStatement(PgDatabase& db, std::string text, bool cached)
+    : db_(db), text_(std::move(text)), cached_(cached) {
+  // The dialect wrote every parameter as $N; string literals hold no '$' in our statements,
+  // and a number read too many would only send one NULL more, which PostgreSQL refuses loudly.
+  for (std::size_t at = text_.find('$'); at != std::string::npos; at = text_.find('$', at + 1)) {
+    std::size_t number = 0;
+    for (std::size_t i = at + 1;
+         i < text_.size() && std::isdigit(static_cast<unsigned char>(text_[i])); ++i) {
+      number = number * 10 + static_cast<std::size_t>(text_[i] - '0');
+    }
+    parameters_ = std::max(parameters_, number);
+  }
 }
 
 void PgStatement::set(int index, std::optional<std::string> value, Oid type) {
@@ -200,6 +269,11 @@ PgStatement& PgStatement::bind_real(int index, double value) {
 
 bool PgStatement::step() {
   if (!ran_) {
+    // As in SQLite, a parameter left unbound is NULL.
+    if (values_.size() < parameters_) {
+      values_.resize(parameters_);
+      types_.resize(parameters_, 0);
+    }
     const auto guard = db_.lock();
     const std::string name = cached_ ? db_.server_statement(text_, types_) : "";
     result_ = db_.execute(text_, name, values_, types_);

@@ -3,7 +3,8 @@
 // (docs/postgresql-plan.md, piece 1). Statements are written in SQLite's dialect and translated by
 // SqlDialect when prepared; parameters are sent with their types (bigint, text, double precision)
 // so PostgreSQL types a parameter used in two places one way. Errors throw DbError with
-// PostgreSQL's message. Not used by the server yet: its tests are
+// PostgreSQL's message. The server uses it through database.h, whose classes pass every call
+// here when opened on a postgresql:// URI; its own tests are
 // tests/server/postgresql_database_test.cpp, on a throwaway cluster.
 #pragma once
 
@@ -69,6 +70,22 @@ class PgDatabase {
   // The name of the server-side statement for this text and these parameter types, preparing it
   // the first time.
   std::string server_statement(const std::string& text, const std::vector<Oid>& types);
+  // Whether a failed statement counts as the storage failing (DbError::storage).
+  bool storage_failure(const PGresult* result) const;
+
+ public:
+  // Called before a transaction or a statement outside one: a connection that was lost is
+  // opened again (a restarted PostgreSQL), its session settings (remember_setting) set again.
+  void reconnect_if_lost();
+  // A SET that must hold for the whole session, also after a reconnection.
+  void remember_setting(const std::string& sql) {
+    session_settings_.push_back(sql);
+    exec(sql);
+  }
+
+ private:
+  std::vector<std::string> session_settings_;
+  bool in_transaction_ = false;  // between a BEGIN and its COMMIT or ROLLBACK
 
   PGconn* conn_ = nullptr;
   SqlDialect dialect_;
@@ -106,13 +123,13 @@ class PgStatement {
 
  private:
   friend class PgDatabase;
-  PgStatement(PgDatabase& db, std::string text, bool cached)
-      : db_(db), text_(std::move(text)), cached_(cached) {}
+  PgStatement(PgDatabase& db, std::string text, bool cached);
   void set(int index, std::optional<std::string> value, Oid type);
 
   PgDatabase& db_;
   std::string text_;  // in PostgreSQL's dialect
   bool cached_;
+  std::size_t parameters_ = 0;  // the largest $N of the text: an unbound one is sent as NULL
   std::vector<std::optional<std::string>> values_;
   std::vector<Oid> types_;
   PgDatabase::Result result_;

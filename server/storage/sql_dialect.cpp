@@ -667,6 +667,48 @@ const TableShape* SqlDialect::table(std::string_view name) const {
   return found == tables_.end() ? nullptr : &found->second;
 }
 
+// Whether the table joined from token `from` on has an ON of its own: the next ON at the same
+// depth of parentheses, before the next join, clause or the end of the enclosing parentheses.
+// SQLite lets a subquery in FROM go without a name; PostgreSQL (before 16) wants one. Each
+// unnamed "FROM (SELECT ...)" gets "AS subquery_N".
+static void name_subqueries(Statement& s) {
+  int named = 0;
+  for (std::size_t k = 0; k + 2 < s.size(); ++k) {
+    if (!(s.word(k, "FROM") || s.word(k, "JOIN")) || !s.symbol(k + 1, "(") ||
+        !s.word(k + 2, "SELECT")) {
+      continue;
+    }
+    std::size_t close = k + 1;
+    for (int depth = 0; close < s.size(); ++close) {
+      if (s.symbol(close, "(")) ++depth;
+      if (s.symbol(close, ")") && --depth == 0) break;
+    }
+    if (close >= s.size()) return;  // unbalanced: PostgreSQL will say so
+    const std::size_t next = close + 1;
+    bool unnamed = next >= s.size() || s.at(next).kind == Kind::Symbol;
+    for (const char* word : {"WHERE", "ORDER", "GROUP", "LIMIT", "JOIN", "UNION", "INNER", "LEFT",
+                             "CROSS", "ON", "HAVING", "EXCEPT", "INTERSECT", "OFFSET", "WINDOW"}) {
+      unnamed = unnamed || s.word(next, word);
+    }
+    if (unnamed) s.insert_before(next, "AS subquery_" + std::to_string(++named));
+  }
+}
+
+static bool cross_join_has_on(const Statement& s, std::size_t from) {
+  int depth = 0;
+  for (std::size_t k = from; k < s.size(); ++k) {
+    if (s.symbol(k, "(")) ++depth;
+    if (s.symbol(k, ")") && --depth < 0) return false;
+    if (depth != 0) continue;
+    if (s.symbol(k, ",")) return false;
+    for (const char* word : {"JOIN", "WHERE", "GROUP", "ORDER", "LIMIT", "UNION", "USING"}) {
+      if (s.word(k, word)) return false;
+    }
+    if (s.word(k, "ON")) return true;
+  }
+  return false;
+}
+
 std::string SqlDialect::to_postgresql(std::string_view sql) const {
   Statement s(sql);
   if (s.size() == 0) throw SqlDialectError("SQL: the statement is empty");
@@ -734,6 +776,13 @@ std::string SqlDialect::to_postgresql(std::string_view sql) const {
       k = rewrite_collate_nocase(s, k);
       continue;
     }
+    if (w == "CROSS" && s.word(k + 1, "JOIN") && cross_join_has_on(s, k + 2)) {
+      // SQLite reads "CROSS JOIN ... ON" as an inner join in the order written; PostgreSQL
+      // allows no ON after CROSS JOIN, and its inner join is the same rows.
+      s.erase(k, 1);
+      --k;
+      continue;
+    }
     if (w == "INDEXED" && s.word(k + 1, "BY") && k + 2 < s.size()) {
       s.erase(k, 3);
       --k;
@@ -743,6 +792,7 @@ std::string SqlDialect::to_postgresql(std::string_view sql) const {
     }
   }
 
+  name_subqueries(s);
   if (first == "BEGIN") {
     if (s.word(1, "DEFERRED") || s.word(1, "IMMEDIATE") || s.word(1, "EXCLUSIVE")) s.erase(1, 1);
   } else if (first == "INSERT" || first == "REPLACE") {

@@ -9,6 +9,7 @@
 
 #include "fair_play.h"
 #include "json.h"
+#include "pg_database.h"
 #include "player_records.h"
 #include "store_schema.h"
 #include "token.h"
@@ -139,17 +140,25 @@ std::shared_ptr<void> Store::hold_reader_for_testing() {
 
 Store::Store(const std::string& path, int readers) : db_(path) {
   // WAL keeps readers and the writer apart; synchronous=FULL makes each COMMIT durable
-  // (fsync) before we tell anyone about the action it contains.
-  db_.exec("PRAGMA journal_mode=WAL");
-  db_.exec("PRAGMA synchronous=FULL");
-  db_.exec("PRAGMA foreign_keys=ON");
+  // (fsync) before we tell anyone about the action it contains. PostgreSQL does both as it
+  // comes (MVCC snapshots; a COMMIT returns once its WAL is flushed, synchronous_commit = on)
+  // and always enforces foreign keys.
+  if (!db_.postgresql()) {
+    db_.exec("PRAGMA journal_mode=WAL");
+    db_.exec("PRAGMA synchronous=FULL");
+    db_.exec("PRAGMA foreign_keys=ON");
+  } else {
+    // A server told to defer its commits would acknowledge actions it could lose.
+    db_.pg().remember_setting("SET synchronous_commit = on");
+  }
   migrate();
   // SQLite opens a file it may not write read-only without a word, and every write would
   // fail later: better to refuse now, with a clear message.
   try {
     check_writable();
   } catch (const DbError& e) {
-    throw DbError("the database " + path + " cannot be written: " + e.what(), e.code);
+    throw DbError("the database " + redacted_location(path) + " cannot be written: " + e.what(),
+                  e.code);
   }
   // After the migrations, so that it sees the current schema. An in-memory database is
   // private to its connection: it has none.
@@ -174,12 +183,18 @@ void Store::check_writable() {
   // Rewriting the schema version with its own value is a real write: a WAL frame and an fsync.
   const int version = schema_version();
   Transaction tx(db_);
-  db_.exec("PRAGMA user_version = " + std::to_string(version));
+  if (db_.postgresql()) {
+    // A standby, or a role that may only read, refuses this.
+    db_.exec("UPDATE schema_version SET version = " + std::to_string(version));
+  } else {
+    db_.exec("PRAGMA user_version = " + std::to_string(version));
+  }
   tx.commit();
 }
 
 bool Store::checkpoint_truncate() {
   const auto guard = db_.lock();
+  if (db_.postgresql()) return true;  // PostgreSQL keeps its own write-ahead log
   Statement s = db_.prepare("PRAGMA wal_checkpoint(TRUNCATE)");
   if (!s.step()) return false;
   return s.int64(0) == 0;  // the first column is 1 when SQLITE_BUSY kept it from finishing
@@ -187,6 +202,7 @@ bool Store::checkpoint_truncate() {
 
 int Store::schema_version() {
   const auto guard = db_.lock();
+  if (db_.postgresql()) return db_.pg().schema_version();
   Statement s = db_.prepare("PRAGMA user_version");
   s.step();
   return static_cast<int>(s.int64(0));
@@ -198,6 +214,11 @@ void Store::migrate() {
   if (current > kSchemaVersion) {
     throw DbError("database schema version " + std::to_string(current) +
                   " is newer than this server (" + std::to_string(kSchemaVersion) + ")");
+  }
+  if (db_.postgresql()) {
+    // The same migrations, translated, one transaction each (PgDatabase::migrate).
+    db_.pg().migrate();
+    return;
   }
   for (int v = current; v < kSchemaVersion; ++v) {
     Transaction tx(db_);
@@ -745,7 +766,7 @@ void Store::write_action(const ActionCommit& commit) {
   }
   Statement update = db_.cached(
       "UPDATE games SET seq = ?, current_seat = ?, last_move_at = ?, "
-      "status = CASE WHEN ? THEN 'finished' ELSE status END, "
+      "status = CASE WHEN ? = 1 THEN 'finished' ELSE status END, "
       "result = COALESCE(?, result) WHERE id = ?");
   update.bind(1, r.seq).bind(2, commit.current_seat).bind(3, r.at);
   update.bind(4, commit.finished ? 1 : 0);

@@ -133,6 +133,9 @@ TEST_F(AsyncCommit, ARequestRightBehindAnActionIsAnsweredAfterItsCommit) {
     std::vector<json> after;
     for (std::size_t i = static_cast<std::size_t>(mark); i < history.size(); ++i) {
       const json m = json::parse(history[i]);
+      // The answer to the client's own reply to the reveal round (support/ws_client.cpp,
+      // request ids from 10^9) may come this late when the database is slower (PostgreSQL).
+      if (m.value("req", std::int64_t{0}) > 1'000'000'000) continue;
       if (m.value("type", "") != "game.clock") after.push_back(m);
     }
     // update(seq+1), ack 1, error stale 2 (+ the full state), game.seats, game.state, ack 3.

@@ -51,6 +51,31 @@ TEST(SqlDialect, SmallFormsAreRewritten) {
 
 // Found by running the migrations on a real PostgreSQL (postgresql_dialect_test.cpp): a sum of
 // comparisons, and SQLite's two-argument min().
+// Found by the integration tests run on PostgreSQL (tests/server/CMakeLists.txt, "pg."): forms
+// built at run time, which the source scan below does not read.
+TEST(SqlDialect, CrossJoinWithOnAndUnnamedSubqueriesHaveTheirTwins) {
+  // SQLite's CROSS JOIN ... ON is an inner join in the written order; PostgreSQL allows no ON.
+  EXPECT_EQ(pg("SELECT a.x FROM a CROSS JOIN b ON b.id = a.id WHERE a.y = ?"),
+            "SELECT a.x FROM a JOIN b ON b.id = a.id WHERE a.y = $1");
+  EXPECT_EQ(pg("SELECT a.x FROM a CROSS JOIN (SELECT id FROM c WHERE z = 1) k ON k.id = a.id"),
+            "SELECT a.x FROM a JOIN (SELECT id FROM c WHERE z = 1) k ON k.id = a.id");
+  // Without ON it stays a cross join.
+  EXPECT_EQ(pg("SELECT a.x FROM a CROSS JOIN b WHERE b.id = a.id"),
+            "SELECT a.x FROM a CROSS JOIN b WHERE b.id = a.id");
+  // A subquery in FROM without a name gets one; a named one keeps its own.
+  EXPECT_EQ(
+      pg("SELECT id FROM (SELECT * FROM chat ORDER BY id DESC LIMIT ?) ORDER BY id"),
+      "SELECT id FROM (SELECT * FROM chat ORDER BY id DESC LIMIT $1) AS subquery_1 ORDER BY id");
+  EXPECT_EQ(pg("SELECT count(*) FROM (SELECT 1 FROM t)"),
+            "SELECT count(*) FROM (SELECT 1 FROM t) AS subquery_1");
+  EXPECT_EQ(pg("SELECT n FROM (SELECT 1 AS n) AS one"), "SELECT n FROM (SELECT 1 AS n) AS one");
+  EXPECT_EQ(pg("SELECT n FROM (SELECT 1 AS n) one WHERE n = 1"),
+            "SELECT n FROM (SELECT 1 AS n) one WHERE n = 1");
+  // A subquery elsewhere (IN, EXISTS) needs no name.
+  EXPECT_EQ(pg("SELECT 1 FROM t WHERE id IN (SELECT id FROM u)"),
+            "SELECT 1 FROM t WHERE id IN (SELECT id FROM u)");
+}
+
 TEST(SqlDialect, ScalarMinAndMaxAndSumsOfComparisonsHaveTheirTwins) {
   EXPECT_EQ(pg("SELECT MIN(?3, COALESCE((SELECT MAX(id) FROM chat), 0))"),
             "SELECT LEAST($3, COALESCE((SELECT MAX(id) FROM chat), 0))");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common.h"
+#include "support/postgresql_stand_in.h"
 #include "view_delta.h"
 
 namespace viktory::server::testing {
@@ -31,7 +32,12 @@ class TempDir {
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
   const std::filesystem::path& path() const { return path_; }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  // A file in the folder; a database file ("x.db") is a PostgreSQL database instead when the
+  // tests run on PostgreSQL (support/postgresql_stand_in.h).
+  std::string file(const std::string& name) const {
+    if (auto database = postgresql_stand_in(path_, name)) return *database;
+    return (path_ / name).string();
+  }
 
  private:
   std::filesystem::path path_;

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <iostream>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 
 // The integration tests are built with their binary's path; other programs (bench/abuse) name
@@ -96,6 +98,13 @@ ServerProcess::~ServerProcess() {
   if (pid_ > 0) terminate();
   if (reader_.joinable()) reader_.join();
   if (out_fd_ >= 0) close(out_fd_);
+  // The server's errors go to stderr, which CTest shows for a failing test only: what the
+  // client saw (a timeout) rarely says why.
+  std::istringstream lines(log());
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(" error ") != std::string::npos || line.find(" critical ") != std::string::npos)
+      std::cerr << "server: " << line << "\n";
+  }
 }
 
 void ServerProcess::wait_exit() {
