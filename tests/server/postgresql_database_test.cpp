@@ -191,5 +191,64 @@ TEST_F(PgDatabaseTest, AStatementWithoutATwinOrWithBadSqlThrowsAndTheConnectionG
   EXPECT_EQ(s.int64(0), 0);
 }
 
+// The server's Database (database.h) on a postgresql:// URI, its connection cut from the server's
+// side (as a restarted or failed-over PostgreSQL would): the statement that meets the cut is a
+// storage failure, as a failing disk is on SQLite (the hub then reloads the game); the next one
+// outside a transaction opens the connection again; a transaction cut in the middle keeps
+// nothing, and the next transaction works.
+TEST_F(PgDatabaseTest, ALostConnectionIsAStorageFailureAndIsOpenedAgainOutsideATransaction) {
+  const std::string uri =
+      "postgresql:///" + database_ + "?host=" + cluster_->folder() + "&user=viktory";
+  Database db(uri);
+  ASSERT_TRUE(db.postgresql());
+  db.exec("CREATE TABLE t(x INTEGER)");
+  db.prepare("INSERT INTO t VALUES(?)").bind(1, 1).run();
+  const auto backend = [&] {
+    Statement s = db.prepare("SELECT pg_backend_pid()");
+    s.step();
+    return s.int64(0);
+  };
+  const auto cut = [&](std::int64_t pid) {
+    PGconn* admin = PQconnectdb(conninfo().c_str());
+    PGresult* r =
+        PQexec(admin, ("SELECT pg_terminate_backend(" + std::to_string(pid) + ")").c_str());
+    const bool ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+    PQclear(r);
+    PQfinish(admin);
+    ASSERT_TRUE(ok);
+  };
+  const auto count = [&] {
+    Statement s = db.prepare("SELECT count(*) FROM t");
+    s.step();
+    return s.int64(0);
+  };
+  const std::int64_t first = backend();
+  cut(first);
+  try {
+    count();
+    ADD_FAILURE() << "a statement on a cut connection succeeded";
+  } catch (const DbError& e) {
+    EXPECT_TRUE(e.storage_failure()) << e.what();
+  }
+  EXPECT_EQ(count(), 1);  // opened again
+  const std::int64_t second = backend();
+  EXPECT_NE(second, first);
+  {
+    Transaction tx(db);
+    db.prepare("INSERT INTO t VALUES(?)").bind(1, 2).run();
+    cut(second);
+    EXPECT_THROW(db.prepare("INSERT INTO t VALUES(?)").bind(1, 3).run(), DbError);
+  }  // the rollback fails quietly: the server rolled back already
+  {
+    Transaction tx(db);
+    db.prepare("INSERT INTO t VALUES(?)").bind(1, 4).run();
+    tx.commit();
+  }
+  Statement rows = db.prepare("SELECT x FROM t ORDER BY x");
+  std::vector<std::int64_t> kept;
+  while (rows.step()) kept.push_back(rows.int64(0));
+  EXPECT_EQ(kept, (std::vector<std::int64_t>{1, 4}));
+}
+
 }  // namespace
 }  // namespace viktory::server

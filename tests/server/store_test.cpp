@@ -20,6 +20,22 @@ GameRecord open_game(const PlayerRecord& creator, int seats) {
   return g;
 }
 
+// --db takes a file or a PostgreSQL URI; what is logged of a URI has no password.
+TEST(DatabaseLocation, PostgresqlUrisAreRecognizedAndTheirPasswordsNeverShown) {
+  EXPECT_TRUE(is_postgresql_location("postgresql://u@h/db"));
+  EXPECT_TRUE(is_postgresql_location("postgres:///db?host=/run/postgresql"));
+  EXPECT_FALSE(is_postgresql_location("./viktory.db"));
+  EXPECT_FALSE(is_postgresql_location("/data/postgresql://x.db"));
+  EXPECT_EQ(redacted_location("postgresql://viktory:s3cret@db.example:5432/viktory"),
+            "postgresql://viktory:***@db.example:5432/viktory");
+  EXPECT_EQ(redacted_location("postgresql://viktory@db/viktory?password=s3cret&sslmode=require"),
+            "postgresql://viktory@db/viktory?password=***&sslmode=require");
+  EXPECT_EQ(redacted_location("postgresql:///viktory?host=/run/postgresql&password=a:b@c"),
+            "postgresql:///viktory?host=/run/postgresql&password=***");
+  EXPECT_EQ(redacted_location("postgresql://db/viktory"), "postgresql://db/viktory");
+  EXPECT_EQ(redacted_location("/data/a:b@c.db"), "/data/a:b@c.db");  // a file is shown as is
+}
+
 TEST(Store, MigratesToTheCurrentSchemaOnceAndReopens) {
   TempDir dir;
   {
