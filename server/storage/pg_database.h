@@ -82,6 +82,8 @@ class PgDatabase {
     session_settings_.push_back(sql);
     exec(sql);
   }
+  // A statement to run (its answer unread) each time the connection is opened again.
+  void replay_on_reconnect(const std::string& sql) { session_settings_.push_back(sql); }
 
  private:
   std::vector<std::string> session_settings_;

@@ -138,6 +138,33 @@ std::shared_ptr<void> Store::hold_reader_for_testing() {
   return std::make_shared<Held>(*this);
 }
 
+namespace {
+
+// pg_advisory_lock's key for "a server serves this database": "VIKTORY" in its letters' places.
+constexpr const char* kServerLockKey = "5650083921";
+
+// One server per PostgreSQL database until games have leases (docs/postgresql.md): two would
+// each load and change the same games. A session advisory lock held by the writer's connection
+// while it lives; PostgreSQL frees it when that connection ends, also after a kill -9, so a
+// restart right after a crash waits for the old session to go (at most 10 s). Readers, and the
+// checks of --check-db and viktory-move-db, take no lock.
+void claim_postgresql_database(Database& db) {
+  db.exec("SET lock_timeout = '10s'");
+  try {
+    db.prepare(std::string("SELECT pg_advisory_lock(") + kServerLockKey + ")").step();
+  } catch (const DbError& e) {
+    throw DbError(
+        "another viktory-server is serving this PostgreSQL database: one server per database "
+        "(docs/postgresql.md) (" +
+        std::string(e.what()) + ")");
+  }
+  db.exec("SET lock_timeout = 0");
+  // After a lost connection is opened again, the lock is taken again if it is free.
+  db.pg().replay_on_reconnect(std::string("SELECT pg_try_advisory_lock(") + kServerLockKey + ")");
+}
+
+}  // namespace
+
 Store::Store(const std::string& path, int readers) : db_(path) {
   // WAL keeps readers and the writer apart; synchronous=FULL makes each COMMIT durable
   // (fsync) before we tell anyone about the action it contains. PostgreSQL does both as it
@@ -150,6 +177,7 @@ Store::Store(const std::string& path, int readers) : db_(path) {
   } else {
     // A server told to defer its commits would acknowledge actions it could lose.
     db_.pg().remember_setting("SET synchronous_commit = on");
+    claim_postgresql_database(db_);
   }
   migrate();
   // SQLite opens a file it may not write read-only without a word, and every write would

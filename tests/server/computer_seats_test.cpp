@@ -22,6 +22,7 @@ class ComputerSeats : public ::testing::Test {
   void start_server(std::vector<std::string> more = {}) {
     std::vector<std::string> args = kFastComputers;
     args.insert(args.end(), more.begin(), more.end());
+    server.reset();  // a restart: one server on the database at a time (PostgreSQL refuses two)
     server = std::make_unique<ServerProcess>(dir.file("game.db"), dir.path().string(), args);
   }
   std::int64_t create(WsClient& ws, json fields) {

@@ -214,8 +214,10 @@ TEST_F(DamagedLog, ALogThatDisagreesWithTheGameRowRefusesTheGame) {
     Store store(file());
     store.db().exec("DELETE FROM actions WHERE game_id = " + std::to_string(game) + " AND seq = 6");
   }
-  HubFixture f(file());
-  EXPECT_EQ(watch_answer(f, game)["code"], "game_damaged");
+  {
+    HubFixture f(file());
+    EXPECT_EQ(watch_answer(f, game)["code"], "game_damaged");
+  }  // one server on the database at a time (PostgreSQL refuses two)
   {
     Store store(file());
     store.db().exec("UPDATE games SET seq = 5 WHERE id = " + std::to_string(game));

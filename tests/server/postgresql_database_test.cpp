@@ -250,5 +250,25 @@ TEST_F(PgDatabaseTest, ALostConnectionIsAStorageFailureAndIsOpenedAgainOutsideAT
   EXPECT_EQ(kept, (std::vector<std::int64_t>{1, 4}));
 }
 
+// Until games have leases, one server per PostgreSQL database: a second Store (a second server)
+// on it is refused with the reason once the first has held it for 10 s; when the first goes,
+// the database can be served again.
+TEST_F(PgDatabaseTest, OneServerPerDatabaseASecondIsRefused) {
+  const std::string uri =
+      "postgresql:///" + database_ + "?host=" + cluster_->folder() + "&user=viktory";
+  std::optional<Store> first(std::in_place, uri, 1);
+  try {
+    Store second(uri, 1);
+    ADD_FAILURE() << "two servers on one database";
+  } catch (const DbError& e) {
+    EXPECT_NE(std::string(e.what()).find("another viktory-server"), std::string::npos) << e.what();
+  }
+  Store reader(uri, Store::ReadOnly{});  // a check reads beside the server
+  EXPECT_EQ(reader.schema_version(), Store::kSchemaVersion);
+  first.reset();
+  Store again(uri, 1);
+  EXPECT_EQ(again.schema_version(), Store::kSchemaVersion);
+}
+
 }  // namespace
 }  // namespace viktory::server
