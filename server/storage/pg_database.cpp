@@ -130,10 +130,19 @@ std::string PgDatabase::server_statement(const std::string& text, const std::vec
   for (Oid type : types) key += "\x1f" + std::to_string(type);
   if (!in_transaction_) reconnect_if_lost();  // before looking up what this session prepared
   if (auto it = prepared_names_.find(key); it != prepared_names_.end()) return it->second;
-  const std::string name = "s" + std::to_string(prepared_names_.size() + 1);
+  std::string name = "s" + std::to_string(prepared_names_.size() + 1);
   Result prepared;
   prepared.result.reset(
       PQprepare(conn_, name.c_str(), text.c_str(), static_cast<int>(types.size()), types.data()));
+  // Preparing changes nothing: one that found the connection lost outside a transaction is
+  // done again on a new one (whose session has prepared nothing yet).
+  if (PQresultStatus(prepared.result.get()) != PGRES_COMMAND_OK && !in_transaction_ &&
+      PQstatus(conn_) != CONNECTION_OK) {
+    reconnect_if_lost();
+    name = "s" + std::to_string(prepared_names_.size() + 1);
+    prepared.result.reset(
+        PQprepare(conn_, name.c_str(), text.c_str(), static_cast<int>(types.size()), types.data()));
+  }
   if (PQresultStatus(prepared.result.get()) != PGRES_COMMAND_OK) {
     const std::string shown = text.size() > 200 ? text.substr(0, 200) + "..." : text;
     DbError error("prepare failed: " + first_line(PQresultErrorMessage(prepared.result.get())) +
@@ -186,15 +195,30 @@ PgDatabase::Result PgDatabase::execute(const std::string& text, const std::strin
   pointers.reserve(values.size());
   for (const auto& value : values) pointers.push_back(value ? value->c_str() : nullptr);
   Result out;
-  if (name.empty()) {
-    ++prepared_;
-    out.result.reset(PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()),
-                                  types.data(), pointers.data(), nullptr, nullptr, 0));
-  } else {
-    out.result.reset(PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()),
-                                    pointers.data(), nullptr, nullptr, 0));
+  const auto run = [&](const std::string& statement_name) {
+    if (statement_name.empty()) {
+      ++prepared_;
+      out.result.reset(PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()),
+                                    types.data(), pointers.data(), nullptr, nullptr, 0));
+    } else {
+      out.result.reset(PQexecPrepared(conn_, statement_name.c_str(),
+                                      static_cast<int>(values.size()), pointers.data(), nullptr,
+                                      nullptr, 0));
+    }
+  };
+  run(name);
+  ExecStatusType status = PQresultStatus(out.result.get());
+  // The connection was found lost by this statement (PostgreSQL restarted, or the session was
+  // ended). What did nothing yet is run again on a new connection: the BEGIN of a transaction,
+  // and a read outside one. Anything else may or may not have been done: a storage failure.
+  const bool harmless = begins || (!in_transaction_ && text.starts_with("SELECT"));
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && harmless &&
+      PQstatus(conn_) != CONNECTION_OK) {
+    reconnect_if_lost();
+    if (begins) in_transaction_ = true;
+    run(name.empty() ? name : server_statement(text, types));  // its server statement is gone
+    status = PQresultStatus(out.result.get());
   }
-  const ExecStatusType status = PQresultStatus(out.result.get());
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     // The statement's text (never its parameters) tells which one failed; a syntax error in
     // a translated statement is a bug of the dialect to be found from the log.

@@ -21,18 +21,26 @@
 
 namespace viktory::server::testing {
 
-inline std::optional<std::string> postgresql_stand_in(const std::filesystem::path& folder,
-                                                      const std::string& name) {
+// The socket folder of the cluster the tests run on, when they run on PostgreSQL: the setting
+// names the folder, or a file that holds it (pg_cluster.sh writes one: the folder is made when
+// CTest starts the cluster, after the tests' environment was written).
+inline std::optional<std::string> postgresql_test_host() {
   const char* setting = std::getenv("VIKTORY_TEST_POSTGRESQL");
-  if (setting == nullptr || *setting == '\0' || !name.ends_with(".db")) return std::nullopt;
-  // The socket's folder, or a file that holds it (pg_cluster.sh writes one: the folder is made
-  // when CTest starts the cluster, after the tests' environment was written).
+  if (setting == nullptr || *setting == '\0') return std::nullopt;
   std::string host = setting;
   if (std::filesystem::is_regular_file(host)) {
     std::ifstream in(host);
     std::getline(in, host);
     if (host.empty()) throw std::runtime_error("no cluster folder in " + std::string(setting));
   }
+  return host;
+}
+
+inline std::optional<std::string> postgresql_stand_in(const std::filesystem::path& folder,
+                                                      const std::string& name) {
+  const auto found = postgresql_test_host();
+  if (!found || !name.ends_with(".db")) return std::nullopt;
+  const std::string& host = *found;
   // One database per file: the folder is a fresh mkdtemp, so its path and the name tell it apart.
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016zx", std::hash<std::string>{}((folder / name).string()));
