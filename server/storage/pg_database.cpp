@@ -21,7 +21,7 @@ constexpr Oid kDouble = 701;
 
 // PostgreSQL's message on one line (a log line is one line): its "LINE 1: ..." and caret lines
 // are joined with " | ".
-std::string first_line(const char* message) {
+std::string one_line(const char* message) {
   std::string text = message ? message : "";
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at)) {
@@ -35,7 +35,7 @@ std::string first_line(const char* message) {
 PgDatabase::PgDatabase(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {
   if (conn_ == nullptr) throw DbError("PostgreSQL: out of memory");
   if (PQstatus(conn_) != CONNECTION_OK) {
-    const std::string message = first_line(PQerrorMessage(conn_));
+    const std::string message = one_line(PQerrorMessage(conn_));
     PQfinish(conn_);
     conn_ = nullptr;
     throw DbError("PostgreSQL: " + message);
@@ -145,7 +145,7 @@ std::string PgDatabase::server_statement(const std::string& text, const std::vec
   }
   if (PQresultStatus(prepared.result.get()) != PGRES_COMMAND_OK) {
     const std::string shown = text.size() > 200 ? text.substr(0, 200) + "..." : text;
-    DbError error("prepare failed: " + first_line(PQresultErrorMessage(prepared.result.get())) +
+    DbError error("prepare failed: " + one_line(PQresultErrorMessage(prepared.result.get())) +
                   " (in: " + shown + ")");
     error.storage = storage_failure(prepared.result.get());
     throw error;
@@ -172,7 +172,7 @@ void PgDatabase::reconnect_if_lost() {
   PQreset(conn_);
   prepared_names_.clear();
   if (PQstatus(conn_) != CONNECTION_OK) {
-    DbError error("PostgreSQL: " + first_line(PQerrorMessage(conn_)));
+    DbError error("PostgreSQL: " + one_line(PQerrorMessage(conn_)));
     error.storage = true;
     throw error;
   }
@@ -225,7 +225,7 @@ PgDatabase::Result PgDatabase::execute(const std::string& text, const std::strin
     const std::string shown = text.size() > 200 ? text.substr(0, 200) + "..." : text;
     DbError error(
         "step failed: " +
-        first_line(out.result ? PQresultErrorMessage(out.result.get()) : PQerrorMessage(conn_)) +
+        one_line(out.result ? PQresultErrorMessage(out.result.get()) : PQerrorMessage(conn_)) +
         " (in: " + shown + ")");
     error.storage = storage_failure(out.result.get());
     throw error;
