@@ -10,7 +10,6 @@
 #include <exception>
 #include <filesystem>
 #include <string>
-#include <string_view>
 
 #include "fair_play.h"
 #include "move_db.h"
@@ -18,24 +17,16 @@
 #include "store.h"
 #include "stored_check.h"
 
-namespace {
-
-bool is_postgresql_uri(std::string_view text) {
-  return text.starts_with("postgresql://") || text.starts_with("postgres://");
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   using namespace viktory::server;
-  if (argc != 3 || is_postgresql_uri(argv[1]) == is_postgresql_uri(argv[2])) {
+  if (argc != 3 || is_postgresql_location(argv[1]) == is_postgresql_location(argv[2])) {
     std::fprintf(stderr,
                  "usage: %s SQLITE_FILE POSTGRESQL_URI   (to PostgreSQL)\n"
                  "       %s POSTGRESQL_URI SQLITE_FILE   (back to SQLite, a new file)\n",
                  argv[0], argv[0]);
     return 2;
   }
-  const bool to_postgresql = is_postgresql_uri(argv[2]);
+  const bool to_postgresql = is_postgresql_location(argv[2]);
   const std::string file = to_postgresql ? argv[1] : argv[2];
   const std::string uri = to_postgresql ? argv[2] : argv[1];
   if (to_postgresql && !std::filesystem::is_regular_file(file)) {

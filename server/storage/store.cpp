@@ -141,7 +141,7 @@ std::shared_ptr<void> Store::hold_reader_for_testing() {
 
 namespace {
 
-// pg_advisory_lock's key for "a server serves this database": "VIKTORY" in its letters' places.
+// pg_advisory_lock's key for "a server serves this database": any fixed number of our own.
 constexpr const char* kServerLockKey = "5650083921";
 
 // One server per PostgreSQL database until games have leases (docs/postgresql.md): two would
