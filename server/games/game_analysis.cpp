@@ -155,8 +155,8 @@ ApiResponse GameAnalyses::handle(std::int64_t game_id,
   std::optional<std::string> stored;
   std::int64_t player_id = 0;
   bool guided = false;
+  std::lock_guard lock(mutex_);  // see mutex_: the lookup and the queueing are one step
   {
-    std::lock_guard lookup(lookup_mutex_);
     try {
       if (!lookup_) lookup_.emplace(db_path_, Store::ReadOnly{});
       record = lookup_->game(game_id);
@@ -193,7 +193,6 @@ ApiResponse GameAnalyses::handle(std::int64_t game_id,
     return api_error(404, "no_analysis",
                      "a guided game starts from a prepared position: it is not analysed");
   }
-  std::lock_guard lock(mutex_);
   if (pending_games_.count(game_id)) return pending();
   if (failed_.count(game_id)) {
     return api_error(503, "game_damaged", "this game could not be analysed");
@@ -247,12 +246,15 @@ void GameAnalyses::work() {
     }
     if (before_compute_for_tests) before_compute_for_tests();
     const std::int64_t id = job.record.id;
+    bool finished = false;
     try {
       if (!reader) reader.emplace(db_path_, Store::ReadOnly{});
       const double begin = thread_cpu_seconds();
       const std::string result = analyse(*reader, job.record, limits_.settings, &cancel_);
       const auto cpu_ms = static_cast<std::int64_t>((thread_cpu_seconds() - begin) * 1000);
       {
+        std::lock_guard lock(mutex_);  // see mutex_: storing and ending the job are one step
+        if (before_store_for_tests) before_store_for_tests();
         Database& db = store_.db();
         Transaction tx(db);
         db.cached(
@@ -264,9 +266,17 @@ void GameAnalyses::work() {
             .bind(4, cpu_ms)
             .bind(5, now_ms())
             .run();
-        tx.commit();
+        ++computed_;  // counted before it can be read, and taken back if it is not stored
+        try {
+          tx.commit();
+        } catch (...) {
+          --computed_;
+          throw;
+        }
+        if (after_store_for_tests) after_store_for_tests();
+        finish(job);
+        finished = true;
       }
-      ++computed_;
       spdlog::info("game_analysed game={} cpu_ms={}", id, cpu_ms);
     } catch (const std::exception& e) {
       if (!cancel_.load()) {
@@ -275,9 +285,9 @@ void GameAnalyses::work() {
         failed_.insert(id);
       }
       reader.reset();
+      std::lock_guard lock(mutex_);
+      if (!finished) finish(job);
     }
-    std::lock_guard lock(mutex_);
-    finish(job);
   }
 }
 

@@ -63,6 +63,9 @@ class GameAnalyses {
   std::int64_t computed() const { return computed_.load(); }
   // Tests: run by the worker before each analysis (to hold it while requests come).
   std::function<void()> before_compute_for_tests;
+  // Tests: run by the worker as it stores an answer, before and after the commit.
+  std::function<void()> before_store_for_tests;
+  std::function<void()> after_store_for_tests;
 
   // The answer's JSON for a finished game, computed now (the worker's work; bench and tests).
   static std::string analyse(Store& store, const GameRecord& record,
@@ -82,10 +85,11 @@ class GameAnalyses {
   AnalysisLimits limits_;
   std::string db_path_;
 
-  std::mutex lookup_mutex_;  // the request side's read-only connection
-  std::optional<Store> lookup_;
-
-  std::mutex mutex_;  // everything below
+  // A request holds it from reading the stored answer to queueing the job, and the worker from
+  // storing an answer to ending its job: a request sees either the answer or the job pending,
+  // never neither (it would analyse the game again) nor both (it would refuse the next one).
+  std::mutex mutex_;             // everything below
+  std::optional<Store> lookup_;  // the request side's read-only connection
   std::condition_variable wake_;
   std::deque<Job> queue_;
   std::set<std::int64_t> pending_games_;  // waiting or running

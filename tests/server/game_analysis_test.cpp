@@ -226,6 +226,41 @@ TEST_F(Analyses, OneClientHasOneAnalysisPendingAndTheQueueIsBounded) {
   EXPECT_EQ(analyses.computed(), 3);
 }
 
+TEST_F(Analyses, AClientThatSawItsAnalysisDoneMayAskForTheNextAtOnce) {
+  const std::vector<Stored> games = finished_games(store, 2);
+  GameAnalyses analyses(store, fast_limits());
+  Gate stored;
+  // The worker lingers between storing the answer and ending the job: whatever a client sees
+  // in that moment must agree with itself.
+  analyses.after_store_for_tests = [&] {
+    stored.release();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  };
+  EXPECT_EQ(ask(analyses, games[0].record.id).status, 202);
+  stored.wait();
+  EXPECT_EQ(ask(analyses, games[0].record.id).status, 200);
+  const ApiResponse next = ask(analyses, games[1].record.id);
+  EXPECT_EQ(next.status, 202) << next.body;
+  EXPECT_EQ(until_done(analyses, games[1].record.id).status, 200);
+}
+
+TEST_F(Analyses, AGameAskedForWhileItsAnswerIsStoredIsNotAnalysedAgain) {
+  const std::vector<Stored> games = finished_games(store, 1);
+  GameAnalyses analyses(store, fast_limits());
+  Gate storing;
+  analyses.before_store_for_tests = [&] {
+    storing.release();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  };
+  EXPECT_EQ(ask(analyses, games[0].record.id).status, 202);
+  storing.wait();
+  // Asked by someone else just before the answer is committed: he gets the answer.
+  const ApiResponse r = ask(analyses, games[0].record.id, "10.0.0.2");
+  EXPECT_EQ(r.status, 200) << r.body;
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(analyses.computed(), 1);
+}
+
 TEST_F(Analyses, AnAddressHasABucketOfNewAnalyses) {
   const std::vector<Stored> games = finished_games(store, 5);
   GameAnalyses analyses(store, fast_limits());
