@@ -166,6 +166,11 @@ bool PgDatabase::storage_failure(const PGresult* result) const {
 }
 
 void PgDatabase::reconnect_if_lost() {
+  if (!fenced_.empty()) {
+    DbError error(fenced_);
+    error.storage = true;
+    throw error;
+  }
   if (PQstatus(conn_) == CONNECTION_OK) return;
   // The server restarted, or the connection was cut: a new session has none of the old one's
   // prepared statements. What was running in a transaction is gone (rolled back there).
@@ -179,6 +184,23 @@ void PgDatabase::reconnect_if_lost() {
   PGresult* set = PQexec(conn_, "SET client_encoding = 'UTF8'");
   PQclear(set);
   for (const std::string& setting : session_settings_) PQclear(PQexec(conn_, setting.c_str()));
+  for (const auto& [sql, refusal] : claims_) {
+    Result claim;
+    claim.result.reset(PQexec(conn_, sql.c_str()));
+    const bool held = PQresultStatus(claim.result.get()) == PGRES_TUPLES_OK &&
+                      PQntuples(claim.result.get()) == 1 &&
+                      std::string_view(PQgetvalue(claim.result.get(), 0, 0)) == "t";
+    if (held) continue;
+    if (PQstatus(conn_) != CONNECTION_OK) {  // lost again at once: tried at the next statement
+      DbError error("PostgreSQL: " + one_line(PQerrorMessage(conn_)));
+      error.storage = true;
+      throw error;
+    }
+    fenced_ = refusal;  // nothing more goes through this session (reconnect_if_lost refuses)
+    DbError error(fenced_);
+    error.storage = true;
+    throw error;
+  }
 }
 
 PgDatabase::Result PgDatabase::execute(const std::string& text, const std::string& name,

@@ -82,11 +82,20 @@ class PgDatabase {
     session_settings_.push_back(sql);
     exec(sql);
   }
-  // A statement to run (its answer unread) each time the connection is opened again.
-  void replay_on_reconnect(const std::string& sql) { session_settings_.push_back(sql); }
+  // A claim the session must hold, taken again each time the connection is opened again:
+  // `sql` answers one boolean. If it answers false (another session took the claim while this
+  // one was gone), this connection is fenced: every statement from then on fails as a storage
+  // failure with `refusal`, for a server that lost its claim must not write (another serves the
+  // database now).
+  void require_on_reconnect(const std::string& sql, const std::string& refusal) {
+    claims_.emplace_back(sql, refusal);
+  }
+  bool fenced() const { return !fenced_.empty(); }
 
  private:
   std::vector<std::string> session_settings_;
+  std::vector<std::pair<std::string, std::string>> claims_;  // sql, refusal
+  std::string fenced_;                                       // the refusal, once a claim was lost
   bool in_transaction_ = false;  // between a BEGIN and its COMMIT or ROLLBACK
 
   PGconn* conn_ = nullptr;

@@ -160,8 +160,13 @@ void claim_postgresql_database(Database& db) {
         std::string(e.what()) + ")");
   }
   db.exec("SET lock_timeout = 0");
-  // After a lost connection is opened again, the lock is taken again if it is free.
-  db.pg().replay_on_reconnect(std::string("SELECT pg_try_advisory_lock(") + kServerLockKey + ")");
+  // After a lost connection is opened again, the lock is taken again. If another server took
+  // it meanwhile, this one stops writing: every write fails as a storage failure, so no player
+  // is told an action was kept that the other server does not know of.
+  db.pg().require_on_reconnect(
+      std::string("SELECT pg_try_advisory_lock(") + kServerLockKey + ")",
+      "another viktory-server took this PostgreSQL database while this one's connection was "
+      "lost: this server no longer writes to it; restart it (docs/postgresql.md)");
 }
 
 }  // namespace

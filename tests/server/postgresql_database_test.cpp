@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "database.h"
@@ -280,6 +282,74 @@ TEST_F(PgDatabaseTest, OneServerPerDatabaseASecondIsRefused) {
   first.reset();
   Store again(uri, 1);
   EXPECT_EQ(again.schema_version(), Store::kSchemaVersion);
+}
+
+// The claim survives a lost connection only if nobody else took it meanwhile: a server whose
+// writer connection was cut while a second server started is fenced (every write fails as a
+// storage failure, with the reason); one whose connection was cut with nobody waiting takes
+// its claim again and goes on.
+TEST_F(PgDatabaseTest, AServerThatLostItsClaimWhileAnotherTookTheDatabaseWritesNoMore) {
+  const std::string uri =
+      "postgresql:///" + database_ + "?host=" + cluster_->folder() + "&user=viktory";
+  const auto backend = [](Database& db) {
+    Statement s = db.prepare("SELECT pg_backend_pid()");
+    s.step();
+    return s.int64(0);
+  };
+  const auto admin = [&](const std::string& sql) {
+    PGconn* conn = PQconnectdb(conninfo().c_str());
+    PGresult* r = PQexec(conn, sql.c_str());
+    EXPECT_EQ(PQresultStatus(r), PGRES_TUPLES_OK) << PQresultErrorMessage(r);
+    const std::string value = PQntuples(r) > 0 ? PQgetvalue(r, 0, 0) : "";
+    PQclear(r);
+    PQfinish(conn);
+    return value;
+  };
+  const auto cut = [&](Database& db) {
+    const std::int64_t pid = backend(db);
+    admin("SELECT pg_terminate_backend(" + std::to_string(pid) + ")");
+    // Until the old session has gone, its lock is held.
+    for (int i = 0; i < 500 && admin("SELECT count(*) FROM pg_stat_activity WHERE pid = " +
+                                     std::to_string(pid)) != "0";
+         ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  };
+  const auto write = [](Store& store) {
+    Database& db = store.db();
+    Transaction tx(db);
+    db.prepare("INSERT INTO claim_probe VALUES(1)").run();
+    tx.commit();
+  };
+  Database(uri).exec("CREATE TABLE claim_probe(x INTEGER)");
+  {
+    // Cut with nobody waiting: the claim is taken again, and the writes go on.
+    Store alone(uri, 1);
+    cut(alone.db());
+    write(alone);
+    const std::string holder =
+        admin("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = " +
+              std::to_string(backend(alone.db())));
+    EXPECT_EQ(holder, "1");
+  }
+  std::optional<Store> first(std::in_place, uri, 1);
+  write(*first);
+  cut(first->db());
+  Store second(uri, 1);  // took the database while the first was away
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    try {
+      write(*first);
+      ADD_FAILURE() << "a server that lost its claim wrote";
+    } catch (const DbError& e) {
+      EXPECT_TRUE(e.storage_failure()) << e.what();
+      EXPECT_NE(std::string(e.what()).find("another viktory-server took"), std::string::npos)
+          << e.what();
+    }
+  }
+  write(second);
+  first.reset();
+  write(second);
+  EXPECT_EQ(admin("SELECT count(*) FROM claim_probe"), "4");
 }
 
 }  // namespace
