@@ -139,7 +139,7 @@ struct ActionCommit {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 18;
+  static constexpr int kSchemaVersion = 19;
   ~Store();
 
   // Opens (creating it if missing), migrates, and proves with a real write that the database

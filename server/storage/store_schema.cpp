@@ -370,6 +370,17 @@ CREATE TABLE IF NOT EXISTS reveal_rounds(
   game_id INTEGER PRIMARY KEY REFERENCES games(id),
   deadline INTEGER NOT NULL);
 )sql",
+    // 19 (several servers): which server process serves each game (game_leases.h): its owner's
+    // id and URL, and when the lease ends (ms since the epoch; 0 once handed over). No foreign
+    // key: a lease is about a process, not part of the game's record. IF NOT EXISTS: runs again.
+    R"sql(
+CREATE TABLE IF NOT EXISTS game_leases(
+  game_id INTEGER PRIMARY KEY,
+  owner TEXT NOT NULL,
+  url TEXT NOT NULL,
+  expires INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS game_leases_by_owner ON game_leases(owner, game_id);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
