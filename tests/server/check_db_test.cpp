@@ -2,16 +2,13 @@
 // stored random games, some finished: a sound one replays and its records verify (exit 0); a
 // damaged one names the game and exits 1; a file that does not exist is refused, not created.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <utility>
 
 #include "store.h"
+#include "support/run_command.h"
 #include "support/stored_games.h"
 #include "test_support.h"
 
@@ -21,14 +18,8 @@ namespace {
 using testing::TempDir;
 
 std::pair<int, std::string> check_db(const std::string& file) {
-  const std::string command =
-      std::string("'") + VIKTORY_SERVER_BINARY + "' --check-db --db '" + file + "' 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), &pclose);
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (std::fgets(buffer.data(), buffer.size(), pipe.get())) output += buffer.data();
-  const int status = pclose(pipe.release());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return testing::run_command(std::string("'") + VIKTORY_SERVER_BINARY + "' --check-db --db '" +
+                              file + "'");
 }
 
 TEST(CheckDb, ASoundDatabaseReplaysAndItsRecordsVerifyADamagedOneIsNamed) {

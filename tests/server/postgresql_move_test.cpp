@@ -4,10 +4,7 @@
 // found; the way back gives a SQLite file whose every game replays (storage/stored_check.h); and
 // the command viktory-move-db does both, refusing what it must.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -19,6 +16,7 @@
 #include "store.h"
 #include "stored_check.h"
 #include "support/postgresql_fixture.h"
+#include "support/run_command.h"
 #include "support/stored_games.h"
 
 namespace viktory::server {
@@ -197,13 +195,7 @@ TEST_F(MoveDb, TheWayBackRefusesAFileWithRowsAndADatabaseWithoutAServersData) {
 
 // Runs viktory-move-db; gives its exit status and what it printed (both streams).
 std::pair<int, std::string> move_db(const std::string& arguments) {
-  const std::string command = "'" + std::string(VIKTORY_MOVE_DB) + "' " + arguments + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), &pclose);
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (std::fgets(buffer.data(), buffer.size(), pipe.get())) output += buffer.data();
-  const int status = pclose(pipe.release());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return testing::run_command("'" + std::string(VIKTORY_MOVE_DB) + "' " + arguments);
 }
 
 TEST_F(MoveDb, TheCommandMovesThereAndBackAndReplaysEveryGame) {
