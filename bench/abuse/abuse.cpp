@@ -168,7 +168,8 @@ int main(int argc, char** argv) {
       const std::vector<std::string> more = found->more_server_args(context);
       args.insert(args.end(), more.begin(), more.end());
     }
-    viktory::server::testing::ServerProcess process(context.db, web_root, args, {server, false});
+    viktory::server::testing::ServerProcess process(context.db, web_root, args,
+                                                    {server, false, {}});
     context.port = process.port();
     context.server_pid = process.pid();
     std::cout << "scenario " << found->name << "\nattack " << (context.attack ? "on" : "off")

@@ -63,7 +63,7 @@ void prepare(Context& c) {
   {
     // The server under test makes its own schema (its migrations), then stops.
     viktory::server::testing::ServerProcess schema(c.db, c.web_root, {"--log-level", "info"},
-                                                   {c.server, false});
+                                                   {c.server, false, {}});
     schema.terminate();
   }
   const long games = c.param("games", 20000);

@@ -47,6 +47,15 @@ ServerProcess::ServerProcess(const std::string& db, const std::string& web_root,
     args.push_back("600");
   }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
+  // Built before fork: the child of a threaded process only calls what is async-signal-safe.
+  std::vector<std::string> environment = launch.environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) environment.emplace_back(*entry);
+  std::vector<char*> envp;
+  for (auto& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
@@ -54,10 +63,7 @@ ServerProcess::ServerProcess(const std::string& db, const std::string& web_root,
     dup2(fds[1], STDERR_FILENO);
     close(fds[0]);
     close(fds[1]);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
+    execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   close(fds[1]);

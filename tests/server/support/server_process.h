@@ -17,6 +17,8 @@ namespace viktory::server::testing {
 struct ServerLaunch {
   std::string binary;
   bool test_defaults = true;
+  // NAME=value pairs added to the server's environment (e.g. LD_PRELOAD).
+  std::vector<std::string> environment;
 };
 
 class ServerProcess {
