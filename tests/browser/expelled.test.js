@@ -121,10 +121,17 @@ test('skip and vote each ask first and say what follows', async () => {
 });
 
 test('the computer plays a turn for Bob', async () => {
+  // Alice's page is sampled between her actions, so the computer's whole turn can come and go
+  // unseen. A later turn of Alice's says it happened too; otherwise the bot played on for
+  // hundreds of steps, and Bob's catch-up (the latest 200 steps) lost the clock's lines.
   let sawBob = false;
+  let aliceFirstTurn = null;
   await playUntil([alice], async ([s]) => {
-    if (s.view.phase !== 'setup' && s.view.current === 1) sawBob = true;
-    return sawBob && s.view.current === 0 && s.view.decider === 0;
+    if (s.view.phase === 'setup') return false;
+    if (s.view.current === 1) sawBob = true;
+    if (s.view.current === 0 && aliceFirstTurn === null) aliceFirstTurn = s.view.turn;
+    const bobPlayed = sawBob || (aliceFirstTurn !== null && s.view.turn > aliceFirstTurn);
+    return bobPlayed && s.view.current === 0 && s.view.decider === 0;
   });
 });
 

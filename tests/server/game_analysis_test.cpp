@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -117,6 +118,14 @@ ApiResponse ask(GameAnalyses& a, std::int64_t id, const std::string& address = "
 }
 
 // Asks until the answer is no longer 202 (the worker is done), at most ~20 s.
+// A worker hook that lets the test go on and then keeps the worker where it is for a while.
+std::function<void()> open_then_linger(Gate& gate) {
+  return [&gate] {
+    gate.release();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  };
+}
+
 ApiResponse until_done(GameAnalyses& a, std::int64_t id, const std::string& address = "10.0.0.1") {
   ApiResponse r = ask(a, id, address);
   for (int i = 0; i < 2000 && r.status == 202; ++i) {
@@ -232,10 +241,7 @@ TEST_F(Analyses, AClientThatSawItsAnalysisDoneMayAskForTheNextAtOnce) {
   Gate stored;
   // The worker lingers between storing the answer and ending the job: whatever a client sees
   // in that moment must agree with itself.
-  analyses.after_store_for_tests = [&] {
-    stored.release();
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  };
+  analyses.after_store_for_tests = open_then_linger(stored);
   EXPECT_EQ(ask(analyses, games[0].record.id).status, 202);
   stored.wait();
   EXPECT_EQ(ask(analyses, games[0].record.id).status, 200);
@@ -248,10 +254,7 @@ TEST_F(Analyses, AGameAskedForWhileItsAnswerIsStoredIsNotAnalysedAgain) {
   const std::vector<Stored> games = finished_games(store, 1);
   GameAnalyses analyses(store, fast_limits());
   Gate storing;
-  analyses.before_store_for_tests = [&] {
-    storing.release();
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  };
+  analyses.before_store_for_tests = open_then_linger(storing);
   EXPECT_EQ(ask(analyses, games[0].record.id).status, 202);
   storing.wait();
   // Asked by someone else just before the answer is committed: he gets the answer.
