@@ -266,13 +266,8 @@ void GameAnalyses::work() {
             .bind(4, cpu_ms)
             .bind(5, now_ms())
             .run();
-        ++computed_;  // counted before it can be read, and taken back if it is not stored
-        try {
-          tx.commit();
-        } catch (...) {
-          --computed_;
-          throw;
-        }
+        tx.commit();
+        ++computed_;  // still under mutex_: no request has read the answer yet
         if (after_store_for_tests) after_store_for_tests();
         finish(job);
         finished = true;

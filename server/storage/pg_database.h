@@ -90,7 +90,6 @@ class PgDatabase {
   void require_on_reconnect(const std::string& sql, const std::string& refusal) {
     claims_.emplace_back(sql, refusal);
   }
-  bool fenced() const { return !fenced_.empty(); }
 
  private:
   std::vector<std::string> session_settings_;
