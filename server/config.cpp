@@ -92,6 +92,13 @@ Usage: viktory-server [options]
   --bind ADDR          address to listen on (env VIKTORY_BIND, default 127.0.0.1)
   --db FILE|URI        SQLite database file (env VIKTORY_DB, default ./viktory.db), or a
                        PostgreSQL database: postgresql://user@host/dbname (docs/postgresql.md)
+  --server-url URL     several servers on one PostgreSQL database (docs/postgresql.md): the
+                       URL at which players reach this server itself; each game is served by
+                       one server at a time, and a request for another's game is answered with
+                       game_elsewhere and that server's URL (env VIKTORY_SERVER_URL)
+  --lease-ms N         with --server-url: how long a server's hold on a game lasts unless it
+                       renews it (every third of it); another server takes over the games of
+                       one that stopped after this (default 10000)
   --check-db           do not serve: replay every game of the database (each snapshot must be
                        the state its actions give) and verify every finished game's record, say
                        what does not hold, and exit 0 when all does (for a restored backup; the
@@ -188,6 +195,7 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
   if (auto v = getenv("VIKTORY_WEB_ROOT")) c.web_root = *v;
   if (auto v = getenv("VIKTORY_LOG_LEVEL")) c.log_level = *v;
   if (auto v = getenv("VIKTORY_PUBLIC_URL")) c.public_url = *v;
+  if (auto v = getenv("VIKTORY_SERVER_URL")) c.server_url = *v;
   // Behind a reverse proxy every player arrives from the proxy's address, so self-hosters need
   // to raise this limit without editing the command line of an image.
   if (auto v = getenv("VIKTORY_MAX_CONNECTIONS_PER_ADDRESS")) {
@@ -266,6 +274,8 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
     };
     if (flag == "--port") {
       if (!int_flag(0, 65535, c.port)) return result;
+    } else if (flag == "--lease-ms") {
+      if (!int_flag(300, 600000, c.lease_ms)) return result;
     } else if (flag == "--threads") {
       if (!int_flag(1, 64, c.threads)) return result;
     } else if (flag == "--max-connections-per-address") {
@@ -371,9 +381,9 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
         return result;
       }
     } else if (flag == "--bind" || flag == "--db" || flag == "--web-root" ||
-               flag == "--log-level" || flag == "--public-url" || flag == "--smtp-url" ||
-               flag == "--smtp-starttls" || flag == "--smtp-user" || flag == "--smtp-from" ||
-               flag == "--smtp-ca-file" || flag == "--vapid-subject") {
+               flag == "--log-level" || flag == "--public-url" || flag == "--server-url" ||
+               flag == "--smtp-url" || flag == "--smtp-starttls" || flag == "--smtp-user" ||
+               flag == "--smtp-from" || flag == "--smtp-ca-file" || flag == "--vapid-subject") {
       v = value();
       if (!v) {
         result.error = flag + " needs a value";
@@ -384,6 +394,7 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
       if (flag == "--web-root") c.web_root = *v;
       if (flag == "--log-level") c.log_level = *v;
       if (flag == "--public-url") c.public_url = *v;
+      if (flag == "--server-url") c.server_url = *v;
       if (flag == "--smtp-url") c.smtp_url = *v;
       if (flag == "--smtp-starttls") c.smtp_starttls = *v;
       if (flag == "--smtp-user") c.smtp_user = *v;
@@ -400,6 +411,13 @@ ParsedConfig parse_config(const std::vector<std::string>& args, const GetEnv& ge
     return result;
   }
   while (!c.public_url.empty() && c.public_url.back() == '/') c.public_url.pop_back();
+  while (!c.server_url.empty() && c.server_url.back() == '/') c.server_url.pop_back();
+  if (!c.server_url.empty() && c.db.rfind("postgresql://", 0) != 0 &&
+      c.db.rfind("postgres://", 0) != 0) {
+    result.error = "--server-url is for several servers on one PostgreSQL database; --db is " +
+                   std::string("a file (one server per SQLite database)");
+    return result;
+  }
   if (std::string smtp_error = check_smtp(c); !smtp_error.empty()) {
     result.error = smtp_error;
     return result;

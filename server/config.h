@@ -17,6 +17,10 @@ struct Config {
   std::string web_root = "./web-client";
   std::string log_level = "info";
   std::string public_url;
+  // Several servers on one PostgreSQL database (game_leases.h): this server's own URL, and
+  // the term of its leases. Empty: the server serves its database alone.
+  std::string server_url;
+  int lease_ms = 10000;
   int threads = 2;
   int max_connections_per_address = 64;
   std::size_t max_message_bytes = 64 * 1024;

@@ -6,9 +6,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -20,12 +23,14 @@
 #include "connections.h"
 #include "deliveries.h"
 #include "fair_play.h"
+#include "game_leases.h"
 #include "hub.h"
 #include "listener.h"
 #include "metrics.h"
 #include "notifier.h"
 #include "store.h"
 #include "stored_check.h"
+#include "token.h"
 
 namespace net = boost::asio;
 namespace notify = viktory::notify;
@@ -67,6 +72,40 @@ int check_database(const std::string& path) {
   }
 }
 
+// Renews this server's game leases every `every_ms` on a thread of its own (a renewal waits
+// for the database's commit, which no network thread should). 0: no leases, no thread.
+class LeaseKeeper {
+ public:
+  LeaseKeeper(Hub& hub, int every_ms) : hub_(hub) {
+    if (every_ms > 0) thread_ = std::thread([this, every_ms] { run(every_ms); });
+  }
+  ~LeaseKeeper() { stop(); }
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void run(int every_ms) {
+    std::unique_lock lock(mutex_);
+    while (
+        !wake_.wait_for(lock, std::chrono::milliseconds(every_ms), [this] { return stopping_; })) {
+      lock.unlock();
+      hub_.keep_leases();
+      lock.lock();
+    }
+  }
+  Hub& hub_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,7 +136,19 @@ int main(int argc, char** argv) {
   try {
     // Refuses a database it cannot write: better not to start than to accept players whose
     // every move would fail.
-    Store store(config.db, config.read_connections);
+    const bool shared = !config.server_url.empty();
+    Store store(config.db, config.read_connections, shared);
+    // Several servers on one database: each game is served by the one that holds its lease,
+    // and each action's commit holds it too (game_leases.h). The owner's id is new at each
+    // start: a restarted server holds nothing until it takes games again.
+    std::unique_ptr<GameLeases> leases;
+    if (shared) {
+      leases = std::make_unique<GameLeases>(store.db(), new_invite_code(), config.server_url,
+                                            config.lease_ms);
+      store.set_leases(leases.get());
+      spdlog::info("sharing the database with other servers as {} (leases of {} ms)",
+                   config.server_url, config.lease_ms);
+    }
     // One writer thread commits the actions of every game, many in one fsync (docs/server.md).
     store.start_group_commit();
     Metrics metrics;
@@ -193,7 +244,9 @@ int main(int argc, char** argv) {
         3600LL * 1000 * config.reveal_wait_untimed_hours;
     hub_options.room.contributions.rounds_per_hour = config.reveal_rounds_per_hour;
     hub_options.computers.search_budget = std::chrono::milliseconds(config.computer_budget_ms);
+    hub_options.leases = leases.get();
     Hub hub(store, metrics, hub_options);
+    LeaseKeeper lease_keeper(hub, shared ? config.lease_ms / 3 : 0);
     ConnectionLimiter limiter(config.max_connections_per_address,
                               config.max_queued_bytes_per_address);
     SessionRegistry registry;
@@ -243,9 +296,18 @@ int main(int argc, char** argv) {
     for (int i = 1; i < config.threads; ++i) threads.emplace_back([&] { ioc.run(); });
     ioc.run();
     for (auto& t : threads) t.join();
+    lease_keeper.stop();
     // Actions still in the writer's queue are committed and their completions run while the
     // Hub (which they reference) is still there.
     store.drain_group_commit();
+    // Then the other servers may take this one's games at once, not after the term.
+    if (leases) {
+      try {
+        leases->release_all();
+      } catch (const std::exception& e) {
+        spdlog::error("lease_release_failed error=\"{}\"", e.what());
+      }
+    }
     // Deliveries still queued get a few seconds; their callbacks must not outlive `turns`.
     notifier.shutdown(std::chrono::seconds(5));
     spdlog::info("stopped; closing the database");

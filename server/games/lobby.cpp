@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "bot.h"
+#include "game_leases.h"
 #include "token.h"
 
 namespace viktory::server {
@@ -49,13 +50,19 @@ Outcome make_lobby_page(const LobbyLimits& limits, const std::string& speed,
   return std::nullopt;
 }
 
-Lobby::Lobby(Store& store, Metrics& metrics, RoomLimits limits, LobbyLimits lobby_limits)
-    : store_(store), metrics_(metrics), limits_(limits), lobby_limits_(lobby_limits) {
+Lobby::Lobby(Store& store, Metrics& metrics, RoomLimits limits, LobbyLimits lobby_limits,
+             GameLeases* leases)
+    : store_(store),
+      metrics_(metrics),
+      limits_(limits),
+      lobby_limits_(lobby_limits),
+      leases_(leases) {
   // Open games make up the lobby list, so they are always in memory. One whose row cannot be
   // read stays out (and says why in the log); the others are served.
   Store::DamagedList damaged;
   for (GameRecord& g : store_.games_with_status(GameStatus::kOpen, &damaged)) {
     const std::int64_t id = g.id;
+    if (!take_lease(id)) continue;  // another server lists it
     auto& room =
         rooms_.emplace(id, std::make_unique<GameRoom>(store_, metrics_, std::move(g), limits_))
             .first->second;
@@ -234,6 +241,8 @@ void Lobby::release_pending_locked(std::int64_t player, const std::string& addre
 
 std::shared_ptr<GameRoom> Lobby::add_game(std::unique_ptr<GameRoom> made) {
   const std::int64_t id = made->id();
+  // A new game: nobody else can hold its lease yet (no other process has loaded it).
+  take_lease(id);
   // Someone may have loaded the new game from the store meanwhile (its id is no secret): then
   // that room is the game's, and the one made here is dropped unused.
   auto [it, inserted] = rooms_.emplace(id, std::move(made));
@@ -261,10 +270,37 @@ std::shared_ptr<GameRoom> Lobby::add_game(std::unique_ptr<GameRoom> made) {
   return it->second;
 }
 
+namespace {
+
+std::int64_t wall_clock_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+bool Lobby::take_lease(std::int64_t game_id) {
+  if (leases_ == nullptr) return true;
+  return leases_->take(game_id, wall_clock_ms()).owner == leases_->owner();
+}
+
+std::optional<std::string> Lobby::elsewhere(std::int64_t game_id) {
+  if (leases_ == nullptr || rooms_.count(game_id) != 0) return std::nullopt;
+  const std::optional<Lease> lease = leases_->lease(game_id);
+  if (!lease || lease->owner == leases_->owner() || lease->expires <= wall_clock_ms()) {
+    return std::nullopt;
+  }
+  return lease->url;
+}
+
 GameRoom* Lobby::room(std::int64_t game_id) {
   auto it = rooms_.find(game_id);
   if (it != rooms_.end()) return it->second.get();
   if (damaged_.count(game_id) || unavailable_.count(game_id)) return nullptr;
+  // Before loading: the state another process serves would be stale here at once. A game
+  // that does not exist gets no lease (take() writes none), so asking costs no row.
+  if (!take_lease(game_id)) return nullptr;
   std::unique_ptr<GameRoom> loaded;
   try {
     loaded = GameRoom::load(store_, metrics_, game_id, limits_);
@@ -272,6 +308,7 @@ GameRoom* Lobby::room(std::int64_t game_id) {
     // Refuse this game, clearly and for good (until a restart); every other game goes on.
     spdlog::error("game_damaged game={} reason=\"{}\"", game_id, e.what());
     damaged_[game_id] = e.what();
+    if (leases_ != nullptr) leases_->release(game_id);
     return nullptr;
   }
   if (!loaded) return nullptr;
@@ -572,6 +609,8 @@ void Lobby::evict_idle() {
       // A request that found it before looks the game up again (and loads it afresh).
       it->second->retire();
       lock.unlock();
+      // Handed over at once: a player who comes back through another server is served there.
+      if (leases_ != nullptr) leases_->release(it->first);
       it = rooms_.erase(it);
     } else {
       ++it;

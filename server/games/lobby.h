@@ -87,7 +87,10 @@ Outcome make_lobby_page(const LobbyLimits& limits, const std::string& speed,
 
 class Lobby {
  public:
-  Lobby(Store& store, Metrics& metrics, RoomLimits limits, LobbyLimits lobby_limits = {});
+  // `leases`: several servers share the database (docs/postgresql.md); a game is loaded only
+  // once this process holds its lease, and handed back when its room is freed.
+  Lobby(Store& store, Metrics& metrics, RoomLimits limits, LobbyLimits lobby_limits = {},
+        GameLeases* leases = nullptr);
   ~Lobby();
   Lobby(const Lobby&) = delete;
   Lobby& operator=(const Lobby&) = delete;
@@ -115,6 +118,9 @@ class Lobby {
   GameRoom* room(std::int64_t game_id);
   // The same, shared: it stays alive while a request uses it, even if the Lobby drops it.
   std::shared_ptr<GameRoom> shared_room(std::int64_t game_id);
+  // With leases: the URL of the server that serves this game now (another process holds its
+  // live lease), or nothing. Asked after room() found no room.
+  std::optional<std::string> elsewhere(std::int64_t game_id);
   // Why a game cannot be opened (its stored data is damaged), or nothing.
   std::optional<std::string> damaged(std::int64_t game_id) const;
   // After a storage failure: forgets the room, loads the game again from the store (the truth
@@ -166,6 +172,9 @@ class Lobby {
   RoomLimits limits_;
   ComputerCaps* computer_caps_ = nullptr;
   LobbyLimits lobby_limits_;
+  GameLeases* leases_ = nullptr;
+  // Takes the game's lease (leases_): whether this process serves it now.
+  bool take_lease(std::int64_t game_id);
 
   std::map<std::int64_t, std::shared_ptr<GameRoom>> rooms_;
   std::map<std::int64_t, std::string> damaged_;

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <limits>
 #include <set>
 
 #include "battle_preview_request.h"
 #include "chat_comforts.h"
 #include "display_name.h"
+#include "game_leases.h"
 #include "json.h"
 #include "message_fields.h"
 #include "peek_req.h"
@@ -46,7 +48,7 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
       metrics_(metrics),
       options_(std::move(options)),
       computer_caps_(store, options_.computer_caps),
-      lobby_(store, metrics, room_limits(options_), options_.lobby),
+      lobby_(store, metrics, room_limits(options_), options_.lobby, options_.leases),
       replays_(store.db().path(), metrics, options_.replay),
       catch_ups_(store.db().path(), CatchUpLimits{}),
       signup_buckets_(options_.signups_per_minute / 60.0, 2 * options_.signups_per_minute),
@@ -81,11 +83,20 @@ Hub::Hub(Store& store, Metrics& metrics, HubOptions options)
 std::int64_t Hub::sweep_clocks() {
   // Like a request: the Lobby lock only to find each room, then that room's lock alone.
   try {
+    bool elsewhere_due = false;
     for (const std::int64_t game_id : clocks_->due_games()) {
       std::unique_lock hub_lock(mutex_);
       std::shared_ptr<GameRoom> room =
           lobby_.unavailable(game_id) ? nullptr : lobby_.shared_room(game_id);
+      const bool elsewhere = room == nullptr && lobby_.elsewhere(game_id).has_value();
       hub_lock.unlock();
+      if (elsewhere) {
+        // Another server's game: its clock is that server's (and if that server stopped,
+        // this one takes the game over once the lease ends: room() loads it here then).
+        // Looked at again a second later, not at once: its due time stays past until then.
+        elsewhere_due = true;
+        continue;
+      }
       if (room == nullptr) {
         clocks_->sweep_game(game_id, nullptr);  // a damaged game: its clock steps on alone
         continue;
@@ -98,6 +109,10 @@ std::int64_t Hub::sweep_clocks() {
     for (const std::int64_t next :
          {clocks_->next_due(), standing_->next_due(), sweep_reveal_rounds()}) {
       if (next != 0 && (due == 0 || next < due)) due = next;
+    }
+    if (elsewhere_due) {
+      Clock& clock = options_.clock != nullptr ? *options_.clock : system_clock_;
+      due = std::max(due, clock.now_ms() + 1000);
     }
     return due;
   } catch (const std::exception& e) {
@@ -137,6 +152,8 @@ void Hub::apply_computer_decision(const ComputerDecision& decision) {
       if (!hub_lock.owns_lock()) hub_lock.lock();
       if (e.storage_failure()) {
         storage_failed(decision.game_id, e);
+      } else if (lease_lost(e)) {
+        let_game_go(decision.game_id);
       } else {
         spdlog::error("computer_failed game={} error=\"{}\"", decision.game_id, e.what());
       }
@@ -270,6 +287,58 @@ Failure Hub::storage_failed(std::int64_t game_id, const DbError& error) {
   for (auto& [subscriber, player] : dropped) subscriber->deliver(notice);
   lobby_.changed();
   return fail("game_unavailable", "the server's storage failed; this game is unavailable for now");
+}
+
+Failure Hub::let_game_go(std::int64_t game_id) {
+  std::map<Subscriber*, std::int64_t> dropped;
+  // Loading it again finds the lease another process's: no room; the watchers are dropped.
+  GameRoom* fresh = lobby_.reload(game_id, &dropped);
+  if (fresh != nullptr) return fail("retired", "this game was reloaded; try again");
+  const std::string server = lobby_.elsewhere(game_id).value_or("");
+  spdlog::warn("game_lease_lost game={} server={}", game_id, server);
+  const Message notice = make_message(
+      json{{"type", "game.notice"},
+           {"game_id", game_id},
+           {"code", "game_elsewhere"},
+           {"server", server},
+           {"message", "Another server serves this game now. Open it again to continue there."}});
+  for (auto& [subscriber, player] : dropped) subscriber->deliver(notice);
+  lobby_.changed();
+  Failure f = fail("game_elsewhere", "another server serves this game now: connect there");
+  f.extra["server"] = server;
+  return f;
+}
+
+void Hub::keep_leases() {
+  GameLeases* leases = options_.leases;
+  if (leases == nullptr) return;
+  const auto now = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  try {
+    for (const std::int64_t game_id : leases->renew(now())) {
+      std::lock_guard lock(mutex_);
+      let_game_go(game_id);
+    }
+    // Games with computer seats whose server died (its lease lapsed; one handed over, at 0,
+    // was let go on purpose: a room nobody watched, or a server that stopped and whose
+    // successor loads them as it starts): nobody else would open them.
+    for (const std::int64_t game_id : store_.running_games_with_computers()) {
+      const std::optional<Lease> lease = leases->lease(game_id);
+      if (!lease || lease->owner == leases->owner() || lease->expires == 0 ||
+          lease->expires > now()) {
+        continue;
+      }
+      std::lock_guard lock(mutex_);
+      if (lobby_.room(game_id) != nullptr) {
+        spdlog::info("game_taken_over game={} from={}", game_id, lease ? lease->url : "");
+      }
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("lease_renewal_failed error=\"{}\"", e.what());
+  }
 }
 
 void Hub::on_message(Client* client, std::string_view text) {
@@ -430,6 +499,8 @@ Outcome Hub::act(Client* client, const json& msg) {
             Failure failure;
             if (e.storage_failure()) {
               failure = storage_failed(game_id, e);
+            } else if (lease_lost(e)) {
+              failure = let_game_go(game_id);
             } else {
               spdlog::error("request_failed type=game.action error={}", e.what());
               failure = fail("internal", "the server could not handle this request");
@@ -444,6 +515,10 @@ Outcome Hub::act(Client* client, const json& msg) {
         }
       }
     } catch (const DbError& e) {
+      if (lease_lost(e)) {
+        std::lock_guard lobby_lock(mutex_);
+        return let_game_go(game_id);
+      }
       if (!e.storage_failure()) throw;
       // Thrown while loading the room or with the room's lock, which the unwinding released:
       // the Lobby lock is taken for the reload, never with a room's held.
@@ -486,7 +561,14 @@ Outcome Hub::require_room(std::int64_t game_id, std::shared_ptr<GameRoom>& room)
   if (room == nullptr && lobby_.damaged(game_id)) {
     return fail("game_damaged", "this game's stored data is damaged; it cannot be opened");
   }
-  if (room == nullptr) return fail("not_found", "no such game");
+  if (room == nullptr) {
+    if (std::optional<std::string> server = lobby_.elsewhere(game_id)) {
+      Failure f = fail("game_elsewhere", "another server serves this game: connect there");
+      f.extra["server"] = *server;
+      return f;
+    }
+    return fail("not_found", "no such game");
+  }
   // Whether it was cancelled is for the caller to see under the room's lock: a busy room is
   // never waited for under the Lobby lock.
   return std::nullopt;

@@ -72,8 +72,12 @@ struct HubOptions {
   int health_retry_seconds = 5;
   int health_probe_seconds = 60;
   Presence* presence = nullptr;  // told of every sign-in and closed connection (presence.h)
-  ComputerOptions computers;     // computer seats' workers and budget (seat_controllers.h)
-  Clock* clock = nullptr;        // the clocks' time (game_clock.h); nullptr: the system clock
+  // Several servers on one database (docs/postgresql.md): this process's game leases. A game
+  // is served only while its lease is held; a request for one another process serves is
+  // refused with game_elsewhere and that server's URL.
+  GameLeases* leases = nullptr;
+  ComputerOptions computers;  // computer seats' workers and budget (seat_controllers.h)
+  Clock* clock = nullptr;     // the clocks' time (game_clock.h); nullptr: the system clock
   // Caps on games with computer seats (computer_caps.h).
   ComputerCapsOptions computer_caps;
   // The guided first game's budget (tutorial.h).
@@ -116,6 +120,11 @@ class Hub {
   // Clocks (game_clocks.h): acts on due reminders and deadlines; returns when the next one is
   // due (ms since the epoch, 0: nothing). The sweeper's timer calls it.
   std::int64_t sweep_clocks();
+  // With leases, every third of their term: renews this process's leases, lets go of the games
+  // another process took (their watchers are told game_elsewhere), and takes over the running
+  // games with computer seats whose lease has expired (their server stopped), so that the
+  // computers play on.
+  void keep_leases();
   // Told when something new becomes due (the sweeper re-arms); nullptr to stop.
   void on_clock_due(std::function<void(std::int64_t)> f);
   // The reminder hook of the clocks; by default `room.on_turn` (the turn notifications).
@@ -171,6 +180,10 @@ class Hub {
   bool charge_client(Client* client, double cost);
   std::optional<PlayerRecord> player_of(Client* client);
   Failure storage_failed(std::int64_t game_id, const DbError& error);
+  // Under the Lobby lock, once another process holds the game's lease (keep_leases, or an
+  // action whose commit found it gone): the room goes, its watchers are told where the game
+  // is served now; returns the game_elsewhere failure for the request that found out.
+  Failure let_game_go(std::int64_t game_id);
   void send_error(Client* client, const Failure& failure, const nlohmann::json& req);
   Outcome preview_battle(Client* client, const GameRoom& room, std::int64_t player_id,
                          const nlohmann::json& msg);

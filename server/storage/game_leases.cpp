@@ -18,8 +18,10 @@ Lease GameLeases::take(std::int64_t game_id, std::int64_t now_ms) {
     // One statement decides: a free, expired or own lease is (re)written; a live lease of
     // another process is left alone. Two processes taking one expired lease at once both
     // reach the row; the database orders them, and the second sees the first's live lease.
+    // A game that does not exist gets none (a client's made-up id costs no row).
     db_.cached(
-           "INSERT INTO game_leases(game_id, owner, url, expires) VALUES(?1, ?2, ?3, ?4) "
+           "INSERT INTO game_leases(game_id, owner, url, expires) SELECT ?1, ?2, ?3, ?4 "
+           "WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1) "
            "ON CONFLICT(game_id) DO UPDATE SET owner = excluded.owner, url = excluded.url, "
            "expires = excluded.expires "
            "WHERE game_leases.owner = excluded.owner OR game_leases.expires <= ?5")

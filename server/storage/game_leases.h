@@ -40,7 +40,8 @@ class GameLeases {
   std::int64_t term_ms() const { return term_ms_; }
 
   // Takes game_id's lease if nobody holds it, it has expired, or it is ours already (then it is
-  // renewed). Returns the lease as it stands afterwards: ours when taken, else its owner's.
+  // renewed). Returns the lease as it stands afterwards: ours when taken, else its owner's;
+  // no owner when there is no such game (no lease is written for one).
   Lease take(std::int64_t game_id, std::int64_t now_ms);
   // Inside the caller's write transaction, before it writes the game: whether the lease is
   // still ours, renewing it. False means another process took it: roll back, write nothing.

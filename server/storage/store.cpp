@@ -3,11 +3,13 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 
 #include "fair_play.h"
+#include "game_leases.h"
 #include "json.h"
 #include "pg_database.h"
 #include "player_records.h"
@@ -143,35 +145,51 @@ namespace {
 
 // pg_advisory_lock's key for "a server serves this database": any fixed number of our own.
 constexpr const char* kServerLockKey = "5650083921";
+// ... and for "a server is migrating it", when several share it.
+constexpr const char* kMigrationLockKey = "5650083922";
+
+std::int64_t wall_clock_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 // One server per PostgreSQL database until games have leases (docs/postgresql.md): two would
 // each load and change the same games. A session advisory lock held by the writer's connection
 // while it lives; PostgreSQL frees it when that connection ends, also after a kill -9, so a
 // restart right after a crash waits for the old session to go (at most 10 s). Readers, and the
 // checks of --check-db and viktory-move-db, take no lock.
-void claim_postgresql_database(Database& db) {
+//
+// Servers that share the database (`shared`, each game by one at a time through its lease)
+// hold the same lock in shared mode: any number of them, but never beside a server that
+// believes it is alone, nor the other way round.
+void claim_postgresql_database(Database& db, bool shared) {
+  const std::string lock = shared ? "pg_advisory_lock_shared(" : "pg_advisory_lock(";
   db.exec("SET lock_timeout = '10s'");
   try {
-    db.prepare(std::string("SELECT pg_advisory_lock(") + kServerLockKey + ")").step();
+    db.prepare(std::string("SELECT ") + lock + kServerLockKey + ")").step();
   } catch (const DbError& e) {
-    throw DbError(
-        "another viktory-server is serving this PostgreSQL database: one server per database "
-        "(docs/postgresql.md) (" +
-        std::string(e.what()) + ")");
+    throw DbError(std::string(shared ? "a viktory-server that serves this PostgreSQL database "
+                                       "alone is running: start every server with --server-url"
+                                     : "another viktory-server is serving this PostgreSQL "
+                                       "database: one server per database, or every server "
+                                       "with --server-url") +
+                  " (docs/postgresql.md) (" + e.what() + ")");
   }
   db.exec("SET lock_timeout = 0");
   // After a lost connection is opened again, the lock is taken again. If another server took
   // it meanwhile, this one stops writing: every write fails as a storage failure, so no player
   // is told an action was kept that the other server does not know of.
   db.pg().require_on_reconnect(
-      std::string("SELECT pg_try_advisory_lock(") + kServerLockKey + ")",
+      std::string("SELECT pg_try_advisory_lock") + (shared ? "_shared(" : "(") + kServerLockKey +
+          ")",
       "another viktory-server took this PostgreSQL database while this one's connection was "
       "lost: this server no longer writes to it; restart it (docs/postgresql.md)");
 }
 
 }  // namespace
 
-Store::Store(const std::string& path, int readers) : db_(path) {
+Store::Store(const std::string& path, int readers, bool shared) : db_(path) {
   // WAL keeps readers and the writer apart; synchronous=FULL makes each COMMIT durable
   // (fsync) before we tell anyone about the action it contains. PostgreSQL does both as it
   // comes (MVCC snapshots; a COMMIT returns once its WAL is flushed, synchronous_commit = on)
@@ -183,9 +201,21 @@ Store::Store(const std::string& path, int readers) : db_(path) {
   } else {
     // A server told to defer its commits would acknowledge actions it could lose.
     db_.pg().remember_setting("SET synchronous_commit = on");
-    claim_postgresql_database(db_);
+    claim_postgresql_database(db_, shared);
+  }
+  if (shared) {
+    if (!db_.postgresql()) {
+      throw DbError("several servers share a PostgreSQL database, not an SQLite file");
+    }
+    // Servers starting together migrate one after the other (the second finds it done).
+    db_.exec("SET lock_timeout = '60s'");
+    db_.prepare(std::string("SELECT pg_advisory_lock(") + kMigrationLockKey + ")").step();
+    db_.exec("SET lock_timeout = 0");
   }
   migrate();
+  if (shared) {
+    db_.prepare(std::string("SELECT pg_advisory_unlock(") + kMigrationLockKey + ")").step();
+  }
   // SQLite opens a file it may not write read-only without a word, and every write would
   // fail later: better to refuse now, with a clear message.
   try {
@@ -629,6 +659,11 @@ Store::~Store() {
 
 void Store::write_action(const ActionCommit& commit) {
   const ActionRecord& r = commit.record;
+  // First: a process that lost the game's lease (it stalled past the term, another took over)
+  // writes nothing of it, however late it learns so (fencing, game_leases.h).
+  if (leases_ != nullptr && !leases_->hold(commit.game_id, wall_clock_ms())) {
+    throw DbError(kLeaseLost);
+  }
   Statement insert = db_.cached(
       "INSERT INTO actions(game_id, seq, action, sealed, turn, at, source) "
       "VALUES(?,?,?,?,?,?,?)");

@@ -44,6 +44,14 @@ constexpr int kMaxSpectatorDelay = 20;  // turns
 
 // Stored data of a game that cannot be read or does not add up (a malformed column, a gap in
 // the action log). The game cannot be opened; the rest of the server goes on.
+class GameLeases;
+
+// The error of an action whose game another server took (Store::set_leases): not a storage
+// failure; the action was not written, and this process should let the game go.
+inline constexpr const char* kLeaseLost =
+    "another server serves this game now; this action was not saved";
+inline bool lease_lost(const DbError& error) { return error.what() == std::string(kLeaseLost); }
+
 struct DamagedGame : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -147,7 +155,9 @@ class Store {
   // need no transaction of the writer (a database file only), so that one slow read never makes
   // a sign-in wait (docs/server.md, "Readers").
   static constexpr int kDefaultReaders = 3;
-  explicit Store(const std::string& path, int readers = kDefaultReaders);
+  // `shared`: several servers serve this PostgreSQL database, each game by one at a time (game
+  // leases, game_leases.h; set_leases) instead of the whole database by one server.
+  explicit Store(const std::string& path, int readers = kDefaultReaders, bool shared = false);
   // A second, read-only connection to a database another Store has opened (and migrated): for
   // work outside the game lock, such as replays (WAL lets it read while the other writes).
   struct ReadOnly {};
@@ -237,6 +247,10 @@ class Store {
   void drain_group_commit();
   // Starts the writer thread of group commit (the server does; unit tests commit directly).
   void start_group_commit();
+  // With several servers on one database: every action's write holds its game's lease in the
+  // same transaction (GameLeases::hold), and an action of a game this process no longer holds
+  // fails with a DbError (not a storage failure) that says so; nothing of it is written.
+  void set_leases(GameLeases* leases) { leases_ = leases; }
   // Group commit so far: transactions committed, actions the writer took, actions waiting.
   struct GroupCommitStats {
     std::int64_t groups = 0;
@@ -307,7 +321,8 @@ class Store {
   void run_group_commit();
 
   Database db_;
-  std::unique_ptr<Pool> readers_;       // read-only; absent for an in-memory database
+  std::unique_ptr<Pool> readers_;  // read-only; absent for an in-memory database
+  GameLeases* leases_ = nullptr;
   std::unique_ptr<GroupCommit> group_;  // after db_: the writer stops before the database closes
 };
 

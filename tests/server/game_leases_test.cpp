@@ -28,7 +28,28 @@ class Leases : public ::testing::Test {
   Database other{store.db().path()};   // the second process's connection
   GameLeases first{store.db(), "first-process", "http://10.0.0.1:8080", kTerm};
   GameLeases second{other, "second-process", "http://10.0.0.2:8080", kTerm};
+
+  // Games 1 to 9 exist: a lease is only ever taken on a game that does.
+  void SetUp() override {
+    store.db().exec("INSERT INTO players(id, name, token_hash, created) VALUES(1, 'p', 'h', 0)");
+    for (int id = 1; id <= 9; ++id) {
+      store.db()
+          .prepare(
+              "INSERT INTO games(id, options, status, created, creator) "
+              "VALUES(?, '{}', 'running', 0, 1)")
+          .bind(1, id)
+          .run();
+    }
+  }
 };
+
+TEST_F(Leases, AGameThatDoesNotExistGetsNoLease) {
+  // Else a client asking a server for made-up game ids would fill the table.
+  const Lease none = first.take(1000, kStart);
+  EXPECT_EQ(none.owner, "");
+  EXPECT_FALSE(first.lease(1000).has_value());
+  EXPECT_TRUE(first.held().empty());
+}
 
 TEST_F(Leases, AFreeLeaseIsTakenALiveOneIsNotAnExpiredOneIs) {
   EXPECT_FALSE(first.lease(7).has_value());

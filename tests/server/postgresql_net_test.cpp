@@ -32,24 +32,6 @@ int end_sessions(const std::string& uri) {
   return ended;
 }
 
-// Each acknowledged action is one the players saw; the first legal one that is not a concession.
-void play(std::vector<WsClient*> clients, std::vector<Seen>& seen, std::int64_t id, int actions) {
-  for (int i = 0; i < actions; ++i) {
-    if (seen[0].view["phase"] == "game_over") return;
-    const int who = int(seen[0].view.at("decider"));
-    json pick;
-    for (const json& a : seen[static_cast<std::size_t>(who)].legal) {
-      if (a["kind"] != "concede") {
-        pick = a;
-        break;
-      }
-    }
-    ASSERT_FALSE(pick.is_null());
-    act_and_wait(*clients[static_cast<std::size_t>(who)], id, pick, clients, seen,
-                 static_cast<std::size_t>(who));
-  }
-}
-
 TEST(PostgresqlNet, EndedDatabaseSessionsCostThePlayersNothing) {
   if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.PostgresqlNet.* on a throwaway cluster";
   TempDir dir;
@@ -65,13 +47,13 @@ TEST(PostgresqlNet, EndedDatabaseSessionsCostThePlayersNothing) {
   sign_in(b, bob);
   std::vector<Seen> seen;
   const std::int64_t id = start_game({&a, &b}, seen);
-  play({&a, &b}, seen, id, 4);
+  play_actions({&a, &b}, seen, id, 4);
   for (int round = 0; round < 3; ++round) {
     // The writer, the readers, accounts, notifications...: every session of the server (a
     // connection is opened again when next used: later rounds end fewer).
     EXPECT_GE(end_sessions(db), round == 0 ? 5 : 1) << "round " << round;
     // act_and_wait fails on any error: each action goes through at once.
-    play({&a, &b}, seen, id, 3);
+    play_actions({&a, &b}, seen, id, 3);
     WsClient again;  // signing in reads through a reader too
     again.connect(server.port());
     sign_in(again, alice);

@@ -47,6 +47,7 @@ const TEXTS = {
   game_damaged: () => t('error.gameDamaged'),
   storage_error: () => t('error.storageError'),
   game_unavailable: () => t('error.gameUnavailable'),
+  game_elsewhere: () => t('error.gameElsewhere'),
   internal: () => t('error.internal'),
   method: () => t('error.method'),
   bad_name: () => t('error.badName'),

@@ -18,6 +18,7 @@ import { renderPrompt } from './game/prompt.js';
 import { renderActions, landingFrigates } from './game/actions.js';
 import { renderPlayers } from './game/players.js';
 import { tickClock } from './game/clock.js';
+import { followToServer } from './elsewhere.js';
 import { renderSelection } from './game/selection.js';
 import { renderBattle } from './game/battle.js';
 import { renderDecision } from './game/decisions.js';
@@ -82,6 +83,15 @@ class GamePage {
     this.sounds = soundLog; // what was played, for the browser tests
   }
 
+  // Another server serves this game (./elsewhere.js): loaded again through it, or named.
+  goElsewhere(server) {
+    followToServer(server, this.gameId, (where) => {
+      this.fatal = t('gamePage.elsewhere', { server: where });
+      this.state = null;
+      this.render();
+    });
+  }
+
   start() {
     this.build();
     this.on(this.channel, 'state', (e) => this.onState(e.detail));
@@ -111,6 +121,10 @@ class GamePage {
     const clockTimer = setInterval(() => tickClock(this), 1000);
     this.listeners.push(() => clearInterval(clockTimer));
     this.on(this.channel, 'notice', (e) => {
+      if (e.detail.code === 'game_elsewhere') {
+        this.goElsewhere(e.detail.server);
+        return;
+      }
       if (e.detail.code === 'game_unavailable') {
         this.fatal = e.detail.message;
         this.state = null;
@@ -120,6 +134,10 @@ class GamePage {
     });
     this.on(this.channel, 'error', (e) => {
       const code = e.detail.code;
+      if (code === 'game_elsewhere') {
+        this.goElsewhere(e.detail.server);
+        return;
+      }
       const fatal = {
         // A private game without its invitation answers like a game that does not exist.
         not_found: t('gamePage.notFound'),

@@ -287,6 +287,7 @@ export class Connection extends EventTarget {
       if (msg.type === 'error') {
         const err = new ProtocolError(msg.code, serverErrorText(msg.code, msg.message));
         err.reason = msg.reason;
+        if (msg.server !== undefined) err.server = msg.server; // game_elsewhere (./elsewhere.js)
         entry.reject(err);
       } else {
         entry.resolve({ ack: msg, seen: entry.seen });
@@ -427,7 +428,7 @@ export class GameChannel extends EventTarget {
       // A lost connection resyncs again on reconnect; anything else (no such game, private
       // game without invitation) is for the page to show.
       if (!['offline', 'disconnected', 'timeout'].includes(err.code)) {
-        this.emit('error', { code: err.code, message: err.message });
+        this.emit('error', { code: err.code, message: err.message, server: err.server });
       }
     });
   }

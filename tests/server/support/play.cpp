@@ -78,4 +78,21 @@ json act_and_wait(WsClient& actor, std::int64_t game_id, const json& action,
   return mine;
 }
 
+void play_actions(const std::vector<WsClient*>& clients, std::vector<Seen>& seen,
+                  std::int64_t game_id, int actions) {
+  for (int i = 0; i < actions; ++i) {
+    if (seen[0].view["phase"] == "game_over") return;
+    const auto who = static_cast<std::size_t>(int(seen[0].view.at("decider")));
+    json pick;
+    for (const json& a : seen[who].legal) {
+      if (a["kind"] != "concede") {
+        pick = a;
+        break;
+      }
+    }
+    if (pick.is_null()) throw std::runtime_error("no legal action but a concession");
+    act_and_wait(*clients[who], game_id, pick, clients, seen, who);
+  }
+}
+
 }  // namespace viktory::server::testing

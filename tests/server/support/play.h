@@ -42,4 +42,9 @@ nlohmann::json act_and_wait(WsClient& actor, std::int64_t game_id, const nlohman
                             const std::vector<WsClient*>& watchers, std::vector<Seen>& seen,
                             std::size_t actor_index);
 
+// Plays `actions` actions (fewer if the game ends), each the decider's first legal one that is
+// not a concession, every one acknowledged and seen by every client (act_and_wait).
+void play_actions(const std::vector<WsClient*>& clients, std::vector<Seen>& seen,
+                  std::int64_t game_id, int actions);
+
 }  // namespace viktory::server::testing
