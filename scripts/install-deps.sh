@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh          # build dependencies
 #   scripts/install-deps.sh --test   # plus what the tests need: clang with libFuzzer and the
 #                                    # sanitizer runtimes (tests/fuzz), Chromium, Node.js, npm,
-#                                    # PostgreSQL and libpq (the dialect tests)
+#                                    # PostgreSQL and libpq (the dialect tests), nginx and
+#                                    # Caddy (the proxy tests of several servers)
 #
 # Only packages that are missing are installed, and `apt-get update` runs only when something is
 # missing, so a second run is quick and needs no network. Works as root, or through sudo.
@@ -46,6 +47,10 @@ if [ "$with_test" = 1 ]; then
   # tests/server/postgresql_*_test.cpp: the server programs for a throwaway cluster of the
   # tests' own (initdb in a temporary folder; the machine's service is not used).
   packages+=(postgresql)
+  # tests/server/several_servers_test.cpp: the routing of deploy/nginx-several-servers.conf and
+  # deploy/Caddyfile.several-servers in a real nginx and Caddy (started by the test on loopback;
+  # the machine's services are not used).
+  packages+=(nginx-light caddy)
   # Node.js may come from elsewhere (e.g. a newer upstream build); only add Debian's when absent,
   # so we never fight an existing installation.
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
@@ -91,5 +96,14 @@ done
 if [ ${#still_missing[@]} -ne 0 ]; then
   echo "install-deps: failed to install: ${still_missing[*]}" >&2
   exit 1
+fi
+# Debian starts nginx's and Caddy's own services (a default page on port 80) when it installs
+# them; the tests need only the programs. Stopped and disabled only when this run installed them.
+if command -v systemctl >/dev/null 2>&1; then
+  for proxy in nginx-light:nginx caddy:caddy; do
+    if [[ " ${missing[*]} " == *" ${proxy%%:*} "* ]]; then
+      "${as_root[@]}" systemctl disable --now "${proxy##*:}" >/dev/null 2>&1 || true
+    fi
+  done
 fi
 echo "install-deps: done"

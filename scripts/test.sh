@@ -54,6 +54,8 @@ fi
 # install-deps.sh --test brought PostgreSQL and libpq: their tests must be built and must run
 # (tests/server/postgresql_dialect_test.cpp skips only where this is not set).
 export VIKTORY_REQUIRE_POSTGRESQL=1
+# ... and nginx and Caddy, for the proxies of several servers (tests/server/several_servers_test.cpp).
+export VIKTORY_REQUIRE_PROXIES=1
 
 step "configuring and building ($build_dir/, Release, tests on)"
 if ! cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DVIKTORY_BUILD_TESTS=ON; then

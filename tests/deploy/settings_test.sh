@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every VIKTORY_* setting the deploy files (Compose files, systemd units) give is one that
-# something reads: the server (its --help names each variable it takes) or a deploy script.
+# something reads: the server (its --help names each variable it takes), a deploy script, or a
+# Caddyfile (Caddy reads {$NAME} from its environment).
 # A misspelt name would otherwise be ignored without a word and the server run on a default.
 # Usage: settings_test.sh <deploy dir> <viktory-server binary>
 set -euo pipefail
@@ -9,7 +10,7 @@ server=$2
 
 known=$("$server" --help 2>&1 | grep -oE 'VIKTORY_[A-Z_]+' | sort -u)
 [ -n "$known" ] || { echo "FAIL: $server --help names no VIKTORY_ variable"; exit 1; }
-scripts=$(cat "$deploy"/*.sh)
+scripts=$(cat "$deploy"/*.sh "$deploy"/Caddyfile*)
 
 checked=0
 failed=0

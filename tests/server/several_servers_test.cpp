@@ -4,9 +4,19 @@
 // is killed another takes the game over with every acknowledged action and none twice; a
 // rolling restart hands the games over at once. Runs only in the "pg." copy of the integration
 // tests (tests/server/CMakeLists.txt).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "database.h"
@@ -182,6 +192,198 @@ TEST(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrStop
   EXPECT_EQ(first->terminate(), 0);
   EXPECT_EQ(first->log().find(" error "), std::string::npos) << first->log();
 }
+
+// A free loopback port (another program may take it before it is used: tests only).
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+    text.replace(at, from.size(), to);
+    at += to.size();
+  }
+  return text;
+}
+
+// The part between the "routing" lines of a shipped proxy configuration, with the servers'
+// names (server1:8080, server2:8080) replaced by the test servers' addresses.
+std::string shipped_routing(const std::string& file, int first_port, int second_port) {
+  std::ifstream in(std::string(VIKTORY_DEPLOY_DIR) + "/" + file);
+  std::stringstream whole;
+  whole << in.rdbuf();
+  const std::string text = whole.str();
+  const std::size_t from = text.find("# -- routing --");
+  const std::size_t to = text.find("# -- end of routing --");
+  if (from == std::string::npos || to == std::string::npos) {
+    throw std::runtime_error("no routing lines in deploy/" + file);
+  }
+  std::string routing = text.substr(from, to - from);
+  routing = replaced(routing, "server1:8080", "127.0.0.1:" + std::to_string(first_port));
+  return replaced(routing, "server2:8080", "127.0.0.1:" + std::to_string(second_port));
+}
+
+bool accepts(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool up = connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  close(fd);
+  return up;
+}
+
+// A real proxy (Debian's nginx or Caddy) on loopback, plain HTTP, with the routing of deploy/'s
+// configuration for it in front of the two test servers.
+class Proxy {
+ public:
+  enum Kind { kNginx, kCaddy };
+  static const char* program(Kind kind) {
+    return kind == kNginx ? "/usr/sbin/nginx" : "/usr/bin/caddy";
+  }
+
+  Proxy(Kind kind, const std::filesystem::path& dir, int first_port, int second_port)
+      : port_(free_port()) {
+    std::filesystem::create_directories(dir / "logs");
+    const std::string d = dir.string();
+    const std::string listen = "127.0.0.1:" + std::to_string(port_);
+    std::vector<std::string> args;
+    std::ofstream conf(dir / "proxy.conf");
+    if (kind == kNginx) {
+      conf << "daemon off;\nmaster_process off;\npid " << d << "/nginx.pid;\nerror_log " << d
+           << "/logs/error.log;\nevents {}\nhttp {\naccess_log off;\n";
+      for (const char* temp : {"client_body", "proxy", "fastcgi", "uwsgi", "scgi"}) {
+        conf << temp << "_temp_path " << d << "/" << temp << ";\n";
+      }
+      conf << shipped_routing("nginx-several-servers.conf", first_port, second_port)
+           << "server {\nlisten " << listen << ";\nlocation = /ws {\n"
+           << "proxy_pass http://$viktory_upstream;\nproxy_http_version 1.1;\n"
+           << "proxy_set_header Upgrade $http_upgrade;\n"
+           << "proxy_set_header Connection \"upgrade\";\n}\n}\n}\n";
+      args = {program(kind), "-p", d, "-c", d + "/proxy.conf", "-e", d + "/logs/error.log"};
+    } else {
+      conf << "{\n\tadmin off\n\tauto_https off\n}\nhttp://" << listen
+           << " {\n"
+           << shipped_routing("Caddyfile.several-servers", first_port, second_port) << "}\n";
+      args = {program(kind), "run", "--config", d + "/proxy.conf", "--adapter", "caddyfile"};
+    }
+    conf.close();
+    pid_ = fork();
+    if (pid_ == 0) {
+      // Caddy keeps its state under the user's folders: here, the test's.
+      setenv("HOME", d.c_str(), 1);
+      setenv("XDG_DATA_HOME", d.c_str(), 1);
+      setenv("XDG_CONFIG_HOME", d.c_str(), 1);
+      const int null = open("/dev/null", O_WRONLY);
+      dup2(null, 1);
+      dup2(null, 2);
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    for (int i = 0; i < 200 && !accepts(port_); ++i) std::this_thread::sleep_for(50ms);
+    if (!accepts(port_)) throw std::runtime_error(std::string(program(kind)) + " did not start");
+  }
+  ~Proxy() {
+    kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+  }
+  Proxy(const Proxy&) = delete;
+  Proxy& operator=(const Proxy&) = delete;
+  int port() const { return port_; }
+
+ private:
+  int port_;
+  pid_t pid_ = -1;
+};
+
+// The cookie the web client sets for a server URL (web-client/js/elsewhere.js).
+std::pair<std::string, std::string> cookie_for(const std::string& url) {
+  return {"Cookie", "viktory_server=" + replaced(replaced(url, ":", "%3A"), "/", "%2F")};
+}
+
+class ShippedProxy : public ::testing::TestWithParam<Proxy::Kind> {};
+
+// With the cookie naming a server, the proxy sends the player there every time; with it naming
+// a server that died, to another one, which serves the game once the lease has lapsed.
+TEST_P(ShippedProxy, SendsAPlayerToTheServerOfHisGame) {
+  if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
+  const char* program = Proxy::program(GetParam());
+  if (!std::filesystem::exists(program)) {
+    if (std::getenv("VIKTORY_REQUIRE_PROXIES") != nullptr) FAIL() << program << " is missing";
+    GTEST_SKIP() << program << " is not installed";
+  }
+  TempDir dir;
+  const std::string db = dir.file("game.db");
+  // Named as in the shipped file (the proxy reaches them at serverN:8080 there).
+  ServerProcess first(db, dir.path().string(), serving_as("http://server1:8080"));
+  ServerProcess second(db, dir.path().string(), serving_as("http://server2:8080"));
+  Proxy proxy(GetParam(), dir.path() / "proxy", first.port(), second.port());
+
+  // A game served by the second server.
+  const Account alice = sign_up(second.port(), "Alice");
+  const Account bob = sign_up(second.port(), "Bob");
+  WsClient a, b;
+  a.connect(second.port());
+  b.connect(second.port());
+  sign_in(a, alice);
+  sign_in(b, bob);
+  std::vector<Seen> seen;
+  const std::int64_t id = start_game({&a, &b}, seen);
+  play_actions({&a, &b}, seen, id, 2);
+
+  // Through the proxy with the cookie naming a server: that server, every time. The first
+  // server refuses the game and names the second; the cookie for the second gets it.
+  for (int i = 0; i < 3; ++i) {
+    WsClient to_first;
+    to_first.connect(proxy.port(), "/ws", true, {cookie_for("http://server1:8080")});
+    sign_in(to_first, bob);
+    const json refused = watch(to_first, id);
+    EXPECT_EQ(refused.value("code", ""), "game_elsewhere") << refused.dump();
+    ASSERT_EQ(refused.value("server", ""), "http://server2:8080");
+    WsClient followed;
+    followed.connect(proxy.port(), "/ws", true, {cookie_for(refused.value("server", ""))});
+    sign_in(followed, bob);
+    EXPECT_EQ(watch(followed, id).value("type", ""), "game.state");
+  }
+
+  // The second server dies: with the cookie still naming it, the proxy falls back on the
+  // first, which serves the game once the lease has lapsed.
+  second.kill9();
+  const auto killed = std::chrono::steady_clock::now();
+  json state;
+  while (std::chrono::steady_clock::now() - killed < 15s) {
+    try {
+      WsClient again;
+      again.connect(proxy.port(), "/ws", true, {cookie_for("http://server2:8080")});
+      sign_in(again, bob);
+      state = watch(again, id);
+      if (state.value("type", "") == "game.state") break;
+    } catch (const std::exception&) {
+      // The proxy's first try at the dead server: the next attempt goes on to the backup.
+    }
+    std::this_thread::sleep_for(200ms);
+  }
+  ASSERT_EQ(state.value("type", ""), "game.state") << state.dump();
+  EXPECT_EQ(int(state.at("seq")), seen[0].seq);
+}
+
+INSTANTIATE_TEST_SUITE_P(SeveralServers, ShippedProxy,
+                         ::testing::Values(Proxy::kNginx, Proxy::kCaddy),
+                         [](const ::testing::TestParamInfo<Proxy::Kind>& kind) {
+                           return std::string(kind.param == Proxy::kNginx ? "Nginx" : "Caddy");
+                         });
 
 // Servers that share a database and one that believes it is alone never run side by side.
 TEST(SeveralServers, AServerAloneAndSharingServersRefuseEachOther) {
