@@ -141,6 +141,7 @@ int TurnNotifications::send_digests() {
         "WHERE p.digest = 1 AND n.email = 1");
     while (s.step()) readers.push_back({s.int64(0), s.text(1), s.text(2)});
   }
+  if (options_.digests_listed_for_tests) options_.digests_listed_for_tests();
   const std::int64_t now = options_.now();
   int sent = 0;
   for (const Reader& who : readers) {
@@ -150,6 +151,18 @@ int TurnNotifications::send_digests() {
     const std::string today = date_of(local);
     // Once a day, from his morning on (if the server was down then, when it is back).
     if (local.hour < options_.digest_hour || who.last == today) continue;
+    {
+      // Claimed before it is written: of several servers on one database (docs/postgresql.md)
+      // that find the same digest due, one sends it.
+      std::lock_guard db_lock(db_mutex_);
+      db_.cached(
+             "UPDATE notify_preferences SET last_digest = ?1 WHERE player_id = ?2 AND "
+             "last_digest IS NOT ?1")
+          .bind(1, today)
+          .bind(2, who.player)
+          .run();
+      if (db_.changes() != 1) continue;
+    }
     std::vector<std::pair<std::int64_t, int>> waiting;  // (game, his seat)
     {
       std::lock_guard db_lock(db_mutex_);
@@ -186,13 +199,6 @@ int TurnNotifications::send_digests() {
       } catch (const std::exception& e) {
         spdlog::warn("digest_game_failed game={} error=\"{}\"", game_id, e.what());
       }
-    }
-    {
-      std::lock_guard db_lock(db_mutex_);
-      db_.cached("UPDATE notify_preferences SET last_digest = ? WHERE player_id = ?")
-          .bind(1, today)
-          .bind(2, who.player)
-          .run();
     }
     if (games.empty()) continue;  // nothing waits for him: no mail today
     notify::Delivery delivery = notify::email_delivery(

@@ -56,6 +56,9 @@ struct TurnNotificationOptions {
   std::string zoneinfo = "/usr/share/zoneinfo";
   // The local hour from which a player's daily digest goes out (his morning).
   int digest_hour = 8;
+  // Tests: called by send_digests between reading who is due and claiming each one's digest
+  // (where another server on the same database may send the same digests).
+  std::function<void()> digests_listed_for_tests;
   // Milliseconds since the epoch; injectable so that a test can move to the next morning.
   std::function<std::int64_t()> now = now_ms;
   // Turn changes and reminders of one game waiting: a game played very fast (a player against
