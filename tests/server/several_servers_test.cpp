@@ -12,10 +12,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
@@ -193,6 +196,96 @@ TEST(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrStop
   EXPECT_EQ(first->log().find(" error "), std::string::npos) << first->log();
 }
 
+// One game's two players, on their own thread while the load runs.
+struct Table {
+  WsClient a, b;
+  std::vector<Seen> seen;
+  std::int64_t id = 0;
+  std::vector<WsClient*> both() { return {&a, &b}; }
+  // The last seq a player saw: acknowledged (an action's actor sees its update after the
+  // commit).
+  int acknowledged() const { return std::max(seen[0].seq, seen[1].seq); }
+};
+
+void open_game(Table& t, int port, const Account& alice, const Account& bob) {
+  t.a.connect(port);
+  t.b.connect(port);
+  sign_in(t.a, alice);
+  sign_in(t.b, bob);
+  t.seen.assign(2, Seen{});
+  t.seen[0].absorb(watch(t.a, t.id));
+  t.seen[1].absorb(watch(t.b, t.id));
+}
+
+TEST(SeveralServers, UnderLoadTheOtherServerTakesOverEveryGameWithEveryAcknowledgedAction) {
+  if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
+  TempDir dir;
+  const std::string db = dir.file("game.db");
+  auto first =
+      std::make_unique<ServerProcess>(db, dir.path().string(), serving_as("http://first.example"));
+  ServerProcess second(db, dir.path().string(), serving_as("http://second.example"));
+  const Account alice = sign_up(first->port(), "Alice");
+  const Account bob = sign_up(first->port(), "Bob");
+  constexpr int kGames = 6;
+  std::vector<std::unique_ptr<Table>> tables;
+  for (int i = 0; i < kGames; ++i) {
+    auto t = std::make_unique<Table>();
+    t->a.connect(first->port());
+    t->b.connect(first->port());
+    sign_in(t->a, alice);
+    sign_in(t->b, bob);
+    t->id = start_game(t->both(), t->seen);
+    tables.push_back(std::move(t));
+  }
+  // Every game played as fast as its players can, until the first server dies under them.
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> players;
+  for (auto& t : tables) {
+    players.emplace_back([&stop, table = t.get()] {
+      try {
+        while (!stop) play_actions(table->both(), table->seen, table->id, 1);
+      } catch (const std::exception&) {
+        // The server went away, an action perhaps in flight.
+      }
+    });
+  }
+  std::this_thread::sleep_for(1500ms);
+  first->kill9();
+  stop = true;
+  for (std::thread& t : players) t.join();
+
+  // On the second server once the leases lapse: each game with every acknowledged action and
+  // at most the one in flight, each stored once; and each game goes on.
+  int total = 0;
+  for (auto& old : tables) {
+    const int acknowledged = old->acknowledged();
+    EXPECT_GT(acknowledged, 1) << "the load ran";
+    Table t;
+    t.id = old->id;
+    const auto until = std::chrono::steady_clock::now() + 15s;
+    for (;;) {
+      WsClient probe;
+      probe.connect(second.port());
+      sign_in(probe, alice);
+      if (watch(probe, t.id).value("type", "") == "game.state") break;
+      ASSERT_LT(std::chrono::steady_clock::now(), until) << "game " << t.id << " not taken over";
+      std::this_thread::sleep_for(100ms);
+    }
+    open_game(t, second.port(), alice, bob);
+    const int seq = t.seen[0].seq;
+    EXPECT_GE(seq, acknowledged) << "game " << t.id;
+    EXPECT_LE(seq, acknowledged + 1) << "game " << t.id;
+    EXPECT_EQ(stored_actions(db, t.id), std::make_pair(std::int64_t{seq}, std::int64_t{seq}));
+    play_actions(t.both(), t.seen, t.id, 2);
+    EXPECT_EQ(stored_actions(db, t.id).first, t.seen[0].seq);
+    total += acknowledged;
+  }
+  EXPECT_EQ(second.terminate(), 0);
+  EXPECT_EQ(second.log().find(" error "), std::string::npos) << second.log();
+  std::cout << "[ load     ] " << total << " acknowledged actions in " << kGames
+            << " games before the kill, all kept\n";
+}
+
 // A free loopback port (another program may take it before it is used: tests only).
 int free_port() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -271,8 +364,7 @@ class Proxy {
            << "proxy_set_header Connection \"upgrade\";\n}\n}\n}\n";
       args = {program(kind), "-p", d, "-c", d + "/proxy.conf", "-e", d + "/logs/error.log"};
     } else {
-      conf << "{\n\tadmin off\n\tauto_https off\n}\nhttp://" << listen
-           << " {\n"
+      conf << "{\n\tadmin off\n\tauto_https off\n}\nhttp://" << listen << " {\n"
            << shipped_routing("Caddyfile.several-servers", first_port, second_port) << "}\n";
       args = {program(kind), "run", "--config", d + "/proxy.conf", "--adapter", "caddyfile"};
     }
