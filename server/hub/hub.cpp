@@ -293,7 +293,12 @@ Failure Hub::let_game_go(std::int64_t game_id) {
   std::map<Subscriber*, std::int64_t> dropped;
   // Loading it again finds the lease another process's: no room; the watchers are dropped.
   GameRoom* fresh = lobby_.reload(game_id, &dropped);
-  if (fresh != nullptr) return fail("retired", "this game was reloaded; try again");
+  if (fresh != nullptr) {
+    // The lease came back meanwhile (the other server's lapsed): the game is served here
+    // again, from what is stored; the action that found it gone was not saved.
+    return fail("storage_error",
+                "the server could not save this; the game was reloaded from its database");
+  }
   const std::string server = lobby_.elsewhere(game_id).value_or("");
   spdlog::warn("game_lease_lost game={} server={}", game_id, server);
   const Message notice = make_message(
@@ -333,7 +338,7 @@ void Hub::keep_leases() {
       }
       std::lock_guard lock(mutex_);
       if (lobby_.room(game_id) != nullptr) {
-        spdlog::info("game_taken_over game={} from={}", game_id, lease ? lease->url : "");
+        spdlog::info("game_taken_over game={} from={}", game_id, lease->url);
       }
     }
   } catch (const std::exception& e) {
