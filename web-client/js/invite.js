@@ -8,6 +8,7 @@ import { saveInvite } from './invites.js';
 import { optionsText } from './options.js';
 import { timeControlText } from './clock_options.js';
 import { t } from './i18n.js';
+import { followToServer } from './elsewhere.js';
 
 export { optionsText } from './options.js';
 
@@ -95,8 +96,14 @@ function render(root, ctx, summary, invite) {
             open();
           } catch (err) {
             if (err.code === 'already_seated') return open();
-            toast(err.message, 'error');
             button.disabled = false;
+            // Another server serves this game (several servers, ./elsewhere.js): this page is
+            // loaded again through it, where the seat is taken with one more click.
+            if (err.code === 'game_elsewhere') {
+              followToServer(err.server, gameId, (where) => toast(t('gamePage.elsewhere', { server: where }), 'error'));
+              return;
+            }
+            toast(err.message, 'error');
           }
         },
       },

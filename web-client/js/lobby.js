@@ -16,6 +16,7 @@ import { shownName } from './leaving.js';
 import { languageSwitch } from './language_switch.js';
 import { clockFields, durationText, timeLeft, timeControlText, localTime, SPEED_NAME } from './clock_options.js';
 import { operatorTag, revealWaitingText } from './fair_marks.js';
+import { followToServer } from './elsewhere.js';
 
 // Games on a page of the open list (the server allows up to 50).
 const OPEN_PAGE = 10;
@@ -443,6 +444,12 @@ class Lobby {
       await this.ctx.conn.request('game.join', { game_id: gameId });
       location.hash = `#/game/${gameId}`;
     } catch (err) {
+      if (err.code === 'game_elsewhere') {
+        // Another server serves it (./elsewhere.js): the lobby is loaded again through that
+        // server, where the seat is taken with one more click.
+        followToServer(err.server, gameId, (where) => toast(t('gamePage.elsewhere', { server: where }), 'error'));
+        return;
+      }
       toast(err.message, 'error');
     }
   }
