@@ -63,17 +63,31 @@ std::int64_t wall_ms() {
       .count();
 }
 
+// Two servers sharing a fresh database, each named by its --server-url; Alice and Bob signed
+// up.
+struct TwoServers {
+  TwoServers(const std::string& first_url, const std::string& second_url)
+      : first(std::make_unique<ServerProcess>(db, dir.path().string(), serving_as(first_url))),
+        second(std::make_unique<ServerProcess>(db, dir.path().string(), serving_as(second_url))),
+        alice(sign_up(first->port(), "Alice")),
+        bob(sign_up(first->port(), "Bob")) {}
+  TempDir dir;
+  std::string db = dir.file("game.db");
+  std::unique_ptr<ServerProcess> first;
+  std::unique_ptr<ServerProcess> second;
+  Account alice;
+  Account bob;
+};
+
 TEST(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrStops) {
   if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
-  TempDir dir;
-  const std::string db = dir.file("game.db");
-  auto first =
-      std::make_unique<ServerProcess>(db, dir.path().string(), serving_as("http://first.example"));
-  ServerProcess second(db, dir.path().string(), serving_as("http://second.example"));
+  TwoServers servers("http://first.example", "http://second.example");
+  const std::string& db = servers.db;
+  std::unique_ptr<ServerProcess>& first = servers.first;
+  ServerProcess& second = *servers.second;
+  const Account &alice = servers.alice, &bob = servers.bob;
 
   // Alice and Bob play on the first server, which serves their game from its creation.
-  const Account alice = sign_up(first->port(), "Alice");
-  const Account bob = sign_up(first->port(), "Bob");
   WsClient a, b;
   a.connect(first->port());
   b.connect(first->port());
@@ -172,8 +186,8 @@ TEST(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrStop
 
   // A rolling restart: the first server comes back, the second stops gracefully and hands
   // its games over at once (no waiting for the lease), and the game goes on on the first.
-  first =
-      std::make_unique<ServerProcess>(db, dir.path().string(), serving_as("http://first.example"));
+  first = std::make_unique<ServerProcess>(db, servers.dir.path().string(),
+                                          serving_as("http://first.example"));
   EXPECT_EQ(second.terminate(), 0);
   WsClient a3, b3;
   a3.connect(first->port());
@@ -219,13 +233,11 @@ void open_game(Table& t, int port, const Account& alice, const Account& bob) {
 
 TEST(SeveralServers, UnderLoadTheOtherServerTakesOverEveryGameWithEveryAcknowledgedAction) {
   if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
-  TempDir dir;
-  const std::string db = dir.file("game.db");
-  auto first =
-      std::make_unique<ServerProcess>(db, dir.path().string(), serving_as("http://first.example"));
-  ServerProcess second(db, dir.path().string(), serving_as("http://second.example"));
-  const Account alice = sign_up(first->port(), "Alice");
-  const Account bob = sign_up(first->port(), "Bob");
+  TwoServers servers("http://first.example", "http://second.example");
+  const std::string& db = servers.db;
+  std::unique_ptr<ServerProcess>& first = servers.first;
+  ServerProcess& second = *servers.second;
+  const Account &alice = servers.alice, &bob = servers.bob;
   constexpr int kGames = 6;
   std::vector<std::unique_ptr<Table>> tables;
   for (int i = 0; i < kGames; ++i) {
@@ -416,16 +428,14 @@ TEST_P(ShippedProxy, SendsAPlayerToTheServerOfHisGame) {
     if (std::getenv("VIKTORY_REQUIRE_PROXIES") != nullptr) FAIL() << program << " is missing";
     GTEST_SKIP() << program << " is not installed";
   }
-  TempDir dir;
-  const std::string db = dir.file("game.db");
-  // Named as in the shipped file (the proxy reaches them at serverN:8080 there).
-  ServerProcess first(db, dir.path().string(), serving_as("http://server1:8080"));
-  ServerProcess second(db, dir.path().string(), serving_as("http://server2:8080"));
-  Proxy proxy(GetParam(), dir.path() / "proxy", first.port(), second.port());
+  // Named as in the shipped files (the proxy reaches them at serverN:8080 there).
+  TwoServers servers("http://server1:8080", "http://server2:8080");
+  ServerProcess& first = *servers.first;
+  ServerProcess& second = *servers.second;
+  Proxy proxy(GetParam(), servers.dir.path() / "proxy", first.port(), second.port());
+  const Account &alice = servers.alice, &bob = servers.bob;
 
   // A game served by the second server.
-  const Account alice = sign_up(second.port(), "Alice");
-  const Account bob = sign_up(second.port(), "Bob");
   WsClient a, b;
   a.connect(second.port());
   b.connect(second.port());
