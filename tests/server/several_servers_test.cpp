@@ -64,13 +64,20 @@ std::int64_t wall_ms() {
 }
 
 // Two servers sharing a fresh database, each named by its --server-url; Alice and Bob signed
-// up.
-struct TwoServers {
-  TwoServers(const std::string& first_url, const std::string& second_url)
-      : first(std::make_unique<ServerProcess>(db, dir.path().string(), serving_as(first_url))),
-        second(std::make_unique<ServerProcess>(db, dir.path().string(), serving_as(second_url))),
-        alice(sign_up(first->port(), "Alice")),
-        bob(sign_up(first->port(), "Bob")) {}
+// up. Only in the pg. copy, on the throwaway cluster.
+class SeveralServers : public ::testing::Test {
+ protected:
+  virtual std::pair<std::string, std::string> urls() const {
+    return {"http://first.example", "http://second.example"};
+  }
+  void SetUp() override {
+    if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.* on a throwaway cluster";
+    const auto [first_url, second_url] = urls();
+    first = std::make_unique<ServerProcess>(db, dir.path().string(), serving_as(first_url));
+    second = std::make_unique<ServerProcess>(db, dir.path().string(), serving_as(second_url));
+    alice = sign_up(first->port(), "Alice");
+    bob = sign_up(first->port(), "Bob");
+  }
   TempDir dir;
   std::string db = dir.file("game.db");
   std::unique_ptr<ServerProcess> first;
@@ -79,14 +86,7 @@ struct TwoServers {
   Account bob;
 };
 
-TEST(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrStops) {
-  if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
-  TwoServers servers("http://first.example", "http://second.example");
-  const std::string& db = servers.db;
-  std::unique_ptr<ServerProcess>& first = servers.first;
-  ServerProcess& second = *servers.second;
-  const Account &alice = servers.alice, &bob = servers.bob;
-
+TEST_F(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrStops) {
   // Alice and Bob play on the first server, which serves their game from its creation.
   WsClient a, b;
   a.connect(first->port());
@@ -99,7 +99,7 @@ TEST(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrStop
 
   // Bob's second tab reaches the other server: told where the game is served.
   WsClient elsewhere;
-  elsewhere.connect(second.port());
+  elsewhere.connect(second->port());
   sign_in(elsewhere, bob);
   const json refused = watch(elsewhere, id);
   EXPECT_EQ(refused.value("code", ""), "game_elsewhere") << refused.dump();
@@ -161,8 +161,8 @@ TEST(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrStop
   first->kill9();
   const auto killed = std::chrono::steady_clock::now();
   WsClient a2, b2;
-  a2.connect(second.port());
-  b2.connect(second.port());
+  a2.connect(second->port());
+  b2.connect(second->port());
   sign_in(a2, alice);
   sign_in(b2, bob);
   json state;
@@ -186,9 +186,9 @@ TEST(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrStop
 
   // A rolling restart: the first server comes back, the second stops gracefully and hands
   // its games over at once (no waiting for the lease), and the game goes on on the first.
-  first = std::make_unique<ServerProcess>(db, servers.dir.path().string(),
-                                          serving_as("http://first.example"));
-  EXPECT_EQ(second.terminate(), 0);
+  first =
+      std::make_unique<ServerProcess>(db, dir.path().string(), serving_as("http://first.example"));
+  EXPECT_EQ(second->terminate(), 0);
   WsClient a3, b3;
   a3.connect(first->port());
   b3.connect(first->port());
@@ -231,13 +231,7 @@ void open_game(Table& t, int port, const Account& alice, const Account& bob) {
   t.seen[1].absorb(watch(t.b, t.id));
 }
 
-TEST(SeveralServers, UnderLoadTheOtherServerTakesOverEveryGameWithEveryAcknowledgedAction) {
-  if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
-  TwoServers servers("http://first.example", "http://second.example");
-  const std::string& db = servers.db;
-  std::unique_ptr<ServerProcess>& first = servers.first;
-  ServerProcess& second = *servers.second;
-  const Account &alice = servers.alice, &bob = servers.bob;
+TEST_F(SeveralServers, UnderLoadTheOtherServerTakesOverEveryGameWithEveryAcknowledgedAction) {
   constexpr int kGames = 6;
   std::vector<std::unique_ptr<Table>> tables;
   for (int i = 0; i < kGames; ++i) {
@@ -277,13 +271,13 @@ TEST(SeveralServers, UnderLoadTheOtherServerTakesOverEveryGameWithEveryAcknowled
     const auto until = std::chrono::steady_clock::now() + 15s;
     for (;;) {
       WsClient probe;
-      probe.connect(second.port());
+      probe.connect(second->port());
       sign_in(probe, alice);
       if (watch(probe, t.id).value("type", "") == "game.state") break;
       ASSERT_LT(std::chrono::steady_clock::now(), until) << "game " << t.id << " not taken over";
       std::this_thread::sleep_for(100ms);
     }
-    open_game(t, second.port(), alice, bob);
+    open_game(t, second->port(), alice, bob);
     const int seq = t.seen[0].seq;
     EXPECT_GE(seq, acknowledged) << "game " << t.id;
     EXPECT_LE(seq, acknowledged + 1) << "game " << t.id;
@@ -292,8 +286,8 @@ TEST(SeveralServers, UnderLoadTheOtherServerTakesOverEveryGameWithEveryAcknowled
     EXPECT_EQ(stored_actions(db, t.id).first, t.seen[0].seq);
     total += acknowledged;
   }
-  EXPECT_EQ(second.terminate(), 0);
-  EXPECT_EQ(second.log().find(" error "), std::string::npos) << second.log();
+  EXPECT_EQ(second->terminate(), 0);
+  EXPECT_EQ(second->log().find(" error "), std::string::npos) << second->log();
   std::cout << "[ load     ] " << total << " acknowledged actions in " << kGames
             << " games before the kill, all kept\n";
 }
@@ -417,28 +411,28 @@ std::pair<std::string, std::string> cookie_for(const std::string& url) {
   return {"Cookie", "viktory_server=" + replaced(replaced(url, ":", "%3A"), "/", "%2F")};
 }
 
-class ShippedProxy : public ::testing::TestWithParam<Proxy::Kind> {};
+// Named as in the shipped files (the proxy reaches them at serverN:8080 there).
+class ShippedProxy : public SeveralServers, public ::testing::WithParamInterface<Proxy::Kind> {
+ protected:
+  std::pair<std::string, std::string> urls() const override {
+    return {"http://server1:8080", "http://server2:8080"};
+  }
+};
 
 // With the cookie naming a server, the proxy sends the player there every time; with it naming
 // a server that died, to another one, which serves the game once the lease has lapsed.
 TEST_P(ShippedProxy, SendsAPlayerToTheServerOfHisGame) {
-  if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
   const char* program = Proxy::program(GetParam());
   if (!std::filesystem::exists(program)) {
     if (std::getenv("VIKTORY_REQUIRE_PROXIES") != nullptr) FAIL() << program << " is missing";
     GTEST_SKIP() << program << " is not installed";
   }
-  // Named as in the shipped files (the proxy reaches them at serverN:8080 there).
-  TwoServers servers("http://server1:8080", "http://server2:8080");
-  ServerProcess& first = *servers.first;
-  ServerProcess& second = *servers.second;
-  Proxy proxy(GetParam(), servers.dir.path() / "proxy", first.port(), second.port());
-  const Account &alice = servers.alice, &bob = servers.bob;
+  Proxy proxy(GetParam(), dir.path() / "proxy", first->port(), second->port());
 
   // A game served by the second server.
   WsClient a, b;
-  a.connect(second.port());
-  b.connect(second.port());
+  a.connect(second->port());
+  b.connect(second->port());
   sign_in(a, alice);
   sign_in(b, bob);
   std::vector<Seen> seen;
@@ -462,7 +456,7 @@ TEST_P(ShippedProxy, SendsAPlayerToTheServerOfHisGame) {
 
   // The second server dies: with the cookie still naming it, the proxy falls back on the
   // first, which serves the game once the lease has lapsed.
-  second.kill9();
+  second->kill9();
   const auto killed = std::chrono::steady_clock::now();
   json state;
   while (std::chrono::steady_clock::now() - killed < 15s) {
@@ -488,7 +482,7 @@ INSTANTIATE_TEST_SUITE_P(SeveralServers, ShippedProxy,
                          });
 
 // Servers that share a database and one that believes it is alone never run side by side.
-TEST(SeveralServers, AServerAloneAndSharingServersRefuseEachOther) {
+TEST(SeveralServersModes, AServerAloneAndSharingServersRefuseEachOther) {
   if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
   TempDir dir;
   const std::string db = dir.file("game.db");
