@@ -268,11 +268,13 @@ void GameAnalyses::work() {
             .run();
         tx.commit();
         ++computed_;  // still under mutex_: no request has read the answer yet
+        // Logged before any request can read the answer (a log that lags what clients are
+        // told misleads whoever reads both, the tests among them).
+        spdlog::info("game_analysed game={} cpu_ms={}", id, cpu_ms);
         if (after_store_for_tests) after_store_for_tests();
         finish(job);
         finished = true;
       }
-      spdlog::info("game_analysed game={} cpu_ms={}", id, cpu_ms);
     } catch (const std::exception& e) {
       if (!cancel_.load()) {
         spdlog::error("analysis_failed game={} error=\"{}\"", id, e.what());

@@ -78,7 +78,13 @@ TEST(AnalysisNet, RefusedWhileRunningThenPendingThenDoneOnceAndKept) {
   EXPECT_EQ(result["chances"], json::array({1, 0}));  // Alice won: Bob conceded
   // Asked again, with a token too: the same answer, not computed again.
   EXPECT_EQ(http_request(server->port(), "GET", target, "", bob.token).body, done.body);
-  EXPECT_EQ(count_of(server->log(), "game_analysed game=" + std::to_string(game_id)), 1);
+  // The server logs before it answers, but its output reaches this test through a pipe and a
+  // reader thread of its own: waited for a moment.
+  const std::string analysed = "game_analysed game=" + std::to_string(game_id);
+  for (int i = 0; i < 100 && count_of(server->log(), analysed) == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(count_of(server->log(), analysed), 1);
 
   // A restarted server reads it back from the database.
   server->terminate();
