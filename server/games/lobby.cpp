@@ -270,25 +270,15 @@ std::shared_ptr<GameRoom> Lobby::add_game(std::unique_ptr<GameRoom> made) {
   return it->second;
 }
 
-namespace {
-
-std::int64_t wall_clock_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
 bool Lobby::take_lease(std::int64_t game_id) {
   if (leases_ == nullptr) return true;
-  return leases_->take(game_id, wall_clock_ms()).owner == leases_->owner();
+  return leases_->take(game_id, now_ms()).owner == leases_->owner();
 }
 
 std::optional<std::string> Lobby::elsewhere(std::int64_t game_id) {
   if (leases_ == nullptr || rooms_.count(game_id) != 0) return std::nullopt;
   const std::optional<Lease> lease = leases_->lease(game_id);
-  if (!lease || lease->owner == leases_->owner() || lease->expires <= wall_clock_ms()) {
+  if (!lease || lease->owner == leases_->owner() || lease->expires <= now_ms()) {
     return std::nullopt;
   }
   return lease->url;

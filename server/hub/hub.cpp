@@ -317,13 +317,8 @@ Failure Hub::let_game_go(std::int64_t game_id) {
 void Hub::keep_leases() {
   GameLeases* leases = options_.leases;
   if (leases == nullptr) return;
-  const auto now = [] {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  };
   try {
-    for (const std::int64_t game_id : leases->renew(now())) {
+    for (const std::int64_t game_id : leases->renew(now_ms())) {
       std::lock_guard lock(mutex_);
       let_game_go(game_id);
     }
@@ -333,7 +328,7 @@ void Hub::keep_leases() {
     for (const std::int64_t game_id : store_.running_games_with_computers()) {
       const std::optional<Lease> lease = leases->lease(game_id);
       if (!lease || lease->owner == leases->owner() || lease->expires == 0 ||
-          lease->expires > now()) {
+          lease->expires > now_ms()) {
         continue;
       }
       std::lock_guard lock(mutex_);

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "common.h"
 #include "fair_play.h"
 #include "game_leases.h"
 #include "json.h"
@@ -147,12 +148,6 @@ namespace {
 constexpr const char* kServerLockKey = "5650083921";
 // ... and for "a server is migrating it", when several share it.
 constexpr const char* kMigrationLockKey = "5650083922";
-
-std::int64_t wall_clock_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // One server per PostgreSQL database until games have leases (docs/postgresql.md): two would
 // each load and change the same games. A session advisory lock held by the writer's connection
@@ -661,7 +656,7 @@ void Store::write_action(const ActionCommit& commit) {
   const ActionRecord& r = commit.record;
   // First: a process that lost the game's lease (it stalled past the term, another took over)
   // writes nothing of it, however late it learns so (fencing, game_leases.h).
-  if (leases_ != nullptr && !leases_->hold(commit.game_id, wall_clock_ms())) {
+  if (leases_ != nullptr && !leases_->hold(commit.game_id, now_ms())) {
     throw DbError(kLeaseLost);
   }
   Statement insert = db_.cached(
