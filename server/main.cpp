@@ -28,6 +28,8 @@
 #include "listener.h"
 #include "metrics.h"
 #include "notifier.h"
+#include "peer_bus.h"
+#include "presence.h"
 #include "store.h"
 #include "stored_check.h"
 #include "token.h"
@@ -104,6 +106,54 @@ class LeaseKeeper {
   std::condition_variable wake_;
   bool stopping_ = false;
   std::thread thread_;
+};
+
+// Several servers on one database: the open games each lists and the players online at each
+// reach the others' lobbies and presence (peer_bus.h). Ends before the Hub and Presence it
+// feeds, taking its sinks out of them first.
+class PeerLink {
+ public:
+  PeerLink(const Config& config, Lobby& lobby, Presence& presence)
+      : lobby_(lobby), presence_(presence) {
+    PeerBus::Handlers handlers;
+    handlers.listing = [&lobby](const std::string& server, std::int64_t game,
+                                const nlohmann::json* summary) {
+      lobby.list_remote(server, game, summary);
+      lobby.changed();
+    };
+    handlers.presence = [&presence](const std::string& server, std::int64_t player, bool online,
+                                    std::int64_t last_seen) {
+      presence.set_remote(server, player, online, last_seen);
+    };
+    handlers.gone = [&lobby, &presence](const std::string& server) {
+      lobby.drop_remote(server);
+      lobby.changed();
+      presence.drop_remote(server);
+    };
+    bus_ = std::make_unique<PeerBus>(config.db, config.server_url, config.lease_ms / 3,
+                                     config.lease_ms, std::move(handlers));
+    PeerBus* bus = bus_.get();
+    lobby.set_listing_sink([bus](std::int64_t game, const std::string* summary) {
+      bus->publish_listing(game, summary);
+    });
+    presence.set_sink([bus](std::int64_t player, bool online, std::int64_t last_seen) {
+      bus->publish_presence(player, online, last_seen);
+    });
+  }
+  ~PeerLink() { stop(); }
+  // Says bye: the others take this server's games off their lists at once.
+  void stop() {
+    if (!bus_) return;
+    lobby_.set_listing_sink(nullptr);
+    presence_.set_sink(nullptr);
+    bus_->stop();
+    bus_.reset();
+  }
+
+ private:
+  Lobby& lobby_;
+  Presence& presence_;
+  std::unique_ptr<PeerBus> bus_;
 };
 
 }  // namespace
@@ -247,6 +297,8 @@ int main(int argc, char** argv) {
     hub_options.leases = leases.get();
     Hub hub(store, metrics, hub_options);
     LeaseKeeper lease_keeper(hub, shared ? config.lease_ms / 3 : 0);
+    std::optional<PeerLink> peers;
+    if (shared) peers.emplace(config, hub.lobby_list(), presence);
     ConnectionLimiter limiter(config.max_connections_per_address,
                               config.max_queued_bytes_per_address);
     SessionRegistry registry;
@@ -297,6 +349,7 @@ int main(int argc, char** argv) {
     ioc.run();
     for (auto& t : threads) t.join();
     lease_keeper.stop();
+    if (peers) peers->stop();
     // Actions still in the writer's queue are committed and their completions run while the
     // Hub (which they reference) is still there.
     store.drain_group_commit();

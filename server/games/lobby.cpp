@@ -411,15 +411,21 @@ void Lobby::note(const std::shared_ptr<GameRoom>& room) {
   if (room->status() == GameStatus::kOpen && !room->record().is_private) {
     json summary = room->summary();
     std::string text = summary.dump();
+    if (it != listed_.end() && !it->second.server.empty()) {
+      unlist(it);  // another server listed it last: this one serves it now
+      it = listed_.end();
+    }
     if (it == listed_.end()) {
       const std::string speed = GameRoom::speed_of(room->record());
       ++speed_counts_[speed];
-      listed_.emplace(room->id(),
-                      Listed{room, std::move(summary), std::move(text), speed, next_version_++});
+      if (listing_sink_) listing_sink_(room->id(), &text);
+      listed_.emplace(room->id(), Listed{room, "", std::move(summary), std::move(text), speed,
+                                         next_version_++});
       ++generation_;
     } else {
       it->second.room = room;
       if (it->second.text != text) {
+        if (listing_sink_) listing_sink_(room->id(), &text);
         it->second.summary = std::move(summary);
         it->second.text = std::move(text);
         it->second.version = next_version_++;
@@ -432,9 +438,57 @@ void Lobby::note(const std::shared_ptr<GameRoom>& room) {
 }
 
 void Lobby::unlist(std::map<std::int64_t, Listed>::iterator it) {
+  if (it->second.server.empty() && listing_sink_) listing_sink_(it->first, nullptr);
   add_to(speed_counts_, it->second.speed, -1);
   listed_.erase(it);
   ++generation_;
+}
+
+void Lobby::set_listing_sink(std::function<void(std::int64_t, const std::string*)> sink) {
+  std::lock_guard lock(list_mutex_);
+  listing_sink_ = std::move(sink);
+  if (!listing_sink_) return;
+  for (const auto& [id, listed] : listed_) {
+    if (listed.server.empty()) listing_sink_(id, &listed.text);
+  }
+}
+
+void Lobby::list_remote(const std::string& server, std::int64_t game_id, const json* summary) {
+  std::lock_guard lock(list_mutex_);
+  auto it = listed_.find(game_id);
+  if (it != listed_.end() && it->second.server.empty()) return;  // ours: we know better
+  if (summary == nullptr) {
+    // Only the server that listed it takes it back: a late word from the game's previous
+    // server does not hide it from the list of the one that serves it now.
+    if (it != listed_.end() && it->second.server == server) unlist(it);
+    return;
+  }
+  if (!summary->is_object()) return;
+  auto id = summary->find("game_id");
+  auto speed = summary->find("speed");
+  if (id == summary->end() || !id->is_number_integer() || id->get<std::int64_t>() != game_id ||
+      speed == summary->end() || !speed->is_string()) {
+    return;
+  }
+  std::string text = summary->dump();
+  if (it != listed_.end() && it->second.server == server && it->second.text == text) return;
+  if (it != listed_.end()) unlist(it);
+  ++speed_counts_[speed->get<std::string>()];
+  listed_.emplace(
+      game_id,
+      Listed{{}, server, *summary, std::move(text), speed->get<std::string>(), next_version_++});
+  ++generation_;
+}
+
+void Lobby::drop_remote(const std::string& server) {
+  std::lock_guard lock(list_mutex_);
+  for (auto it = listed_.begin(); it != listed_.end();) {
+    if (it->second.server == server) {
+      unlist(it++);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void Lobby::count_open(std::int64_t id, const GameRoom* room) {

@@ -21,6 +21,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -151,6 +152,16 @@ class Lobby {
   // A page of the open list: {games, count, offset, limit, speed} (GET /api/games).
   nlohmann::json open_games(const LobbyPage& page) const;
   nlohmann::json open_games() const { return open_games(LobbyPage{"", 0, 1 << 30}); }
+  // Several servers on one database (peer_bus.h). The sink is told of every change of what
+  // this server lists (a summary's text, or nullptr when a game leaves the list), under the
+  // list lock, so it must only note it; set_listing_sink tells it the whole list first.
+  void set_listing_sink(std::function<void(std::int64_t, const std::string*)> sink);
+  // Another server lists an open public game (its summary), or no longer does (nullptr): the
+  // lobby shows it among this server's own (a join is answered game_elsewhere, and the client
+  // follows). A game this server lists itself keeps its own entry. Call changed() after.
+  void list_remote(const std::string& server, std::int64_t game_id, const nlohmann::json* summary);
+  // Another server is gone: its games leave the list (their next server lists them again).
+  void drop_remote(const std::string& server);
   // Open games now (public and private), and how many a player holds a seat in.
   int open_count() const;
   int open_seats_of(std::int64_t player_id) const;
@@ -194,12 +205,14 @@ class Lobby {
   std::map<Subscriber*, Subscription> subscribers_;
   struct Listed {
     std::weak_ptr<GameRoom> room;
+    std::string server;  // "" when this server serves it, else the one that does
     nlohmann::json summary;
     std::string text;  // the summary as sent
     std::string speed;
     std::uint64_t version = 0;  // changes with the summary
   };
   std::map<std::int64_t, Listed> listed_;  // the open public games, by id: oldest first
+  std::function<void(std::int64_t, const std::string*)> listing_sink_;
   std::uint64_t next_version_ = 1;
   std::map<std::string, int> speed_counts_;  // listed games by speed
   std::uint64_t generation_ = 0;             // changes of listed_

@@ -336,6 +336,15 @@ void Hub::keep_leases() {
         spdlog::info("game_taken_over game={} from={}", game_id, lease->url);
       }
     }
+    // Open games whose server stopped (died, or handed its leases over as it stopped): an
+    // open game is listed by the server that holds it, so one must.
+    for (const std::int64_t game_id : leases->lapsed_open_games(now_ms())) {
+      std::lock_guard lock(mutex_);
+      if (lobby_.room(game_id) != nullptr) {
+        spdlog::info("game_taken_over game={} open=true", game_id);
+        lobby_.changed();
+      }
+    }
   } catch (const std::exception& e) {
     spdlog::error("lease_renewal_failed error=\"{}\"", e.what());
   }

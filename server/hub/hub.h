@@ -123,8 +123,11 @@ class Hub {
   // With leases, every third of their term: renews this process's leases, lets go of the games
   // another process took (their watchers are told game_elsewhere), and takes over the running
   // games with computer seats whose lease has expired (their server stopped), so that the
-  // computers play on.
+  // computers play on, and the open games whose lease has expired or was handed over (their
+  // server stopped), so that they are listed again.
   void keep_leases();
+  // The lobby's list: another server's games come into it (peer_bus.h). Its own lock only.
+  Lobby& lobby_list() { return lobby_; }
   // Told when something new becomes due (the sweeper re-arms); nullptr to stop.
   void on_clock_due(std::function<void(std::int64_t)> f);
   // The reminder hook of the clocks; by default `room.on_turn` (the turn notifications).

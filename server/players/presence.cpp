@@ -11,7 +11,7 @@ namespace viktory::server {
 
 void Presence::connected(std::int64_t player_id) {
   std::lock_guard lock(mutex_);
-  ++players_[player_id].connections;
+  if (++players_[player_id].connections == 1 && sink_) sink_(player_id, true, 0);
 }
 
 void Presence::disconnected(std::int64_t player_id) {
@@ -20,12 +20,40 @@ void Presence::disconnected(std::int64_t player_id) {
   if (it == players_.end()) return;
   if (it->second.connections > 0) --it->second.connections;
   it->second.last_seen = now_();
+  if (it->second.connections == 0 && sink_) sink_(player_id, false, it->second.last_seen);
+}
+
+void Presence::set_remote(const std::string& server, std::int64_t player_id, bool online,
+                          std::int64_t last_seen) {
+  std::lock_guard lock(mutex_);
+  Seen& seen = players_[player_id];
+  if (online) {
+    seen.elsewhere.insert(server);
+    remote_[server].insert(player_id);
+  } else {
+    seen.elsewhere.erase(server);
+    if (auto it = remote_.find(server); it != remote_.end()) it->second.erase(player_id);
+    seen.last_seen = std::max(seen.last_seen, last_seen);
+  }
+}
+
+void Presence::drop_remote(const std::string& server) {
+  std::lock_guard lock(mutex_);
+  auto it = remote_.find(server);
+  if (it == remote_.end()) return;
+  const std::int64_t now = now_();
+  for (std::int64_t player_id : it->second) {
+    Seen& seen = players_[player_id];
+    seen.elsewhere.erase(server);
+    seen.last_seen = std::max(seen.last_seen, now);
+  }
+  remote_.erase(it);
 }
 
 bool Presence::online(std::int64_t player_id) const {
   std::lock_guard lock(mutex_);
   auto it = players_.find(player_id);
-  return it != players_.end() && it->second.connections > 0;
+  return it != players_.end() && (it->second.connections > 0 || !it->second.elsewhere.empty());
 }
 
 nlohmann::json Presence::of(const std::vector<std::int64_t>& player_ids) const {
@@ -33,7 +61,8 @@ nlohmann::json Presence::of(const std::vector<std::int64_t>& player_ids) const {
   nlohmann::json out = nlohmann::json::object();
   for (std::int64_t id : player_ids) {
     auto it = players_.find(id);
-    const bool on = it != players_.end() && it->second.connections > 0;
+    const bool on =
+        it != players_.end() && (it->second.connections > 0 || !it->second.elsewhere.empty());
     const bool seen = it != players_.end() && it->second.last_seen > 0;
     out[std::to_string(id)] = {
         {"online", on}, {"last_seen", seen ? nlohmann::json(it->second.last_seen) : nullptr}};

@@ -1,7 +1,10 @@
 // Who is online now (has a signed-in WebSocket) and when each player was last seen (his last
 // connection closed), for the game's player list and the lobby. In memory only: after a restart
-// nobody has a "last seen" until he comes back. Thread-safe; every call is a few map operations
-// (no I/O), so the Hub may call it under its lock. PresenceApi answers GET /api/presence.
+// nobody has a "last seen" until he comes back. With several servers on one database
+// (peer_bus.h), the others tell this one who is connected to them (set_remote), and this one
+// tells them (the sink): a player is online when he is connected to any of them. Thread-safe; every
+// call is a few map operations (no I/O), so the Hub may call it under its lock. PresenceApi answers
+// GET /api/presence.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +13,8 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +31,20 @@ class Presence {
   void disconnected(std::int64_t player_id);
   bool online(std::int64_t player_id) const;
 
+  // Told when a player comes online here (his first connection) or leaves (his last one
+  // closed, with the time), under this class's lock: it must only note it (PeerBus does).
+  // Set before the first connection.
+  void set_sink(
+      std::function<void(std::int64_t player, bool online, std::int64_t last_seen)> sink) {
+    std::lock_guard lock(mutex_);
+    sink_ = std::move(sink);
+  }
+  // What another server says of a player: connected there, or not since `last_seen`.
+  void set_remote(const std::string& server, std::int64_t player_id, bool online,
+                  std::int64_t last_seen);
+  // Another server is gone: the players it had online were last seen now.
+  void drop_remote(const std::string& server);
+
   // {"<id>": {"online": bool, "last_seen": ms or null}} for each id.
   nlohmann::json of(const std::vector<std::int64_t>& player_ids) const;
 
@@ -36,11 +55,14 @@ class Presence {
  private:
   struct Seen {
     int connections = 0;
-    std::int64_t last_seen = 0;  // 0: not since the server started
+    std::int64_t last_seen = 0;       // 0: not since the server started
+    std::set<std::string> elsewhere;  // the other servers he is connected to
   };
   std::function<std::int64_t()> now_;
   mutable std::mutex mutex_;
   std::map<std::int64_t, Seen> players_;
+  std::map<std::string, std::set<std::int64_t>> remote_;  // server -> its online players
+  std::function<void(std::int64_t, bool, std::int64_t)> sink_;
 };
 
 class Store;

@@ -98,6 +98,17 @@ std::optional<Lease> GameLeases::lease(std::int64_t game_id) {
   return Lease{s.text(0), s.text(1), s.int64(2)};
 }
 
+std::vector<std::int64_t> GameLeases::lapsed_open_games(std::int64_t now_ms, int limit) {
+  const auto lock = db_.lock();
+  std::vector<std::int64_t> games;
+  Statement s = db_.cached(
+      "SELECT g.id FROM games g LEFT JOIN game_leases l ON l.game_id = g.id "
+      "WHERE g.status = 'open' AND (l.game_id IS NULL OR l.expires <= ?1) ORDER BY g.id LIMIT ?2");
+  s.bind(1, now_ms).bind(2, limit);
+  while (s.step()) games.push_back(s.int64(0));
+  return games;
+}
+
 std::vector<std::int64_t> GameLeases::held() {
   const auto lock = db_.lock();
   std::vector<std::int64_t> games;

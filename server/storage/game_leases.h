@@ -55,6 +55,9 @@ class GameLeases {
 
   // The lease of a game, whoever holds it, expired or not; nullopt if it never had one.
   std::optional<Lease> lease(std::int64_t game_id);
+  // Open games nobody serves now: no lease, or one that expired or was handed over (at most
+  // `limit`, oldest first).
+  std::vector<std::int64_t> lapsed_open_games(std::int64_t now_ms, int limit = 100);
   // The games this process holds (as the database says).
   std::vector<std::int64_t> held();
 

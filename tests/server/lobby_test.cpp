@@ -442,5 +442,65 @@ TEST(LobbyBudget, AFloodOfChangesSendsASubscriberAtMostHisBudget) {
   f.lobby->unsubscribe(&honest);
 }
 
+// ----------------------------------------------------------------- several servers' lists
+
+// Another server's open games come into the list (peer_bus.h); what this server lists itself
+// goes to the sink; the server that serves a game now is the one whose entry stands.
+TEST(LobbyPeers, AnotherServersGamesAreListedAndOnlyItTakesThemBack) {
+  LobbyFixture f;
+  std::vector<std::pair<std::int64_t, bool>> told;  // game, listed
+  f.lobby->set_listing_sink([&](std::int64_t id, const std::string* summary) {
+    told.emplace_back(id, summary != nullptr);
+  });
+  ListClient client;
+  f.lobby->subscribe(&client);
+  const PlayerRecord alice = f.player("Alice");
+  const std::int64_t mine = id_of(f.create(alice));
+  ASSERT_FALSE(told.empty());
+  EXPECT_EQ(told.back(), std::make_pair(mine, true));
+
+  // Game 500 is open at the second server; the first's list shows it, in id order.
+  json theirs = GameRoom::summary_of(f.store->game(mine).value());
+  theirs["game_id"] = 500;
+  f.lobby->list_remote("http://second.example", 500, &theirs);
+  f.lobby->changed();
+  EXPECT_EQ(f.lobby->open_games()["count"], 2);
+  EXPECT_EQ(f.lobby->open_games()["games"][1]["game_id"], 500);
+  ASSERT_TRUE(converges(*f.lobby, client, LobbyPage{}));
+  EXPECT_EQ(told.size(), 1u) << "another server's game is not told back to the others";
+  // A summary that is not that game's, or has no speed, is not listed.
+  json wrong = theirs;
+  wrong["game_id"] = 501;
+  f.lobby->list_remote("http://second.example", 502, &wrong);
+  json speedless = theirs;
+  speedless.erase("speed");
+  speedless["game_id"] = 503;
+  f.lobby->list_remote("http://second.example", 503, &speedless);
+  EXPECT_EQ(f.lobby->open_games()["count"], 2);
+
+  // The game moved to a third server: a late word of the second does not hide it.
+  f.lobby->list_remote("http://third.example", 500, &theirs);
+  f.lobby->list_remote("http://second.example", 500, nullptr);
+  EXPECT_EQ(f.lobby->open_games()["count"], 2);
+  // A server's word about this server's own game is not taken.
+  json mine_elsewhere = GameRoom::summary_of(f.store->game(mine).value());
+  f.lobby->list_remote("http://third.example", mine, nullptr);
+  f.lobby->list_remote("http://third.example", mine, &mine_elsewhere);
+  EXPECT_EQ(f.lobby->open_games()["count"], 2);
+  // The third server goes: its games leave the list; this server's stay.
+  f.lobby->drop_remote("http://third.example");
+  f.lobby->changed();
+  EXPECT_EQ(f.lobby->open_games()["count"], 1);
+  EXPECT_EQ(f.lobby->open_games()["games"][0]["game_id"], mine);
+  ASSERT_TRUE(converges(*f.lobby, client, LobbyPage{}));
+
+  // Its own game leaving the list (it starts) is told to the sink.
+  const PlayerRecord bob = f.player("Bob");
+  ASSERT_FALSE(f.join(mine, bob));
+  EXPECT_EQ(told.back(), std::make_pair(mine, false));
+  f.lobby->set_listing_sink(nullptr);
+  f.lobby->unsubscribe(&client);
+}
+
 }  // namespace
 }  // namespace viktory::server

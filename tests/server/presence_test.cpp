@@ -28,6 +28,37 @@ TEST(Presence, OnlineWhileAnyConnectionIsOpenThenLastSeen) {
   EXPECT_EQ(presence.of({7})["7"], (json{{"online", false}, {"last_seen", 3000}}));
 }
 
+// Several servers (peer_bus.h): a player is online while he is connected to any of them; the
+// sink hears of this server's own comings and goings only.
+TEST(Presence, OnlineAtAnyServerAndTheSinkHearsOnlyThisOnesChanges) {
+  std::int64_t clock = 1000;
+  Presence presence([&] { return clock; });
+  std::vector<json> told;
+  presence.set_sink([&](std::int64_t player, bool online, std::int64_t last_seen) {
+    told.push_back(json{player, online, last_seen});
+  });
+  presence.set_remote("http://second.example", 7, true, 0);
+  EXPECT_TRUE(presence.online(7));
+  EXPECT_TRUE(told.empty());
+  presence.connected(7);
+  presence.connected(7);
+  clock = 2000;
+  presence.disconnected(7);
+  EXPECT_EQ(told, (std::vector<json>{json{7, true, 0}}));
+  presence.disconnected(7);
+  EXPECT_EQ(told.back(), (json{7, false, 2000}));
+  EXPECT_TRUE(presence.online(7)) << "still connected to the second server";
+  presence.set_remote("http://second.example", 7, false, 2500);
+  EXPECT_EQ(presence.of({7})["7"], (json{{"online", false}, {"last_seen", 2500}}));
+  // A server that goes takes its players offline, last seen when it went.
+  presence.set_remote("http://second.example", 8, true, 0);
+  presence.set_remote("http://third.example", 9, true, 0);
+  clock = 4000;
+  presence.drop_remote("http://second.example");
+  EXPECT_EQ(presence.of({8})["8"], (json{{"online", false}, {"last_seen", 4000}}));
+  EXPECT_TRUE(presence.online(9));
+}
+
 TEST(Presence, TheEndpointTakesAListOfIdsAndRefusesAnythingElse) {
   using Ids = std::vector<std::int64_t>;
   EXPECT_EQ(Presence::ids_of("/api/presence?players=3,4"), Ids({3, 4}));

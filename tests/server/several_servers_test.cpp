@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -207,6 +208,131 @@ TEST_F(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrSt
   EXPECT_EQ(stored_actions(db, id), std::make_pair(total, total))
       << "every acknowledged action stored once";
   EXPECT_EQ(first->terminate(), 0);
+  EXPECT_EQ(first->log().find(" error "), std::string::npos) << first->log();
+}
+
+// What `asker` is told about `about` at a server: {"online", "last_seen"}, null when left out.
+json presence_at(int port, const Account& asker, const Account& about) {
+  const HttpReply r =
+      http_request(port, "GET", "/api/presence?players=" + about.player_id, "", asker.token);
+  EXPECT_EQ(r.status, 200) << r.body;
+  const json players = r.json().value("players", json::object());
+  return players.contains(about.player_id) ? players[about.player_id] : json();
+}
+
+// Whether a server's lobby list (GET /api/games) shows a game.
+bool listed_at(int port, std::int64_t id) {
+  const HttpReply r = http_request(port, "GET", "/api/games?limit=50");
+  EXPECT_EQ(r.status, 200) << r.body;
+  for (const json& g : r.json().value("games", json::array())) {
+    if (g.value("game_id", std::int64_t{0}) == id) return true;
+  }
+  return false;
+}
+
+// Waits (at most `limit`) until `done` holds; whether it did.
+bool eventually(const std::function<bool()>& done, std::chrono::milliseconds limit = 8s) {
+  const auto since = std::chrono::steady_clock::now();
+  while (!done()) {
+    if (std::chrono::steady_clock::now() - since > limit) return false;
+    std::this_thread::sleep_for(50ms);
+  }
+  return true;
+}
+
+// The servers tell each other their open games and who is online (peer_bus.h): every lobby
+// lists every open game, a join at the wrong server is sent to the right one, a player is
+// online wherever he is connected, and a dead server's games and players are not shown as its
+// for longer than its silence (its open games are listed again by a survivor, which serves them).
+TEST_F(SeveralServers, EveryLobbyListsEveryOpenGameAndPresenceSpansTheServers) {
+  // On a failure, both servers' logs (what each said to the other shows there).
+  struct Logs {
+    ServerProcess* first;
+    ServerProcess* second;
+    ~Logs() {
+      if (!::testing::Test::HasFailure() && std::uncaught_exceptions() == 0) return;
+      std::cerr << "first server:\n" << first->log() << "second server:\n" << second->log();
+    }
+  } logs{first.get(), second.get()};
+  WsClient a, bob_second;
+  a.connect(first->port());
+  bob_second.connect(second->port());
+  sign_in(a, alice);
+  sign_in(bob_second, bob);
+  bob_second.send(json{{"type", "lobby.subscribe"}});
+  bob_second.wait_type("lobby");
+
+  // Alice opens a game on the first server; Bob, in the second's lobby, sees it come.
+  a.send(json{{"type", "game.create"}, {"seats", 2}, {"req", 1}});
+  const std::int64_t id = a.wait_type("game.created").at("game_id");
+  const json came = bob_second.wait_for([&](const json& m) {
+    if (m.value("type", "") != "lobby.changes") return false;
+    for (const json& g : m.value("games", json::array())) {
+      if (g.value("game_id", std::int64_t{0}) == id) return true;
+    }
+    return false;
+  });
+  ASSERT_EQ(came.value("type", ""), "lobby.changes") << "never listed at the second server";
+  EXPECT_TRUE(listed_at(second->port(), id));
+  // Joining it there: told where it is served (the client follows, elsewhere.js).
+  bob_second.send(json{{"type", "game.join"}, {"game_id", id}, {"seat", 1}, {"req", 2}});
+  const json refused = bob_second.wait_type("error");
+  EXPECT_EQ(refused.value("code", ""), "game_elsewhere") << refused.dump();
+  EXPECT_EQ(refused.value("server", ""), "http://first.example");
+  // Bob joins at the first server: the game starts and leaves the second's list too.
+  WsClient bob_first;
+  bob_first.connect(first->port());
+  sign_in(bob_first, bob);
+  bob_first.send(json{{"type", "game.join"}, {"game_id", id}, {"seat", 1}});
+  bob_first.wait_type("game.state");
+  const json gone = bob_second.wait_for([&](const json& m) {
+    return m.value("type", "") == "lobby.changes" &&
+           m.value("removed", json::array()).dump().find(std::to_string(id)) != std::string::npos;
+  });
+  EXPECT_EQ(gone.value("type", ""), "lobby.changes") << "still listed at the second server";
+  EXPECT_FALSE(listed_at(second->port(), id));
+
+  // Presence: Bob is online at the first server while any of his connections is open, on
+  // either server; offline, with the time, when the last one closes.
+  EXPECT_EQ(presence_at(first->port(), alice, bob).value("online", false), true);
+  bob_first.close();
+  std::this_thread::sleep_for(500ms);
+  EXPECT_EQ(presence_at(first->port(), alice, bob).value("online", false), true)
+      << "his tab at the second server is still open";
+  bob_second.close();
+  ASSERT_TRUE(
+      eventually([&] { return presence_at(first->port(), alice, bob)["online"] == false; }));
+  EXPECT_TRUE(presence_at(first->port(), alice, bob)["last_seen"].is_number_integer());
+
+  // Bob comes back at the second server, where Alice opens another game; the second dies.
+  WsClient bob_back, alice_second;
+  bob_back.connect(second->port());
+  alice_second.connect(second->port());
+  sign_in(bob_back, bob);
+  sign_in(alice_second, alice);
+  alice_second.send(json{{"type", "game.create"}, {"seats", 2}, {"req", 1}});
+  const std::int64_t open_id = alice_second.wait_type("game.created").at("game_id");
+  ASSERT_TRUE(eventually([&] { return presence_at(first->port(), alice, bob)["online"] == true; }));
+  ASSERT_TRUE(eventually([&] { return listed_at(first->port(), open_id); }));
+  second->kill9();
+  const auto killed = std::chrono::steady_clock::now();
+  // Its players go offline once it has been silent for a lease's term (1.5 s here); its open
+  // game is listed again by the first server, which now serves it.
+  ASSERT_TRUE(
+      eventually([&] { return presence_at(first->port(), alice, bob)["online"] == false; }));
+  EXPECT_LT(std::chrono::steady_clock::now() - killed, 5s);
+  // (the second's entries are gone now: a listing from here on is the first's own)
+  EXPECT_TRUE(eventually([&] { return listed_at(first->port(), open_id); }));
+  EXPECT_NE(first->log().find("game_taken_over game=" + std::to_string(open_id) + " open=true"),
+            std::string::npos)
+      << "taken over by the renewal round, before anyone asked for it";
+  // Served here now: watching it is acknowledged (an open game sends its seats, no state).
+  a.send(json{{"type", "game.watch"}, {"game_id", open_id}, {"req", 7}});
+  const json served = a.wait_for([](const json& m) {
+    return (m.value("type", "") == "ack" && m.value("req", 0) == 7) ||
+           m.value("type", "") == "error";
+  });
+  EXPECT_EQ(served.value("type", ""), "ack") << served.dump();
   EXPECT_EQ(first->log().find(" error "), std::string::npos) << first->log();
 }
 
