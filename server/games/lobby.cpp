@@ -87,9 +87,13 @@ Lobby::~Lobby() {
 }
 
 Outcome Lobby::may_take_open_seat(std::int64_t player_id) const {
+  // Several servers: his seats in the open games of all of them (the database's).
+  const int everywhere = leases_ != nullptr ? store_.open_seats_of(player_id) : 0;
   std::lock_guard lock(list_mutex_);
   const int cap = lobby_limits_.open_games_per_player;
-  if (count_in(open_seats_, player_id) + count_in(pending_players_, player_id) >= cap) {
+  if (std::max(count_in(open_seats_, player_id), everywhere) +
+          count_in(pending_players_, player_id) >=
+      cap) {
     return fail("too_many_open_games", "you have a seat in " + std::to_string(cap) +
                                            " open games already: start, leave or cancel one first");
   }
@@ -151,9 +155,14 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
   // The caps on open games (LobbyLimits), checked and reserved at once, until add_game counts
   // the game itself: the store is written meanwhile, with no lock held.
   const std::int64_t seated = req.creator_plays ? creator.id : 0;
+  // Several servers: the open games of all of them count (read first, with no lock held; this
+  // server's own are among them, its creations in flight are not yet).
+  const int open_everywhere = leases_ != nullptr ? store_.open_games_count() : 0;
+  const int seats_everywhere = leases_ != nullptr && seated != 0 ? store_.open_seats_of(seated) : 0;
   {
     std::lock_guard lock(list_mutex_);
-    if (static_cast<int>(open_.size()) + pending_total_ >= lobby_limits_.open_games) {
+    if (std::max(static_cast<int>(open_.size()), open_everywhere) + pending_total_ >=
+        lobby_limits_.open_games) {
       return fail("too_many_open_games",
                   "the server has too many open games now: join one, or try again later");
     }
@@ -164,7 +173,8 @@ std::variant<std::unique_ptr<GameRoom>, Failure> Lobby::make_game(const PlayerRe
                   "too many open games were created from your address: join one, or start, "
                   "leave or cancel one first");
     }
-    if (seated != 0 && count_in(open_seats_, seated) + count_in(pending_players_, seated) >=
+    if (seated != 0 && std::max(count_in(open_seats_, seated), seats_everywhere) +
+                               count_in(pending_players_, seated) >=
                            lobby_limits_.open_games_per_player) {
       return fail("too_many_open_games",
                   "you have a seat in " + std::to_string(lobby_limits_.open_games_per_player) +

@@ -15,7 +15,8 @@
 // then only what changes (lobby.changes: games gone, games new or changed, the count), built
 // by a thread of the Lobby's own from what he was last sent, coalesced and within his byte
 // budget (docs/protocol.md, "Lobby"). Open games are capped per player, per client address
-// and in all (LobbyLimits).
+// and in all (LobbyLimits); with several servers on one database, the caps per player and in
+// all count every server's open games (the database's), the cap per address this server's.
 #pragma once
 
 #include <chrono>

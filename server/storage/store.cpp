@@ -618,6 +618,21 @@ std::vector<std::int64_t> Store::running_games_with_computers() {
   return out;
 }
 
+int Store::open_games_count() {
+  const Reading reader = reading();
+  Statement s = reader.db.cached("SELECT count(*) FROM games WHERE status = 'open'");
+  return s.step() ? static_cast<int>(s.int64(0)) : 0;
+}
+
+int Store::open_seats_of(std::int64_t player_id) {
+  const Reading reader = reading();
+  Statement s = reader.db.cached(
+      "SELECT count(*) FROM seats s JOIN games g ON g.id = s.game_id "
+      "WHERE s.player_id = ? AND g.status = 'open'");
+  s.bind(1, player_id);
+  return s.step() ? static_cast<int>(s.int64(0)) : 0;
+}
+
 std::vector<Store::ComputerGame> Store::live_computer_games() {
   const Reading reader = reading();
   Database& db = reader.db;

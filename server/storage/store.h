@@ -215,6 +215,10 @@ class Store {
 
   // Running games with a computer seat (resumed at start-up).
   std::vector<std::int64_t> running_games_with_computers();
+  // Open games in all, and those a player holds a seat in (several servers count the lobby's
+  // caps on the database: lobby.h).
+  int open_games_count();
+  int open_seats_of(std::int64_t player_id);
   // Open and running games created with a computer seat (kind 'computer', not a takeover),
   // oldest first, each with its creator: what the caps on computer games count
   // (computer_caps.h).

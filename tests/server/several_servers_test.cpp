@@ -608,6 +608,52 @@ INSTANTIATE_TEST_SUITE_P(SeveralServers, ShippedProxy,
                          });
 
 // Servers that share a database and one that believes it is alone never run side by side.
+// The caps on open games per player and in all count the open games of every server (the
+// database's): a player cannot hold his cap's worth of seats at each server.
+TEST(SeveralServersCaps, APlayersOpenGamesAndTheTotalCountAtEveryServer) {
+  if (!postgresql_test_host())
+    GTEST_SKIP() << "runs as pg.SeveralServersCaps.* on a throwaway cluster";
+  TempDir dir;
+  const std::string db = dir.file("game.db");
+  const auto capped = [](const std::string& url) {
+    std::vector<std::string> args = serving_as(url);
+    for (const char* a : {"--max-open-games-per-player", "1", "--max-open-games", "2"}) {
+      args.push_back(a);
+    }
+    return args;
+  };
+  ServerProcess first(db, dir.path().string(), capped("http://first.example"));
+  ServerProcess second(db, dir.path().string(), capped("http://second.example"));
+  const Account alice = sign_up(first.port(), "Alice");
+  const Account bob = sign_up(first.port(), "Bob");
+  const Account carol = sign_up(first.port(), "Carol");
+  WsClient a1, a2, b2, c1;
+  a1.connect(first.port());
+  a2.connect(second.port());
+  b2.connect(second.port());
+  c1.connect(first.port());
+  sign_in(a1, alice);
+  sign_in(a2, alice);
+  sign_in(b2, bob);
+  sign_in(c1, carol);
+  const auto create = [](WsClient& ws) {
+    ws.send(json{{"type", "game.create"}, {"seats", 3}, {"req", 1}});
+    return ws.wait_for([](const json& m) {
+      return m.value("type", "") == "game.created" || m.value("type", "") == "error";
+    });
+  };
+  const json hers = create(a1);
+  ASSERT_EQ(hers.value("type", ""), "game.created") << hers.dump();
+  // Alice holds her one open seat at the first server: the second refuses her another.
+  const json again = create(a2);
+  EXPECT_EQ(again.value("code", ""), "too_many_open_games") << again.dump();
+  // Bob opens the second open game of the two allowed in all, at the second server...
+  ASSERT_EQ(create(b2).value("type", ""), "game.created");
+  // ... and Carol, at the first, finds the total reached.
+  const json third = create(c1);
+  EXPECT_EQ(third.value("code", ""), "too_many_open_games") << third.dump();
+}
+
 TEST(SeveralServersModes, AServerAloneAndSharingServersRefuseEachOther) {
   if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
   TempDir dir;
