@@ -85,10 +85,13 @@ class GamePage {
 
   // Another server serves this game (./elsewhere.js): loaded again through it, or named.
   goElsewhere(server) {
-    followToServer(server, this.gameId, (where) => {
-      this.fatal = t('gamePage.elsewhere', { server: where });
+    const say = (text) => {
+      this.fatal = text;
       this.state = null;
       this.render();
+    };
+    followToServer(server, this.gameId, (where) => say(t('gamePage.elsewhere', { server: where })), {
+      waiting: (where) => say(t('gamePage.elsewhereWaiting', { server: where })),
     });
   }
 
