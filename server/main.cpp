@@ -109,12 +109,14 @@ class LeaseKeeper {
 };
 
 // Several servers on one database: the open games each lists and the players online at each
-// reach the others' lobbies and presence (peer_bus.h). Ends before the Hub and Presence it
+// reach the others' lobbies and presence, and the charges of the shared budgets (sign-ups and
+// account mails) their buckets (peer_bus.h). Ends before the Hub and Presence it
 // feeds, taking its sinks out of them first.
 class PeerLink {
  public:
-  PeerLink(const Config& config, Lobby& lobby, Presence& presence)
-      : lobby_(lobby), presence_(presence) {
+  PeerLink(const Config& config, Hub& hub, Accounts& accounts, Presence& presence)
+      : hub_(hub), lobby_(hub.lobby_list()), accounts_(accounts), presence_(presence) {
+    Lobby& lobby = lobby_;
     PeerBus::Handlers handlers;
     handlers.listing = [&lobby](const std::string& server, std::int64_t game,
                                 const nlohmann::json* summary) {
@@ -130,6 +132,11 @@ class PeerLink {
       lobby.changed();
       presence.drop_remote(server);
     };
+    handlers.charge = [&hub, &accounts](const std::string& budget, const std::string& key,
+                                        double cost) {
+      hub.charge_remote(budget, key, cost);
+      accounts.charge_remote(budget, key, cost);
+    };
     bus_ = std::make_unique<PeerBus>(config.db, config.server_url, config.lease_ms / 3,
                                      config.lease_ms, std::move(handlers));
     PeerBus* bus = bus_.get();
@@ -139,6 +146,10 @@ class PeerLink {
     presence.set_sink([bus](std::int64_t player, bool online, std::int64_t last_seen) {
       bus->publish_presence(player, online, last_seen);
     });
+    const ChargeSink charges = [bus](const std::string& budget, const std::string& key,
+                                     double cost) { bus->publish_charge(budget, key, cost); };
+    hub.set_charge_sink(charges);
+    accounts.set_charge_sink(charges);
   }
   ~PeerLink() { stop(); }
   // Says bye: the others take this server's games off their lists at once.
@@ -146,12 +157,16 @@ class PeerLink {
     if (!bus_) return;
     lobby_.set_listing_sink(nullptr);
     presence_.set_sink(nullptr);
+    hub_.set_charge_sink(nullptr);
+    accounts_.set_charge_sink(nullptr);
     bus_->stop();
     bus_.reset();
   }
 
  private:
+  Hub& hub_;
   Lobby& lobby_;
+  Accounts& accounts_;
   Presence& presence_;
   std::unique_ptr<PeerBus> bus_;
 };
@@ -298,7 +313,7 @@ int main(int argc, char** argv) {
     Hub hub(store, metrics, hub_options);
     LeaseKeeper lease_keeper(hub, shared ? config.lease_ms / 3 : 0);
     std::optional<PeerLink> peers;
-    if (shared) peers.emplace(config, hub.lobby_list(), presence);
+    if (shared) peers.emplace(config, hub, accounts, presence);
     ConnectionLimiter limiter(config.max_connections_per_address,
                               config.max_queued_bytes_per_address);
     SessionRegistry registry;

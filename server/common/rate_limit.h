@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -39,6 +40,12 @@ class AddressBuckets {
     if (fresh) it->second = TokenBucket{burst_, std::chrono::steady_clock::now()};
     return it->second.take(per_second_, burst_, cost);
   }
+  // A charge another server took (SharedCharges): spent here too, down to an empty bucket.
+  void spend(std::string_view address, double cost) {
+    take(address, 0);  // refilled (and made, full, if new)
+    TokenBucket& bucket = buckets_.find(address)->second;
+    bucket.tokens = std::max(0.0, bucket.tokens - cost);
+  }
 
  private:
   static constexpr std::size_t kMaxKept = 10000;
@@ -55,5 +62,13 @@ class AddressBuckets {
   double burst_;
   std::map<std::string, TokenBucket, std::less<>> buckets_;
 };
+
+// Several servers on one database (peer_bus.h) share the budgets of what they all spend: an
+// inbox that receives account mails, the accounts one client address makes. A charge taken at
+// one server is told to the sink (the budget's name, its key, the cost) and spent at the
+// others. The keys are hashed (shared_budget_key, token.h), so no client address or e-mail
+// address travels between the servers.
+using ChargeSink =
+    std::function<void(const std::string& budget, const std::string& key, double cost)>;
 
 }  // namespace viktory::server

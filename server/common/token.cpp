@@ -42,6 +42,8 @@ std::string sha256_hex(std::string_view data) {
 
 std::string token_hash(std::string_view token) { return sha256_hex(token); }
 
+std::string shared_budget_key(std::string_view key) { return sha256_hex(key).substr(0, 32); }
+
 bool looks_like_hex_secret(std::string_view s, std::size_t hex_digits) {
   if (s.size() != hex_digits) return false;
   for (char c : s) {

@@ -19,6 +19,9 @@ std::uint64_t new_seed();
 // tokens and invite codes. The same bytes as the hand-written SHA-256 the server used before,
 // so stored hashes keep working.
 std::string sha256_hex(std::string_view data);
+// The key of a budget several servers share (rate_limit.h, ChargeSink): 128 bits of the SHA-256
+// of what it counts (a client address, an e-mail address), which is never sent as such.
+std::string shared_budget_key(std::string_view key);
 // What the database keeps of a token: its SHA-256 in hex.
 std::string token_hash(std::string_view token);
 // A token or invite code has exactly the form we hand out (cheap check before hashing).

@@ -126,6 +126,16 @@ class Hub {
   // computers play on, and the open games whose lease has expired or was handed over (their
   // server stopped), so that they are listed again.
   void keep_leases();
+  // Several servers (rate_limit.h, ChargeSink): the sign-up budget per client address
+  // ("signup") is told to the sink as it is charged, and charged with the others' sign-ups.
+  void set_charge_sink(ChargeSink sink) {
+    std::lock_guard lock(clients_mutex_);
+    charge_sink_ = std::move(sink);
+  }
+  void charge_remote(const std::string& budget, const std::string& key, double cost) {
+    std::lock_guard lock(clients_mutex_);
+    if (budget == "signup") signup_buckets_.spend(key, cost);
+  }
   // The lobby's list: another server's games come into it (peer_bus.h). Its own lock only.
   Lobby& lobby_list() { return lobby_; }
   // Told when something new becomes due (the sweeper re-arms); nullptr to stop.
@@ -245,7 +255,8 @@ class Hub {
   // game.since (catch_up.h): its own lock and read-only connection
   CatchUps catch_ups_;
   std::map<Client*, ClientState> clients_;
-  AddressBuckets signup_buckets_;
+  AddressBuckets signup_buckets_;  // by client address (shared_budget_key)
+  ChargeSink charge_sink_;         // under clients_mutex_
   AddressBuckets address_buckets_;
   AddressBuckets export_buckets_{1.0 / 600, 1};  // by player: one export per 10 minutes
   // Reveal rounds started, by player and by address (charge_round).

@@ -222,7 +222,9 @@ ApiResponse Hub::handle_api(std::string_view method, std::string_view target, st
       bool allowed = false;
       {
         std::lock_guard lock(clients_mutex_);
-        allowed = signup_buckets_.take(address);
+        const std::string key = shared_budget_key(address);
+        allowed = signup_buckets_.take(key);
+        if (allowed && charge_sink_) charge_sink_("signup", key, 1);
       }
       if (!allowed) {
         metrics_.count_error("rate_limited");

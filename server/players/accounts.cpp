@@ -85,7 +85,19 @@ Accounts::Accounts(const std::string& db_path, AccountOptions options)
 }
 
 bool Accounts::admit_mail(std::string_view recipient, std::string_view client) {
-  return mails_from_.take(client) && mails_to_.take(recipient);
+  const std::string from = shared_budget_key(client);
+  if (!mails_from_.take(from)) return false;
+  if (charge_sink_) charge_sink_("mail_from", from, 1);
+  const std::string to = shared_budget_key(recipient);
+  if (!mails_to_.take(to)) return false;
+  if (charge_sink_) charge_sink_("mail_to", to, 1);
+  return true;
+}
+
+void Accounts::charge_remote(const std::string& budget, const std::string& key, double cost) {
+  std::lock_guard lock(mutex_);
+  if (budget == "mail_from") mails_from_.spend(key, cost);
+  if (budget == "mail_to") mails_to_.spend(key, cost);
 }
 
 bool Accounts::handles(std::string_view path) {

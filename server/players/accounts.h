@@ -64,6 +64,15 @@ class Accounts {
  public:
   Accounts(const std::string& db_path, AccountOptions options);
 
+  // Several servers on one database (rate_limit.h, ChargeSink): the mail budgets ("mail_to",
+  // "mail_from") are told to the sink as they are charged, and charged with what the other
+  // servers took.
+  void set_charge_sink(ChargeSink sink) {
+    std::lock_guard lock(mutex_);
+    charge_sink_ = std::move(sink);
+  }
+  void charge_remote(const std::string& budget, const std::string& key, double cost);
+
   // Whether `path` is one of ours: /api/account and /api/account/..., /api/session/redeem,
   // /api/session/email-link.
   static bool handles(std::string_view path);
@@ -111,6 +120,7 @@ class Accounts {
   std::string link_to(std::string_view route, std::string_view code) const;
 
   std::mutex mutex_;
+  ChargeSink charge_sink_;  // several servers: the mail budgets' charges go to the others
   Database db_;
   AccountOptions options_;
   AddressBuckets redeem_buckets_;
@@ -121,8 +131,8 @@ class Accounts {
   // per page load.
   AddressBuckets language_buckets_{kLanguageWritesPerMinute / 60.0, kLanguageWritesPerMinute};
   static constexpr double kLanguageWritesPerMinute = 30;
-  AddressBuckets mails_to_;    // by recipient address
-  AddressBuckets mails_from_;  // by client address
+  AddressBuckets mails_to_;    // by recipient address (shared_budget_key)
+  AddressBuckets mails_from_;  // by client address (shared_budget_key)
 };
 
 }  // namespace viktory::server

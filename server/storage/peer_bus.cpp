@@ -33,9 +33,12 @@ class Messages {
   }
   void add_game(const std::string& item) { add(games_, item); }
   void add_player(const std::string& item) { add(players_, item); }
+  void add_charge(const std::string& item) { add(charges_, item); }
   // The messages; one with the header alone when nothing was added and `always`.
   std::vector<std::string> finish(bool always) {
-    if (!games_.empty() || !players_.empty() || (always && out_.empty())) close();
+    if (!games_.empty() || !players_.empty() || !charges_.empty() || (always && out_.empty())) {
+      close();
+    }
     return std::move(out_);
   }
 
@@ -61,14 +64,16 @@ class Messages {
     };
     append("games", games_);
     append("players", players_);
+    append("charges", charges_);
     message += '}';
     out_.push_back(std::move(message));
     games_.clear();
     players_.clear();
+    charges_.clear();
     bytes_ = 0;
   }
   std::string header_;
-  std::vector<std::string> games_, players_;
+  std::vector<std::string> games_, players_, charges_;
   std::size_t bytes_ = 0;
   std::vector<std::string> out_;
 };
@@ -126,6 +131,25 @@ void PeerBus::publish_presence(std::int64_t player_id, bool online, std::int64_t
     } else {
       online_.erase(player_id);
       changed_players_[player_id] = std::max<std::int64_t>(1, last_seen);
+    }
+  }
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto written = write(wake_fd_, &one, sizeof one);
+}
+
+void PeerBus::publish_charge(const std::string& budget, const std::string& key, double cost) {
+  if (budget.size() > 64 || key.size() > 64 || !(cost > 0)) return;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = charges_.find({budget, key});
+    if (it == charges_.end()) {
+      if (charges_.size() >= kMaxPendingCharges) {
+        spdlog::warn("peer_bus_charges_dropped budget={}", budget);
+        return;
+      }
+      charges_.emplace(std::make_pair(budget, key), cost);
+    } else {
+      it->second += cost;
     }
   }
   const std::uint64_t one = 1;
@@ -200,8 +224,12 @@ bool PeerBus::send_changes(bool hello, bool bye, bool heartbeat) {
       round.add_player("[" + std::to_string(player) + "," + (last_seen == 0 ? "1" : "0") + "," +
                        std::to_string(last_seen) + "]");
     }
+    for (const auto& [budget_key, cost] : charges_) {
+      round.add_charge(json::array({budget_key.first, budget_key.second, cost}).dump());
+    }
     changed_games_.clear();
     changed_players_.clear();
+    charges_.clear();
     messages = round.finish(hello || bye || heartbeat);
   }
   for (const std::string& message : messages) {
@@ -260,6 +288,15 @@ void PeerBus::receive(const char* payload, Clock::time_point now) {
         handlers_.presence(from, item[0].get<std::int64_t>(), item[1].get<int>() == 1,
                            item[2].get<std::int64_t>());
       }
+    }
+  }
+  if (auto charges = message.find("charges"); charges != message.end() && charges->is_array()) {
+    for (const json& item : *charges) {
+      if (!item.is_array() || item.size() != 3 || !item[0].is_string() || !item[1].is_string() ||
+          !item[2].is_number() || !(item[2].get<double>() > 0)) {
+        continue;
+      }
+      if (handlers_.charge) handlers_.charge(item[0], item[1], item[2].get<double>());
     }
   }
 }

@@ -4,7 +4,7 @@
 // served or a player is connected. It runs over LISTEN/NOTIFY on one channel, on a connection and
 // a thread of its own: a message is a JSON object of at most kMaxPayload bytes,
 //   {"from": URL, "hello": true?, "bye": true?, "games": [[id, summary or null], ...],
-//    "players": [[id, 1 or 0, last seen ms], ...]}
+//    "players": [[id, 1 or 0, last seen ms], ...], "charges": [[budget, key, cost], ...]}
 // where `hello` asks every other server to send all it has again (one that starts, or whose
 // connection came back, has missed what was said meanwhile) and `bye` says the sender stops.
 //
@@ -13,7 +13,9 @@
 // to one game sends its last summary once, a hello sends the whole state again, and the memory
 // is bounded by what the lobby and the connections already bound (LobbyLimits, the connection
 // caps). A server that says nothing for `silent_ms` (a heartbeat goes out every `heartbeat_ms`)
-// is taken for dead: `gone` is called and the others forget what it said.
+// is taken for dead: `gone` is called and the others forget what it said. Charges of shared
+// budgets (rate_limit.h, ChargeSink) are the exception: summed per budget and key until sent,
+// at most kMaxPendingCharges keys (more are dropped and logged), and not sent again.
 //
 // Only public facts travel: the lobby's summaries of open public games (what any visitor of the
 // lobby is sent) and online states; the database's roles decide who may LISTEN.
@@ -39,6 +41,7 @@ class PeerBus {
   // PostgreSQL refuses a payload of 8000 bytes or more; a summary that would not fit alone is
   // not shared (and logged).
   static constexpr std::size_t kMaxPayload = 7500;
+  static constexpr std::size_t kMaxPendingCharges = 10000;
 
   struct Handlers {
     // Another server lists an open public game (its summary) or no longer does (nullptr).
@@ -51,6 +54,8 @@ class PeerBus {
         presence;
     // Another server stopped or fell silent: what it said no longer holds.
     std::function<void(const std::string& server)> gone;
+    // Another server charged a shared budget (rate_limit.h, ChargeSink).
+    std::function<void(const std::string& budget, const std::string& key, double cost)> charge;
   };
 
   // `conninfo`: the database (libpq's URI); `self`: this server's URL (--server-url), which
@@ -66,6 +71,8 @@ class PeerBus {
   void publish_listing(std::int64_t game_id, const std::string* summary);
   // A player connected here (his first connection) or left (his last one closed).
   void publish_presence(std::int64_t player_id, bool online, std::int64_t last_seen);
+  // A charge of a shared budget taken here (a budget's name and a key of at most 64 bytes).
+  void publish_charge(const std::string& budget, const std::string& key, double cost);
   // Says bye (at most a moment's wait for the database) and stops the thread. Idempotent.
   void stop();
 
@@ -97,6 +104,7 @@ class PeerBus {
   std::set<std::int64_t> online_;
   std::set<std::int64_t> changed_games_;
   std::map<std::int64_t, std::int64_t> changed_players_;  // player -> last seen (0: online)
+  std::map<std::pair<std::string, std::string>, double> charges_;       // (budget, key) -> cost
   std::map<std::string, std::chrono::steady_clock::time_point> heard_;  // other servers
 
   PGconn* conn_ = nullptr;  // the thread's alone

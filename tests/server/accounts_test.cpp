@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <tuple>
 
 #include "store.h"
 #include "test_support.h"
@@ -286,6 +287,37 @@ TEST(Accounts, MailsToOneAddressAreLimitedAcrossPlayersAndClientAddresses) {
       f.ok("POST", "/api/session/email-link", json{{"address", "victim@example.org"}})["sent"],
       true);
   EXPECT_EQ(f.mails.size(), before);
+}
+
+// Several servers on one database (rate_limit.h, ChargeSink): a mail charged here is told to
+// the others with hashed keys only, and mails charged at the others are spent here.
+TEST(Accounts, MailBudgetsAreSharedWithTheOtherServersByHashedKeys) {
+  Fixture f;
+  std::vector<std::tuple<std::string, std::string, double>> told;
+  f.accounts->set_charge_sink([&](const std::string& budget, const std::string& key, double cost) {
+    told.emplace_back(budget, key, cost);
+  });
+  ASSERT_EQ(f.call("POST", "/api/account/email", json{{"address", "alice@example.org"}},
+                   f.alice_token, "198.51.100.1")
+                .status,
+            200);
+  ASSERT_EQ(told.size(), 2u);
+  EXPECT_EQ(told[0],
+            std::make_tuple(std::string("mail_from"), shared_budget_key("198.51.100.1"), 1.0));
+  EXPECT_EQ(told[1],
+            std::make_tuple(std::string("mail_to"), shared_budget_key("alice@example.org"), 1.0));
+  for (const auto& [budget, key, cost] : told) {
+    EXPECT_EQ(key.find('@'), std::string::npos);
+    EXPECT_EQ(key.find("198.51"), std::string::npos);
+  }
+  // The other servers sent four mails to the victim this hour: none more from here.
+  f.accounts->charge_remote("mail_to", shared_budget_key("victim@example.org"), 4);
+  const ApiResponse r =
+      f.call("POST", "/api/account/email", json{{"address", "victim@example.org"}}, f.alice_token,
+             "198.51.100.2");
+  EXPECT_EQ(r.status, 429) << r.body;
+  EXPECT_EQ(f.mails.size(), 1u);
+  f.accounts->set_charge_sink(nullptr);
 }
 
 TEST(Accounts, MailsAskedForFromOneClientAddressAreLimited) {

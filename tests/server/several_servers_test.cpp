@@ -654,6 +654,32 @@ TEST(SeveralServersCaps, APlayersOpenGamesAndTheTotalCountAtEveryServer) {
   EXPECT_EQ(third.value("code", ""), "too_many_open_games") << third.dump();
 }
 
+// The budgets of what all servers spend are charged at every server (rate_limit.h,
+// ChargeSink): one client address makes no more accounts by reaching each server in turn.
+TEST(SeveralServersCaps, SignUpsFromOneAddressCountAtEveryServer) {
+  if (!postgresql_test_host())
+    GTEST_SKIP() << "runs as pg.SeveralServersCaps.* on a throwaway cluster";
+  TempDir dir;
+  const std::string db = dir.file("game.db");
+  const auto capped = [](const std::string& url) {
+    std::vector<std::string> args = serving_as(url);
+    args.push_back("--signups-per-minute");
+    args.push_back("1");  // a burst of 2
+    return args;
+  };
+  ServerProcess first(db, dir.path().string(), capped("http://first.example"));
+  ServerProcess second(db, dir.path().string(), capped("http://second.example"));
+  const auto sign_up_at = [](int port, const std::string& name) {
+    return http_request(port, "POST", "/api/session", json{{"name", name}}.dump()).status;
+  };
+  EXPECT_EQ(sign_up_at(first.port(), "Alice"), 200);
+  EXPECT_EQ(sign_up_at(first.port(), "Bob"), 200);
+  // The second server hears of them within moments (one try: a sign-up it let through would
+  // spend its own budget), and refuses a third from the address.
+  std::this_thread::sleep_for(1s);
+  EXPECT_EQ(sign_up_at(second.port(), "Carol"), 429);
+}
+
 TEST(SeveralServersModes, AServerAloneAndSharingServersRefuseEachOther) {
   if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
   TempDir dir;
