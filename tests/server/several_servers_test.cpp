@@ -36,8 +36,11 @@ using namespace std::chrono_literals;
 
 constexpr const char* kLease = "1500";  // ms: short, so that a takeover comes soon
 
-std::vector<std::string> serving_as(const std::string& url) {
-  return {"--server-url", url, "--lease-ms", kLease};
+std::vector<std::string> serving_as(const std::string& url,
+                                    const std::vector<std::string>& more = {}) {
+  std::vector<std::string> args{"--server-url", url, "--lease-ms", kLease};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
 }
 
 // The number of the game's stored actions, and the highest seq among them.
@@ -607,7 +610,6 @@ INSTANTIATE_TEST_SUITE_P(SeveralServers, ShippedProxy,
                            return std::string(kind.param == Proxy::kNginx ? "Nginx" : "Caddy");
                          });
 
-// Servers that share a database and one that believes it is alone never run side by side.
 // The caps on open games per player and in all count the open games of every server (the
 // database's): a player cannot hold his cap's worth of seats at each server.
 TEST(SeveralServersCaps, APlayersOpenGamesAndTheTotalCountAtEveryServer) {
@@ -615,15 +617,9 @@ TEST(SeveralServersCaps, APlayersOpenGamesAndTheTotalCountAtEveryServer) {
     GTEST_SKIP() << "runs as pg.SeveralServersCaps.* on a throwaway cluster";
   TempDir dir;
   const std::string db = dir.file("game.db");
-  const auto capped = [](const std::string& url) {
-    std::vector<std::string> args = serving_as(url);
-    for (const char* a : {"--max-open-games-per-player", "1", "--max-open-games", "2"}) {
-      args.push_back(a);
-    }
-    return args;
-  };
-  ServerProcess first(db, dir.path().string(), capped("http://first.example"));
-  ServerProcess second(db, dir.path().string(), capped("http://second.example"));
+  const std::vector<std::string> caps{"--max-open-games-per-player", "1", "--max-open-games", "2"};
+  ServerProcess first(db, dir.path().string(), serving_as("http://first.example", caps));
+  ServerProcess second(db, dir.path().string(), serving_as("http://second.example", caps));
   const Account alice = sign_up(first.port(), "Alice");
   const Account bob = sign_up(first.port(), "Bob");
   const Account carol = sign_up(first.port(), "Carol");
@@ -661,14 +657,9 @@ TEST(SeveralServersCaps, SignUpsFromOneAddressCountAtEveryServer) {
     GTEST_SKIP() << "runs as pg.SeveralServersCaps.* on a throwaway cluster";
   TempDir dir;
   const std::string db = dir.file("game.db");
-  const auto capped = [](const std::string& url) {
-    std::vector<std::string> args = serving_as(url);
-    args.push_back("--signups-per-minute");
-    args.push_back("1");  // a burst of 2
-    return args;
-  };
-  ServerProcess first(db, dir.path().string(), capped("http://first.example"));
-  ServerProcess second(db, dir.path().string(), capped("http://second.example"));
+  const std::vector<std::string> caps{"--signups-per-minute", "1"};  // a burst of 2
+  ServerProcess first(db, dir.path().string(), serving_as("http://first.example", caps));
+  ServerProcess second(db, dir.path().string(), serving_as("http://second.example", caps));
   const auto sign_up_at = [](int port, const std::string& name) {
     return http_request(port, "POST", "/api/session", json{{"name", name}}.dump()).status;
   };
@@ -680,6 +671,7 @@ TEST(SeveralServersCaps, SignUpsFromOneAddressCountAtEveryServer) {
   EXPECT_EQ(sign_up_at(second.port(), "Carol"), 429);
 }
 
+// Servers that share a database and one that believes it is alone never run side by side.
 TEST(SeveralServersModes, AServerAloneAndSharingServersRefuseEachOther) {
   if (!postgresql_test_host()) GTEST_SKIP() << "runs as pg.SeveralServers.* on a throwaway cluster";
   TempDir dir;
