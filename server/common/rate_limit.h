@@ -40,7 +40,7 @@ class AddressBuckets {
     if (fresh) it->second = TokenBucket{burst_, std::chrono::steady_clock::now()};
     return it->second.take(per_second_, burst_, cost);
   }
-  // A charge another server took (SharedCharges): spent here too, down to an empty bucket.
+  // A charge another server took (ChargeSink, below): spent here too, down to an empty bucket.
   void spend(std::string_view address, double cost) {
     take(address, 0);  // refilled (and made, full, if new)
     TokenBucket& bucket = buckets_.find(address)->second;

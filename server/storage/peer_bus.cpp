@@ -103,9 +103,13 @@ void PeerBus::stop() {
     if (stopping_ && !thread_.joinable()) return;
     stopping_ = true;
   }
+  wake();
+  if (thread_.joinable()) thread_.join();
+}
+
+void PeerBus::wake() {
   const std::uint64_t one = 1;
   [[maybe_unused]] auto written = write(wake_fd_, &one, sizeof one);
-  if (thread_.joinable()) thread_.join();
 }
 
 void PeerBus::publish_listing(std::int64_t game_id, const std::string* summary) {
@@ -118,8 +122,7 @@ void PeerBus::publish_listing(std::int64_t game_id, const std::string* summary) 
     }
     changed_games_.insert(game_id);
   }
-  const std::uint64_t one = 1;
-  [[maybe_unused]] auto written = write(wake_fd_, &one, sizeof one);
+  wake();
 }
 
 void PeerBus::publish_presence(std::int64_t player_id, bool online, std::int64_t last_seen) {
@@ -133,8 +136,7 @@ void PeerBus::publish_presence(std::int64_t player_id, bool online, std::int64_t
       changed_players_[player_id] = std::max<std::int64_t>(1, last_seen);
     }
   }
-  const std::uint64_t one = 1;
-  [[maybe_unused]] auto written = write(wake_fd_, &one, sizeof one);
+  wake();
 }
 
 void PeerBus::publish_charge(const std::string& budget, const std::string& key, double cost) {
@@ -152,8 +154,7 @@ void PeerBus::publish_charge(const std::string& budget, const std::string& key, 
       it->second += cost;
     }
   }
-  const std::uint64_t one = 1;
-  [[maybe_unused]] auto written = write(wake_fd_, &one, sizeof one);
+  wake();
 }
 
 std::set<std::string> PeerBus::servers() const {

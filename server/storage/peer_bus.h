@@ -81,6 +81,7 @@ class PeerBus {
 
  private:
   void run();
+  void wake();  // the thread, out of its poll()
   bool connect();
   void disconnect();
   // Sends what changed (or everything after a hello), in messages of at most kMaxPayload.

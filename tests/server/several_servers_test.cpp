@@ -23,6 +23,7 @@
 #include <sstream>
 #include <thread>
 
+#include "common.h"
 #include "database.h"
 #include "support/play.h"
 #include "support/server_process.h"
@@ -59,12 +60,6 @@ json watch(WsClient& ws, std::int64_t id) {
     const std::string type = m.value("type", "");
     return (type == "game.state" && m.value("game_id", std::int64_t{0}) == id) || type == "error";
   });
-}
-
-std::int64_t wall_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 // Two servers sharing a fresh database, each named by its --server-url; Alice and Bob signed
@@ -126,7 +121,7 @@ TEST_F(SeveralServers, OneServerServesAGameAnotherTakesItOverWhenThatOneDiesOrSt
         .prepare(
             "UPDATE game_leases SET owner = 'intruder', url = 'http://third.example', "
             "expires = ? WHERE game_id = ?")
-        .bind(1, wall_ms() + 60'000)
+        .bind(1, now_ms() + 60'000)
         .bind(2, id)
         .run();
   }
